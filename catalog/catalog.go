@@ -1,0 +1,182 @@
+// Package catalog holds toolcat's catalog model: the Go form of a tool
+// catalog, the embedded CUE definition of its format, and the loader that
+// reads a catalog from .cue, .yaml/.yml and .json files with the source
+// position of every tool and field.
+//
+// A catalog is loaded with [Load]; every problem found is reported as an
+// [Error] carrying a file:line:col position, all of them at once in an
+// [ErrorList].
+package catalog
+
+import (
+	"sort"
+)
+
+// Catalog is a loaded, normalised tool catalog.
+type Catalog struct {
+	// Package is the Go package name of the generated code.
+	Package string
+	// Title names the catalog in generated documentation.
+	Title string
+	// Services are the external dependencies tools may name, sorted by name.
+	Services []*Service
+	// Tools are sorted by name.
+	Tools []*Tool
+	// Suppress silences lint findings for the whole catalog.
+	Suppress []Suppression
+	// Files are the files the catalog was read from, in load order.
+	Files []string
+	// Pos is the position of the first file.
+	Pos Pos
+}
+
+// Service is an external dependency: a database, an API, a device.
+type Service struct {
+	Name        string
+	Description string
+	URL         string
+	Pos         Pos
+}
+
+// Risk says how much harm a wrong call can do.
+type Risk string
+
+// The risk levels, from least to most harmful.
+const (
+	RiskLow    Risk = "low"
+	RiskMedium Risk = "medium"
+	RiskHigh   Risk = "high"
+)
+
+// Rank orders risks: low 0, medium 1, high 2, anything else -1.
+func (r Risk) Rank() int {
+	switch r {
+	case RiskLow:
+		return 0
+	case RiskMedium:
+		return 1
+	case RiskHigh:
+		return 2
+	}
+	return -1
+}
+
+// Autonomy is the lowest autonomy level of the agent at which a tool is
+// offered to the model.
+type Autonomy string
+
+// The autonomy levels, from most to least supervised.
+const (
+	AutonomyReadOnly   Autonomy = "read_only"
+	AutonomySupervised Autonomy = "supervised"
+	AutonomyFull       Autonomy = "full"
+)
+
+// Autonomies lists the autonomy levels in increasing order.
+var Autonomies = []Autonomy{AutonomyReadOnly, AutonomySupervised, AutonomyFull}
+
+// Rank orders autonomy levels: read_only 0, supervised 1, full 2.
+func (a Autonomy) Rank() int {
+	for i, x := range Autonomies {
+		if a == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// Tool is one catalog entry. Each field mirrors the format's field of the
+// same name (in snake_case); Pos records where the tool is declared and
+// FieldPos where each of its fields is.
+type Tool struct {
+	Name                string
+	Description         string
+	Category            string
+	Version             string
+	Owner               string
+	Risk                Risk
+	HasSideEffects      bool
+	Idempotent          bool
+	IdempotencyRequired bool
+	SupportsDryRun      bool
+	Revertible          bool
+	ReturnsUntrusted    bool
+	CapabilityRequired  string
+	Exposure            string // "core" or "hidden"
+	Autonomy            Autonomy
+	MaxRetries          int
+	SLAms               int // 0: none
+	Dependencies        []string
+	FallbackTool        string // "": none
+	AdditionalArgs      string // "reject", "strip" or "allow"
+	Args                *Node  // JSON Schema of the arguments
+	Result              *Node  // JSON Schema of the result; nil: none
+	Errors              []ErrorHint
+	Examples            []Example
+	Suppress            []Suppression
+
+	// Pos is the position of the tool's name (its key, or its name field).
+	Pos Pos
+	// FieldPos maps a format field name ("risk", "sla_ms") to the position
+	// of its value, for the fields the catalog sets. A field left to its
+	// default has no entry; use [Tool.PosOf].
+	FieldPos map[string]Pos
+}
+
+// PosOf returns the position of field, or of the tool when the field is not
+// written in the catalog.
+func (t *Tool) PosOf(field string) Pos {
+	if p, ok := t.FieldPos[field]; ok {
+		return p
+	}
+	return t.Pos
+}
+
+// Has reports whether the catalog writes field for this tool, rather than
+// leaving it to its default.
+func (t *Tool) Has(field string) bool {
+	_, ok := t.FieldPos[field]
+	return ok
+}
+
+// ErrorHint is the hint a tool gives the model for one error code.
+type ErrorHint struct {
+	Code         string
+	Suggestion   string
+	RetryAllowed *bool
+	Pos          Pos
+}
+
+// Example is a valid call of a tool, run by the conformance tests.
+type Example struct {
+	Description string
+	Args        *Node
+	Result      *Node  // nil: not stated
+	Error       string // expected error code; "": success
+	Pos         Pos
+}
+
+// Suppression silences the findings of one lint rule, for a reason.
+type Suppression struct {
+	Rule   string
+	Reason string
+	Pos    Pos
+}
+
+// Tool returns the tool called name, or nil.
+func (c *Catalog) Tool(name string) *Tool {
+	i := sort.Search(len(c.Tools), func(i int) bool { return c.Tools[i].Name >= name })
+	if i < len(c.Tools) && c.Tools[i].Name == name {
+		return c.Tools[i]
+	}
+	return nil
+}
+
+// Service returns the service called name, or nil.
+func (c *Catalog) Service(name string) *Service {
+	i := sort.Search(len(c.Services), func(i int) bool { return c.Services[i].Name >= name })
+	if i < len(c.Services) && c.Services[i].Name == name {
+		return c.Services[i]
+	}
+	return nil
+}

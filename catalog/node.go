@@ -1,0 +1,237 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Kind is the JSON type of a [Node].
+type Kind uint8
+
+// The JSON kinds.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Object
+	Array
+)
+
+var kindNames = [...]string{"null", "boolean", "number", "string", "object", "array"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Node is a JSON value with the source position of every part: how a
+// catalog keeps JSON Schemas and examples, so that lint can point inside
+// them. Object members keep their source order.
+type Node struct {
+	Kind   Kind
+	Pos    Pos
+	Bool   bool
+	Num    string // the number as written, for Kind Number
+	Str    string
+	Fields []*Field // Kind Object
+	Items  []*Node  // Kind Array
+}
+
+// Field is an object member.
+type Field struct {
+	Key    string
+	KeyPos Pos
+	Value  *Node
+}
+
+// Get returns the member key of an object node, or nil.
+func (n *Node) Get(key string) *Node {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	for _, f := range n.Fields {
+		if f.Key == key {
+			return f.Value
+		}
+	}
+	return nil
+}
+
+// Field returns the member key of an object node, or nil.
+func (n *Node) Field(key string) *Field {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	for _, f := range n.Fields {
+		if f.Key == key {
+			return f
+		}
+	}
+	return nil
+}
+
+// KeyPos returns the position of member key, or of n itself when the member
+// is absent.
+func (n *Node) KeyPos(key string) Pos {
+	if f := n.Field(key); f != nil {
+		return f.KeyPos
+	}
+	if n == nil {
+		return Pos{}
+	}
+	return n.Pos
+}
+
+// StringValue returns the string of a string node and whether it was one.
+func (n *Node) StringValue() (string, bool) {
+	if n == nil || n.Kind != String {
+		return "", false
+	}
+	return n.Str, true
+}
+
+// Float returns the value of a number node and whether it was one.
+func (n *Node) Float() (float64, bool) {
+	if n == nil || n.Kind != Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(n.Num, 64)
+	return f, err == nil
+}
+
+// Lookup follows a JSON pointer ("/properties/query") from n; it returns
+// nil when a step is missing.
+func (n *Node) Lookup(pointer string) *Node {
+	if pointer == "" {
+		return n
+	}
+	if !strings.HasPrefix(pointer, "/") {
+		return nil
+	}
+	cur := n
+	for _, tok := range strings.Split(pointer[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch {
+		case cur == nil:
+			return nil
+		case cur.Kind == Object:
+			cur = cur.Get(tok)
+		case cur.Kind == Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(cur.Items) {
+				return nil
+			}
+			cur = cur.Items[i]
+		default:
+			return nil
+		}
+	}
+	return cur
+}
+
+// Interface returns n as the value encoding/json would decode: nil, bool,
+// json.Number, string, map[string]any or []any.
+func (n *Node) Interface() any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Bool:
+		return n.Bool
+	case Number:
+		return json.Number(n.Num)
+	case String:
+		return n.Str
+	case Object:
+		m := make(map[string]any, len(n.Fields))
+		for _, f := range n.Fields {
+			m[f.Key] = f.Value.Interface()
+		}
+		return m
+	case Array:
+		a := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			a[i] = it.Interface()
+		}
+		return a
+	}
+	return nil
+}
+
+// JSON encodes n compactly, members in source order.
+func (n *Node) JSON() []byte {
+	var b bytes.Buffer
+	n.writeJSON(&b)
+	return b.Bytes()
+}
+
+func (n *Node) writeJSON(b *bytes.Buffer) {
+	if n == nil {
+		b.WriteString("null")
+		return
+	}
+	switch n.Kind {
+	case Null:
+		b.WriteString("null")
+	case Bool:
+		b.WriteString(strconv.FormatBool(n.Bool))
+	case Number:
+		b.WriteString(n.Num)
+	case String:
+		writeJSONString(b, n.Str)
+	case Object:
+		b.WriteByte('{')
+		for i, f := range n.Fields {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, f.Key)
+			b.WriteByte(':')
+			f.Value.writeJSON(b)
+		}
+		b.WriteByte('}')
+	case Array:
+		b.WriteByte('[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			it.writeJSON(b)
+		}
+		b.WriteByte(']')
+	}
+}
+
+func writeJSONString(b *bytes.Buffer, s string) {
+	enc, _ := json.Marshal(s) // a string always encodes
+	b.Write(enc)
+}
+
+// Walk calls fn for n and every node below it, depth first, with the JSON
+// pointer of each; fn returns false to skip a node's children.
+func (n *Node) Walk(fn func(pointer string, n *Node) bool) {
+	n.walk("", fn)
+}
+
+func (n *Node) walk(ptr string, fn func(string, *Node) bool) {
+	if n == nil || !fn(ptr, n) {
+		return
+	}
+	switch n.Kind {
+	case Object:
+		for _, f := range n.Fields {
+			f.Value.walk(ptr+"/"+escapePointer(f.Key), fn)
+		}
+	case Array:
+		for i, it := range n.Items {
+			it.walk(ptr+"/"+strconv.Itoa(i), fn)
+		}
+	}
+}
+
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
