@@ -1,6 +1,41 @@
 package catalog
 
-import "errors"
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
+)
+
+//go:embed format.cue
+var formatSource []byte
+
+// FormatSource returns the CUE definition of the catalog format.
+func FormatSource() []byte { return slices.Clone(formatSource) }
+
+// formatFile names the embedded definition in CUE positions; positions in
+// it are never shown to users.
+const formatFile = "toolcat:format.cue"
+
+// MaxFileSize bounds one catalog file. Catalogs of a thousand tools weigh
+// a few megabytes; a larger file is almost surely not a catalog.
+const MaxFileSize = 16 << 20
+
+// Extensions are the file extensions a catalog directory is read for.
+var Extensions = []string{".cue", ".yaml", ".yml", ".json"}
+
+// configNames are files beside a catalog that configure toolcat and are
+// not part of the catalog.
+var configNames = []string{"toolcat.yaml", "toolcat.yml"}
 
 // File is a catalog file already read: its name (used in positions and to
 // choose the syntax by extension) and its content.
@@ -10,12 +45,264 @@ type File struct {
 }
 
 // Load reads a catalog from paths: files, or directories whose .cue, .yaml,
-// .yml and .json files are read (not recursively).
+// .yml and .json files are read (not recursively; toolcat.yaml, the
+// configuration, and files starting with "." or "_" are skipped).
 func Load(paths ...string) (*Catalog, error) {
-	return nil, errors.New("not yet")
+	names, err := catalogFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	var errs ErrorList
+	files := make([]File, 0, len(names))
+	for _, name := range names {
+		st, err := os.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		if st.Size() > MaxFileSize {
+			errs.add(Pos{File: name, Line: 1, Col: 1}, "file is %s, above the %d MiB limit of a catalog file", sizeString(st.Size()), MaxFileSize>>20)
+			continue
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: name, Data: data})
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return LoadFiles(files...)
 }
 
-// LoadFiles reads a catalog from files already in memory.
+// catalogFiles expands directories into the catalog files they hold.
+func catalogFiles(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil, err
+		}
+		n := len(out)
+		for _, e := range ents {
+			name := e.Name()
+			if e.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
+				slices.Contains(configNames, name) || !slices.Contains(Extensions, filepath.Ext(name)) {
+				continue
+			}
+			out = append(out, filepath.Join(p, name))
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("%s: no catalog files (%s) in the directory", p, strings.Join(Extensions, ", "))
+		}
+	}
+	return out, nil
+}
+
+func sizeString(n int64) string {
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// LoadFiles reads a catalog from files already in memory. The returned
+// error, when not nil, is an [ErrorList] with every problem found.
 func LoadFiles(files ...File) (*Catalog, error) {
-	return nil, errors.New("not yet")
+	l := &loader{ctx: cuecontext.New(), lines: map[string]*lineIndex{}}
+	cat := l.load(files)
+	if len(l.errs) > 0 {
+		return nil, l.errs.sortUnique()
+	}
+	return cat, nil
+}
+
+type loader struct {
+	ctx   *cue.Context
+	lines map[string]*lineIndex
+	errs  ErrorList
+	def   cue.Value // #Catalog
+	data  cue.Value // the user's files unified, before #Catalog
+}
+
+func (l *loader) load(files []File) *Catalog {
+	if len(files) == 0 {
+		l.errs.add(Pos{}, "no catalog files given")
+		return nil
+	}
+	var cueFiles []*ast.File
+	var dataExprs []ast.Expr
+	for _, f := range files {
+		if len(f.Data) > MaxFileSize {
+			l.errs.add(Pos{File: f.Name, Line: 1, Col: 1}, "file is %s, above the %d MiB limit of a catalog file", sizeString(int64(len(f.Data))), MaxFileSize>>20)
+			continue
+		}
+		li := newLineIndex(f.Name, f.Data)
+		l.lines[f.Name] = li
+		switch ext := strings.ToLower(filepath.Ext(f.Name)); ext {
+		case ".cue":
+			af, err := parser.ParseFile(f.Name, f.Data, parser.ParseComments)
+			if err != nil {
+				l.cueErrors(err)
+				continue
+			}
+			cueFiles = append(cueFiles, af)
+		case ".yaml", ".yml", ".json":
+			var n *Node
+			var errs ErrorList
+			if ext == ".json" {
+				n, errs = parseJSON(f.Name, f.Data)
+			} else {
+				n, errs = parseYAML(f.Name, f.Data)
+			}
+			if len(errs) > 0 {
+				l.errs = append(l.errs, errs...)
+				continue
+			}
+			if n.Kind != Object {
+				l.errs.add(n.Pos, "a catalog file holds an object with package, services and tools; found %s", describe(n))
+				continue
+			}
+			l.normaliseTools(n)
+			tf := token.NewFile(f.Name, -1, len(f.Data))
+			tf.SetLinesForContent(f.Data)
+			dataExprs = append(dataExprs, toCUE(n, li, tf))
+		default:
+			l.errs.add(Pos{File: f.Name}, "unknown catalog file type %q; use %s", ext, strings.Join(Extensions, ", "))
+		}
+	}
+	if len(cueFiles)+len(dataExprs) < len(files) {
+		return nil // a file did not parse: what follows would only echo it
+	}
+	v, ok := l.build(cueFiles, dataExprs)
+	if !ok {
+		return nil
+	}
+	l.data = v
+	l.def = v.LookupPath(cue.MakePath(cue.Def("#Catalog")))
+	l.checkFields(v, l.def, nil)
+	cat := l.def.Unify(v)
+	if err := cat.Validate(cue.Concrete(true)); err != nil {
+		l.cueErrors(err)
+	}
+	// Decode even an invalid catalog: the schemas' own problems are
+	// reported in the same run as the format's.
+	c := l.decode(cat, files)
+	l.checkSchemas(c)
+	return c
+}
+
+// normaliseTools turns a YAML or JSON list of tools, each with a name, into
+// the map keyed by name that the format defines.
+func (l *loader) normaliseTools(n *Node) {
+	f := n.Field("tools")
+	if f == nil || f.Value.Kind != Array {
+		return
+	}
+	m := &Node{Kind: Object, Pos: f.Value.Pos}
+	seen := map[string]Pos{}
+	for i, it := range f.Value.Items {
+		name, ok := it.Get("name").StringValue()
+		switch {
+		case it.Kind != Object:
+			l.errs.add(it.Pos, "tools[%d]: a tool is an object with a name; found %s", i, describe(it))
+			continue
+		case !ok:
+			l.errs.add(it.Pos, "tools[%d]: a tool in a list needs a name", i)
+			continue
+		}
+		if prev, dup := seen[name]; dup {
+			l.errs.add(it.Get("name").Pos, "tools[%d]: tool %q is declared twice (first at %d:%d)", i, name, prev.Line, prev.Col)
+			continue
+		}
+		seen[name] = it.Get("name").Pos
+		m.Fields = append(m.Fields, &Field{Key: name, KeyPos: it.Get("name").Pos, Value: it})
+	}
+	f.Value = m
+}
+
+// build evaluates the CUE files together with the format definition, so
+// they may use #Tool and its friends, and unifies the data files in.
+func (l *loader) build(cueFiles []*ast.File, data []ast.Expr) (cue.Value, bool) {
+	before := len(l.errs)
+	pkg := ""
+	for _, f := range cueFiles {
+		if name := f.PackageName(); name != "" {
+			if pkg != "" && name != pkg {
+				l.errs.add(l.pos(f.Pos()), "package %s differs from package %s of the other catalog files", name, pkg)
+				return cue.Value{}, false
+			}
+			pkg = name
+		}
+	}
+	if pkg == "" {
+		pkg = "catalog"
+	}
+	format, err := parser.ParseFile(formatFile, formatSource)
+	if err != nil {
+		panic("catalog: embedded format does not parse: " + err.Error())
+	}
+	setPackage(format, pkg)
+	inst := build.NewContext().NewInstance("catalog", nil)
+	if err := inst.AddSyntax(format); err != nil {
+		panic("catalog: embedded format: " + err.Error())
+	}
+	for _, f := range cueFiles {
+		setPackage(f, pkg)
+		if err := inst.AddSyntax(f); err != nil {
+			l.cueErrors(err)
+		}
+	}
+	if len(l.errs) > before {
+		return cue.Value{}, false
+	}
+	v := l.ctx.BuildInstance(inst)
+	if err := v.Err(); err != nil {
+		l.cueErrors(err)
+		return cue.Value{}, false
+	}
+	for _, e := range data {
+		dv := l.ctx.BuildExpr(e)
+		if err := dv.Err(); err != nil {
+			l.cueErrors(err)
+			continue
+		}
+		v = v.Unify(dv)
+	}
+	return v, len(l.errs) == before
+}
+
+// setPackage gives a file the package clause pkg.
+func setPackage(f *ast.File, pkg string) {
+	for _, d := range f.Decls {
+		if p, ok := d.(*ast.Package); ok {
+			p.Name = ast.NewIdent(pkg)
+			return
+		}
+	}
+	f.Decls = append([]ast.Decl{&ast.Package{Name: ast.NewIdent(pkg)}}, f.Decls...)
+}
+
+// pos converts a CUE position into a catalog position; positions in the
+// embedded format definition come back invalid.
+func (l *loader) pos(p token.Pos) Pos {
+	if !p.IsValid() {
+		return Pos{}
+	}
+	name := p.Filename()
+	if name == formatFile {
+		return Pos{}
+	}
+	if li, ok := l.lines[name]; ok {
+		return li.pos(p.Offset())
+	}
+	return Pos{File: name, Line: p.Line(), Col: p.Column()}
 }

@@ -1,0 +1,342 @@
+package catalog
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue"
+	cueerrors "cuelang.org/go/cue/errors"
+)
+
+// cueErrors records CUE errors with the user's positions and messages
+// that say what was found and what the format allows.
+func (l *loader) cueErrors(err error) {
+	seen := map[string]bool{}
+	for _, e := range cueerrors.Errors(err) {
+		path := e.Path()
+		if len(path) > 0 && path[0] == "#Catalog" {
+			path = path[1:]
+		}
+		key := strings.Join(path, "\x00")
+		if len(path) > 0 && seen[key] {
+			continue
+		}
+		seen[key] = true
+		pos, msg := l.explain(path, e)
+		if !pos.IsValid() {
+			for _, p := range e.InputPositions() {
+				if pos = l.pos(p); pos.IsValid() {
+					break
+				}
+			}
+		}
+		if !pos.IsValid() {
+			pos = l.pos(e.Position())
+		}
+		if len(path) > 0 && !strings.HasPrefix(msg, "tools") {
+			msg = pathString(path) + ": " + msg
+		}
+		l.errs = append(l.errs, &Error{Pos: pos, Msg: msg})
+	}
+}
+
+// explain turns one CUE error into a position and a message; the position
+// is invalid when CUE's own positions should be used.
+func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
+	format, args := e.Msg()
+	raw := fmt.Sprintf(format, args...)
+	if len(path) == 0 || !l.data.Exists() {
+		return Pos{}, raw
+	}
+	dv, parent := l.dataAt(path)
+	if !dv.Exists() {
+		return l.pos(parent.Pos()), missingField(path)
+	}
+	pos := l.pos(dv.Pos())
+	d := l.defAt(path)
+	if !d.Exists() || !dv.IsConcrete() {
+		return pos, raw
+	}
+	got := valueString(dv)
+	if alts := literalAlternatives(d); len(alts) > 0 {
+		return pos, fmt.Sprintf("got %s; want one of %s", got, strings.Join(alts, ", "))
+	}
+	if want := d.IncompleteKind(); want&dv.Kind() == 0 {
+		return pos, fmt.Sprintf("got %s %s; want %s", kindName(dv.Kind()), got, kindName(want))
+	}
+	return pos, boundMessage(raw, got)
+}
+
+// boundMessage rewrites CUE's "invalid value -5 (out of bound >0)" as
+// "got -5; want >0".
+func boundMessage(raw, got string) string {
+	inner, ok := strings.CutPrefix(raw, "invalid value "+got+" (")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return raw
+	}
+	inner = strings.TrimSuffix(inner, ")")
+	switch {
+	case strings.HasPrefix(inner, "out of bound "):
+		return "got " + got + "; want " + strings.TrimPrefix(inner, "out of bound ")
+	case strings.HasPrefix(inner, "does not match "):
+		return "got " + got + "; want a value matching " + strings.TrimPrefix(inner, "does not match ")
+	}
+	return "got " + got + ": " + inner
+}
+
+// missingField is the message for a required field absent at path.
+func missingField(path []string) string {
+	msg := fmt.Sprintf("missing required field %q", path[len(path)-1])
+	if len(path) > 1 {
+		msg = pathString(path[:len(path)-1]) + ": " + msg
+	}
+	return msg
+}
+
+// dataAt returns the user's value at path and the nearest existing parent.
+func (l *loader) dataAt(path []string) (v, parent cue.Value) {
+	v = l.data
+	for _, p := range path {
+		parent = v
+		v = v.LookupPath(cue.MakePath(selectorFor(v, p)))
+		if !v.Exists() {
+			return v, parent
+		}
+	}
+	return v, parent
+}
+
+// defAt returns the format's definition at path, following pattern
+// constraints such as tools: [Name]: #Tool.
+func (l *loader) defAt(path []string) cue.Value {
+	d := l.def
+	data := l.data
+	for _, p := range path {
+		sel := selectorFor(data, p)
+		data = data.LookupPath(cue.MakePath(sel))
+		d = defChild(d, sel)
+		if !d.Exists() {
+			return d
+		}
+	}
+	return d
+}
+
+// defChild returns the definition of one field or element of d. A field
+// that only a pattern constraint defines (tools: [Name]: #Tool) is made by
+// filling it with top, so that the pattern applies.
+func defChild(d cue.Value, sel cue.Selector) cue.Value {
+	p := cue.MakePath(sel)
+	if c := d.LookupPath(p); c.Exists() {
+		return c
+	}
+	if sel.Type() == cue.IndexLabel {
+		return d.LookupPath(cue.MakePath(cue.AnyIndex))
+	}
+	return d.FillPath(p, d.Context().CompileString("_")).LookupPath(p)
+}
+
+func selectorFor(v cue.Value, p string) cue.Selector {
+	if v.IncompleteKind() == cue.ListKind {
+		if i, err := strconv.Atoi(p); err == nil {
+			return cue.Index(i)
+		}
+	}
+	return cue.Str(p)
+}
+
+// pathString writes a CUE path the way a user reads it:
+// tools.search_articles.args.
+func pathString(path []string) string {
+	var b strings.Builder
+	for i, p := range path {
+		if _, err := strconv.Atoi(p); err == nil {
+			b.WriteString("[" + p + "]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// literalAlternatives lists the values of a disjunction of literals, such
+// as "low" | "medium" | "high"; it returns nil for any other definition.
+func literalAlternatives(d cue.Value) []string {
+	var out []string
+	var walk func(v cue.Value, depth int) bool
+	walk = func(v cue.Value, depth int) bool {
+		if depth > 8 {
+			return false
+		}
+		op, args := v.Expr()
+		switch {
+		case op == cue.OrOp:
+			for _, a := range args {
+				if !walk(a, depth+1) {
+					return false
+				}
+			}
+			return true
+		case v.IsConcrete() && v.Kind() != cue.StructKind && v.Kind() != cue.ListKind:
+			if s := valueString(v); !contains(out, s) {
+				out = append(out, s)
+			}
+			return true
+		case op == cue.SelectorOp || op == cue.NoOp:
+			// A reference such as #Risk: look at what it stands for.
+			if e := v.Eval(); e.Exists() && (op != cue.NoOp || len(args) != 1 || !args[0].Equals(v)) {
+				op2, _ := e.Expr()
+				if op2 == cue.OrOp {
+					return walk(e, depth+1)
+				}
+			}
+		}
+		return false
+	}
+	if op, _ := d.Expr(); op != cue.OrOp || !walk(d, 0) {
+		return nil
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func valueString(v cue.Value) string {
+	switch v.Kind() {
+	case cue.StringKind:
+		s, _ := v.String()
+		if len(s) > 60 {
+			s = s[:57] + "..."
+		}
+		return strconv.Quote(s)
+	case cue.StructKind:
+		return "an object"
+	case cue.ListKind:
+		return "a list"
+	}
+	return fmt.Sprint(v)
+}
+
+func kindName(k cue.Kind) string {
+	switch k {
+	case cue.StringKind:
+		return "a string"
+	case cue.IntKind:
+		return "an integer"
+	case cue.FloatKind, cue.NumberKind:
+		return "a number"
+	case cue.BoolKind:
+		return "a boolean"
+	case cue.StructKind:
+		return "an object"
+	case cue.ListKind:
+		return "a list"
+	case cue.NullKind:
+		return "null"
+	}
+	var parts []string
+	for _, x := range []cue.Kind{cue.StringKind, cue.IntKind, cue.FloatKind, cue.BoolKind, cue.StructKind, cue.ListKind, cue.NullKind} {
+		if k&x != 0 {
+			parts = append(parts, kindName(x))
+		}
+	}
+	if k&cue.NumberKind == cue.NumberKind {
+		parts = []string{"a number"}
+	}
+	return strings.Join(parts, " or ")
+}
+
+// checkFields reports the fields of v that its definition d does not
+// allow, with the closest allowed name.
+func (l *loader) checkFields(v, d cue.Value, path []string) {
+	if !d.Exists() || d.IncompleteKind() == cue.TopKind {
+		return
+	}
+	switch v.IncompleteKind() {
+	case cue.StructKind:
+		it, err := v.Fields()
+		if err != nil {
+			return
+		}
+		open := d.Allows(cue.Str("\x00toolcat-probe"))
+		if !open {
+			for _, name := range requiredFields(d) {
+				if !v.LookupPath(cue.MakePath(cue.Str(name))).Exists() {
+					l.errs.add(l.pos(v.Pos()), "%s", missingField(append(path, name)))
+				}
+			}
+		}
+		for it.Next() {
+			sel := it.Selector()
+			name := sel.Unquoted()
+			if !open && !d.Allows(sel) {
+				msg := fmt.Sprintf("unknown field %q", name)
+				if s := Closest(name, fieldNames(d)); s != "" {
+					msg += fmt.Sprintf("; did you mean %q?", s)
+				} else {
+					msg += "; allowed fields are " + strings.Join(fieldNames(d), ", ")
+				}
+				if len(path) > 0 {
+					msg = pathString(path) + ": " + msg
+				}
+				l.errs.add(l.pos(it.Value().Pos()), "%s", msg)
+				continue
+			}
+			l.checkFields(it.Value(), defChild(d, sel), append(path, name))
+		}
+	case cue.ListKind:
+		it, err := v.List()
+		if err != nil {
+			return
+		}
+		elem := d.LookupPath(cue.MakePath(cue.AnyIndex))
+		for i := 0; it.Next(); i++ {
+			l.checkFields(it.Value(), elem, append(path, strconv.Itoa(i)))
+		}
+	}
+}
+
+// fieldNames lists the regular fields a definition declares.
+func fieldNames(d cue.Value) []string {
+	it, err := d.Fields(cue.Optional(true))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for it.Next() {
+		out = append(out, it.Selector().Unquoted())
+	}
+	return out
+}
+
+// requiredFields lists the fields of a definition that have neither a
+// concrete value nor a default: the ones a catalog must write.
+func requiredFields(d cue.Value) []string {
+	it, err := d.Fields()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for it.Next() {
+		f := it.Value()
+		if _, ok := f.Default(); ok || f.IsConcrete() {
+			continue
+		}
+		if k := f.IncompleteKind(); k == cue.StructKind || k == cue.ListKind {
+			continue // structs and lists are satisfied by their defaults
+		}
+		out = append(out, it.Selector().Unquoted())
+	}
+	return out
+}

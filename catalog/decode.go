@@ -1,0 +1,192 @@
+package catalog
+
+import (
+	"sort"
+
+	"cuelang.org/go/cue"
+)
+
+// decode turns the validated catalog value into the Go model, with the
+// position of every tool and field.
+func (l *loader) decode(cat cue.Value, files []File) *Catalog {
+	c := &Catalog{
+		Package: str(cat, "package"),
+		Title:   str(cat, "title"),
+		Pos:     Pos{File: files[0].Name, Line: 1, Col: 1},
+	}
+	for _, f := range files {
+		c.Files = append(c.Files, f.Name)
+	}
+	eachField(cat.LookupPath(cue.ParsePath("services")), func(name string, v cue.Value) {
+		c.Services = append(c.Services, &Service{
+			Name:        name,
+			Description: str(v, "description"),
+			URL:         str(v, "url"),
+			Pos:         l.pos(v.Pos()),
+		})
+	})
+	userTools := l.data.LookupPath(cue.ParsePath("tools"))
+	eachField(cat.LookupPath(cue.ParsePath("tools")), func(name string, v cue.Value) {
+		c.Tools = append(c.Tools, l.decodeTool(name, v, userTools.LookupPath(cue.MakePath(cue.Str(name)))))
+	})
+	c.Suppress = l.suppressions(cat.LookupPath(cue.ParsePath("suppress")))
+	sort.Slice(c.Services, func(i, j int) bool { return c.Services[i].Name < c.Services[j].Name })
+	sort.Slice(c.Tools, func(i, j int) bool { return c.Tools[i].Name < c.Tools[j].Name })
+	return c
+}
+
+func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
+	t := &Tool{
+		Name:                name,
+		Description:         str(v, "description"),
+		Category:            str(v, "category"),
+		Version:             str(v, "version"),
+		Owner:               str(v, "owner"),
+		Risk:                Risk(str(v, "risk")),
+		HasSideEffects:      boolean(v, "has_side_effects"),
+		Idempotent:          boolean(v, "idempotent"),
+		IdempotencyRequired: boolean(v, "idempotency_required"),
+		SupportsDryRun:      boolean(v, "supports_dry_run"),
+		Revertible:          boolean(v, "revertible"),
+		ReturnsUntrusted:    boolean(v, "returns_untrusted"),
+		CapabilityRequired:  str(v, "capability_required"),
+		Exposure:            str(v, "exposure"),
+		Autonomy:            Autonomy(str(v, "autonomy")),
+		MaxRetries:          integer(v, "max_retries"),
+		SLAms:               integer(v, "sla_ms"),
+		FallbackTool:        str(v, "fallback_tool"),
+		AdditionalArgs:      str(v, "additional_args"),
+		Pos:                 l.pos(user.Pos()),
+		FieldPos:            map[string]Pos{},
+	}
+	if !t.Pos.IsValid() {
+		t.Pos = l.pos(v.Pos())
+	}
+	if it, err := user.Fields(); err == nil {
+		for it.Next() {
+			if p := l.pos(it.Value().Pos()); p.IsValid() {
+				t.FieldPos[it.Selector().Unquoted()] = p
+			}
+		}
+	}
+	if it, err := v.LookupPath(cue.ParsePath("dependencies")).List(); err == nil {
+		for it.Next() {
+			s, _ := it.Value().String()
+			t.Dependencies = append(t.Dependencies, s)
+		}
+	}
+	if v.Validate(cue.Concrete(true)) != nil {
+		return t // reported by validation; its schemas are not checked
+	}
+	t.Args = l.node(v.LookupPath(cue.ParsePath("args")), t.Pos, 0)
+	if r := v.LookupPath(cue.ParsePath("result")); r.Exists() {
+		t.Result = l.node(r, t.PosOf("result"), 0)
+	}
+	eachField(v.LookupPath(cue.ParsePath("errors")), func(code string, e cue.Value) {
+		h := ErrorHint{Code: code, Suggestion: str(e, "suggestion"), Pos: l.pos(e.Pos())}
+		if r := e.LookupPath(cue.ParsePath("retry_allowed")); r.Exists() {
+			b, _ := r.Bool()
+			h.RetryAllowed = &b
+		}
+		t.Errors = append(t.Errors, h)
+	})
+	if it, err := v.LookupPath(cue.ParsePath("examples")).List(); err == nil {
+		for it.Next() {
+			e := it.Value()
+			ex := Example{
+				Description: str(e, "description"),
+				Error:       str(e, "error"),
+				Pos:         l.pos(e.Pos()),
+			}
+			if !ex.Pos.IsValid() {
+				ex.Pos = t.PosOf("examples")
+			}
+			ex.Args = l.node(e.LookupPath(cue.ParsePath("args")), ex.Pos, 0)
+			if r := e.LookupPath(cue.ParsePath("result")); r.Exists() {
+				ex.Result = l.node(r, ex.Pos, 0)
+			}
+			t.Examples = append(t.Examples, ex)
+		}
+	}
+	t.Suppress = l.suppressions(v.LookupPath(cue.ParsePath("suppress")))
+	return t
+}
+
+func (l *loader) suppressions(v cue.Value) []Suppression {
+	var out []Suppression
+	it, err := v.List()
+	if err != nil {
+		return nil
+	}
+	for it.Next() {
+		s := it.Value()
+		out = append(out, Suppression{Rule: str(s, "rule"), Reason: str(s, "reason"), Pos: l.pos(s.Pos())})
+	}
+	return out
+}
+
+// node converts a CUE value into a positioned JSON node; fallback is the
+// position used where CUE has none (values from defaults).
+func (l *loader) node(v cue.Value, fallback Pos, depth int) *Node {
+	p := l.pos(v.Pos())
+	if !p.IsValid() {
+		p = fallback
+	}
+	n := &Node{Pos: p}
+	if depth > maxDepth {
+		return n
+	}
+	switch v.Kind() {
+	case cue.NullKind:
+		n.Kind = Null
+	case cue.BoolKind:
+		n.Kind = Bool
+		n.Bool, _ = v.Bool()
+	case cue.IntKind, cue.FloatKind:
+		n.Kind = Number
+		b, _ := v.MarshalJSON()
+		n.Num = string(b)
+	case cue.StringKind:
+		n.Kind = String
+		n.Str, _ = v.String()
+	case cue.StructKind:
+		n.Kind = Object
+		eachField(v, func(name string, fv cue.Value) {
+			child := l.node(fv, p, depth+1)
+			n.Fields = append(n.Fields, &Field{Key: name, KeyPos: child.Pos, Value: child})
+		})
+	case cue.ListKind:
+		n.Kind = Array
+		if it, err := v.List(); err == nil {
+			for it.Next() {
+				n.Items = append(n.Items, l.node(it.Value(), p, depth+1))
+			}
+		}
+	}
+	return n
+}
+
+func eachField(v cue.Value, fn func(name string, v cue.Value)) {
+	it, err := v.Fields()
+	if err != nil {
+		return
+	}
+	for it.Next() {
+		fn(it.Selector().Unquoted(), it.Value())
+	}
+}
+
+func str(v cue.Value, field string) string {
+	s, _ := v.LookupPath(cue.MakePath(cue.Str(field))).String()
+	return s
+}
+
+func boolean(v cue.Value, field string) bool {
+	b, _ := v.LookupPath(cue.MakePath(cue.Str(field))).Bool()
+	return b
+}
+
+func integer(v cue.Value, field string) int {
+	i, _ := v.LookupPath(cue.MakePath(cue.Str(field))).Int64()
+	return int(i)
+}
