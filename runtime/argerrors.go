@@ -1,0 +1,331 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolcat/toolcat/runtime/jsonscan"
+)
+
+// The Arg* functions build the invalid_args errors of argument validation.
+// SchemaValidator and generated validators both use them, so a model reads
+// the same words whichever validated its call. ptr is the JSON pointer of
+// the offending value ("" for the arguments object, "/max_results" for a
+// field); each error names it in details.field, along with what was received
+// and what is allowed, and carries a suggestion saying how to fix the call.
+
+// Bounds are the numeric bounds of a schema: minimum / exclusiveMinimum and
+// maximum / exclusiveMaximum. Generated code declares them as package
+// variables.
+type Bounds struct {
+	Min, Max                   float64
+	HasMin, HasMax             bool
+	ExclusiveMin, ExclusiveMax bool
+}
+
+// Check reports whether f is within b.
+func (b *Bounds) Check(f float64) bool {
+	if b.HasMin && (f < b.Min || b.ExclusiveMin && f == b.Min) {
+		return false
+	}
+	if b.HasMax && (f > b.Max || b.ExclusiveMax && f == b.Max) {
+		return false
+	}
+	return true
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// display turns a JSON pointer into the name a model knows: "max_results",
+// "filter.limit", "items[2]".
+func display(ptr string) string {
+	if ptr == "" {
+		return "arguments"
+	}
+	var sb strings.Builder
+	for tok := range strings.SplitSeq(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		if _, err := strconv.Atoi(tok); err == nil && sb.Len() > 0 {
+			sb.WriteString("[" + tok + "]")
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(tok)
+	}
+	return sb.String()
+}
+
+func argError(ptr, msg, suggestion string, received, allowed any) *ToolError {
+	e := InvalidArgs(msg)
+	e.Suggestion = suggestion
+	e.appendHint = true
+	e.Details = map[string]any{"field": ptr}
+	if received != nil {
+		e.Details["received"] = received
+	}
+	if allowed != nil {
+		e.Details["allowed"] = allowed
+	}
+	return e
+}
+
+// truncate shortens a long received string for details.
+func truncate(s string) string {
+	if utf8.RuneCountInString(s) <= 200 {
+		return s
+	}
+	return string([]rune(s)[:197]) + "..."
+}
+
+// quoteValue renders a received value compactly for a message.
+func quoteValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		if utf8.RuneCountInString(x) > 60 {
+			r := []rune(x)
+			x = string(r[:57]) + "..."
+		}
+		return strconv.Quote(x)
+	case float64:
+		return num(x)
+	case nil:
+		return "null"
+	}
+	b, err := json.Marshal(v)
+	if err != nil || len(b) > 80 {
+		return fmt.Sprintf("a %s", jsonType(v))
+	}
+	return string(b)
+}
+
+// ArgTypeError reports a value of the wrong JSON type: want and got are JSON
+// Schema type names ("integer", "string or null").
+func ArgTypeError(ptr, want, got string) *ToolError {
+	article := "a "
+	if strings.HasPrefix(want, "a") || strings.HasPrefix(want, "i") || strings.HasPrefix(want, "o") {
+		article = "an "
+	}
+	return argError(ptr,
+		fmt.Sprintf("%s must be %s%s, got %s", display(ptr), article, want, got),
+		fmt.Sprintf("Pass %s as a JSON %s.", display(ptr), want), nil, map[string]any{"type": want})
+}
+
+// ArgOutOfRange reports a number outside b.
+func ArgOutOfRange(ptr string, got float64, b Bounds) *ToolError {
+	name := display(ptr)
+	var msg string
+	switch {
+	case b.HasMin && got < b.Min:
+		msg = fmt.Sprintf("%s=%s is below the minimum %s", name, num(got), num(b.Min))
+	case b.HasMin && b.ExclusiveMin && got == b.Min:
+		msg = fmt.Sprintf("%s=%s must be greater than %s", name, num(got), num(b.Min))
+	case b.HasMax && got > b.Max:
+		msg = fmt.Sprintf("%s=%s is above the maximum %s", name, num(got), num(b.Max))
+	default:
+		msg = fmt.Sprintf("%s=%s must be less than %s", name, num(got), num(b.Max))
+	}
+	allowed := map[string]any{}
+	var sug string
+	lo, hi := "minimum", "maximum"
+	if b.ExclusiveMin {
+		lo = "exclusiveMinimum"
+	}
+	if b.ExclusiveMax {
+		hi = "exclusiveMaximum"
+	}
+	if b.HasMin {
+		allowed[lo] = b.Min
+	}
+	if b.HasMax {
+		allowed[hi] = b.Max
+	}
+	switch {
+	case b.HasMin && b.HasMax && !b.ExclusiveMin && !b.ExclusiveMax:
+		sug = fmt.Sprintf("Use a value between %s and %s.", num(b.Min), num(b.Max))
+	case b.HasMin && b.HasMax:
+		sug = fmt.Sprintf("Use a value %s %s and %s %s.", cmpWord(b.ExclusiveMin, true), num(b.Min), cmpWord(b.ExclusiveMax, false), num(b.Max))
+	case b.HasMin:
+		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMin, true), num(b.Min))
+	default:
+		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMax, false), num(b.Max))
+	}
+	return argError(ptr, msg, sug, got, allowed)
+}
+
+func cmpWord(exclusive, low bool) string {
+	switch {
+	case low && exclusive:
+		return "greater than"
+	case low:
+		return "of at least"
+	case exclusive:
+		return "less than"
+	}
+	return "of at most"
+}
+
+// ArgNotInEnum reports a value that is not one of allowed.
+func ArgNotInEnum(ptr string, got any, allowed []any) *ToolError {
+	vals := make([]string, len(allowed))
+	for i, a := range allowed {
+		vals[i] = quoteValue(a)
+	}
+	list := strings.Join(vals, ", ")
+	msg := fmt.Sprintf("%s=%s is not one of the allowed values: %s", display(ptr), quoteValue(got), list)
+	sug := "Use one of: " + list + "."
+	if s, ok := got.(string); ok {
+		strs := make([]string, 0, len(allowed))
+		for _, a := range allowed {
+			if as, ok := a.(string); ok {
+				strs = append(strs, as)
+			}
+		}
+		if c := Closest(s, strs); c != "" {
+			sug = fmt.Sprintf("Did you mean %q? Use one of: %s.", c, list)
+		}
+	}
+	return argError(ptr, msg, sug, got, allowed)
+}
+
+// ArgLength reports a string whose length in characters is outside
+// [min, max]; a negative min or max means none.
+func ArgLength(ptr string, got string, min, max int) *ToolError {
+	n := utf8.RuneCountInString(got)
+	name := display(ptr)
+	var msg string
+	if min >= 0 && n < min {
+		msg = fmt.Sprintf("%s is %d characters long, below the minimum length %d", name, n, min)
+	} else {
+		msg = fmt.Sprintf("%s is %d characters long, above the maximum length %d", name, n, max)
+	}
+	allowed := map[string]any{}
+	var sug string
+	switch {
+	case min >= 0 && max >= 0:
+		allowed["minLength"], allowed["maxLength"] = min, max
+		sug = fmt.Sprintf("Use between %d and %d characters.", min, max)
+	case min >= 0:
+		allowed["minLength"] = min
+		sug = fmt.Sprintf("Use at least %d characters.", min)
+	default:
+		allowed["maxLength"] = max
+		sug = fmt.Sprintf("Use at most %d characters; shorten it.", max)
+	}
+	return argError(ptr, msg, sug, truncate(got), allowed)
+}
+
+// ArgItems reports an array whose length is outside [min, max]; a negative
+// min or max means none.
+func ArgItems(ptr string, n, min, max int) *ToolError {
+	name := display(ptr)
+	var msg string
+	if min >= 0 && n < min {
+		msg = fmt.Sprintf("%s has %d items, below the minimum %d", name, n, min)
+	} else {
+		msg = fmt.Sprintf("%s has %d items, above the maximum %d", name, n, max)
+	}
+	allowed := map[string]any{}
+	if min >= 0 {
+		allowed["minItems"] = min
+	}
+	if max >= 0 {
+		allowed["maxItems"] = max
+	}
+	sug := "Pass between " + strconv.Itoa(max0(min)) + " and " + strconv.Itoa(max) + " items."
+	if max < 0 {
+		sug = "Pass at least " + strconv.Itoa(min) + " items."
+	}
+	return argError(ptr, msg, sug, n, allowed)
+}
+
+func max0(n int) int {
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// ArgPattern reports a string that does not match pattern.
+func ArgPattern(ptr, got, pattern string) *ToolError {
+	return argError(ptr,
+		fmt.Sprintf("%s=%s does not match the pattern %s", display(ptr), quoteValue(got), pattern),
+		"Use a value matching the regular expression "+pattern+".", truncate(got), map[string]any{"pattern": pattern})
+}
+
+// ArgFormat reports a string that is not a valid format (email, date-time...).
+func ArgFormat(ptr, got, format string) *ToolError {
+	return argError(ptr,
+		fmt.Sprintf("%s=%s is not a valid %s", display(ptr), quoteValue(got), format),
+		"Pass a valid "+format+".", truncate(got), map[string]any{"format": format})
+}
+
+// ArgMissing reports a required argument that is absent; ptr is the object
+// that lacks it, valid its property names.
+func ArgMissing(ptr, name string, valid []string) *ToolError {
+	field := ptr + "/" + escapeToken(name)
+	e := argError(field, "missing required argument "+display(field),
+		"Add "+display(field)+" to the arguments.", nil, nil)
+	if len(valid) > 0 {
+		e.Details["valid_args"] = valid
+	}
+	return e
+}
+
+// ArgUnknown reports an argument the schema does not declare; ptr is the
+// object holding it, valid its declared names. The message names the closest
+// valid name.
+func ArgUnknown(ptr, name string, valid []string) *ToolError {
+	field := ptr + "/" + escapeToken(name)
+	c := Closest(name, valid)
+	msg := fmt.Sprintf("unknown argument %q", name)
+	if ptr != "" {
+		msg = fmt.Sprintf("unknown field %q in %s", name, display(ptr))
+	}
+	sug := "Remove " + strconv.Quote(name) + "."
+	if c != "" {
+		msg += fmt.Sprintf("; did you mean %q?", c)
+		sug = fmt.Sprintf("Rename %q to %q, or remove it.", name, c)
+	}
+	sug += " Valid arguments: " + strings.Join(valid, ", ") + "."
+	e := argError(field, msg, sug, nil, nil)
+	e.Details["valid_args"] = valid
+	if c != "" {
+		e.Details["closest"] = c
+	}
+	return e
+}
+
+func escapeToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// ArgSyntax reports arguments that are not valid JSON.
+func ArgSyntax(err error) *ToolError {
+	e := argError("", "arguments are not valid JSON: "+err.Error(),
+		"Send the arguments as one JSON object.", nil, nil)
+	return e.WithCause(err)
+}
+
+// ArgDecodeError converts an error of a jsonscan.Decoder reading the value
+// at ptr, which should be of JSON Schema type want, to invalid_args.
+func ArgDecodeError(ptr, want string, err error) *ToolError {
+	var te *jsonscan.TypeError
+	var re *jsonscan.RangeError
+	switch {
+	case errors.As(err, &te):
+		return ArgTypeError(ptr, want, te.Got.String())
+	case errors.As(err, &re):
+		if re.Msg == "not an integer" {
+			return ArgTypeError(ptr, want, "number "+re.Number)
+		}
+		return argError(ptr, fmt.Sprintf("%s=%s is out of range", display(ptr), re.Number),
+			"Use a smaller number.", re.Number, nil)
+	}
+	return ArgSyntax(err)
+}

@@ -1,0 +1,71 @@
+package runtime
+
+import (
+	"slices"
+	"strings"
+)
+
+// Closest returns the candidate nearest to name by edit distance, or "" when
+// none is near enough to be a plausible typo or variant.
+func Closest(name string, candidates []string) string {
+	c := ClosestN(name, candidates, 1)
+	if len(c) == 0 {
+		return ""
+	}
+	return c[0]
+}
+
+// ClosestN returns up to n candidates near name, nearest first. A candidate
+// is near when its edit distance is at most half the longer name's length
+// (at least 2), or when one name contains the other.
+func ClosestN(name string, candidates []string, n int) []string {
+	type scored struct {
+		s string
+		d int
+	}
+	var near []scored
+	lname := strings.ToLower(name)
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		d := levenshtein(lname, lc)
+		limit := max(len(lname), len(lc)) / 2
+		if limit < 2 {
+			limit = 2
+		}
+		if d <= limit || (len(lname) >= 3 && (strings.Contains(lc, lname) || strings.Contains(lname, lc))) {
+			near = append(near, scored{c, d})
+		}
+	}
+	slices.SortStableFunc(near, func(a, b scored) int {
+		if a.d != b.d {
+			return a.d - b.d
+		}
+		return strings.Compare(a.s, b.s)
+	})
+	out := make([]string, 0, min(n, len(near)))
+	for i := 0; i < len(near) && i < n; i++ {
+		out = append(out, near[i].s)
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

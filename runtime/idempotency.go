@@ -1,0 +1,203 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Record is the stored outcome of a call made with an idempotency key.
+type Record struct {
+	// Fingerprint identifies the tool and its canonical arguments.
+	Fingerprint string
+	// Data is the tool's result as JSON, before any untrusted wrapping.
+	Data json.RawMessage
+	// At is when the result was produced.
+	At time.Time
+	// Source is the untrusted source attribute, for tools returning
+	// untrusted output.
+	Source string
+}
+
+// Claim is the answer of IdempotencyStore.Acquire: exactly one of its fields
+// is set.
+type Claim struct {
+	// Token is set when the caller now holds the key: it must run the tool,
+	// then Complete or Release with this token.
+	Token string
+	// Record is set when a completed result is stored under the key; its
+	// fingerprint may differ from the one asked for.
+	Record *Record
+	// PendingFingerprint is set when another caller holds the key for other
+	// arguments.
+	PendingFingerprint string
+}
+
+// IdempotencyStore keeps idempotency keys and results. Implementations must
+// give one holder per key at a time across every process sharing the store;
+// MemoryStore does within a process, runtime/redisstore across processes.
+type IdempotencyStore interface {
+	// Acquire claims key for a call with the given fingerprint, holding it
+	// for at most lease. When another caller holds the key for the same
+	// fingerprint, Acquire waits until that call completes (and returns its
+	// Record), is released (and claims the key), its lease runs out, or ctx
+	// ends.
+	Acquire(ctx context.Context, key, fingerprint string, lease time.Duration) (Claim, error)
+	// Complete stores rec under key, kept for ttl, if token still holds it
+	// (or nobody does); otherwise it returns ErrLeaseLost.
+	Complete(ctx context.Context, key, token string, rec Record, ttl time.Duration) error
+	// Release gives the key up after a failed call so that a retry runs.
+	Release(ctx context.Context, key, token string) error
+}
+
+// ErrLeaseLost is returned by IdempotencyStore.Complete when the claim ran
+// out and another caller took the key.
+var ErrLeaseLost = errors.New("idempotency claim lost: another call holds the key")
+
+// IdempotencyKey builds a key from the parts that identify one operation
+// (a conversation, a step, an intent), not one attempt: reuse it on every
+// retry of that operation.
+func IdempotencyKey(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h[:16])
+}
+
+// fingerprint hashes the tool name and the canonical encoding of its
+// validated arguments: encoding/json sorts map keys and writes struct
+// fields in order, so equal arguments give equal bytes.
+func fingerprint(tool string, args any) (string, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	h.Write(b)
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0])), nil
+}
+
+// NewToken returns a random token for a claim.
+func NewToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// MemoryStore is the in-process IdempotencyStore, the default. Expired
+// entries are removed as the store is used.
+type MemoryStore struct {
+	mu      sync.Mutex
+	entries map[string]*memEntry
+	now     func() time.Time
+	ops     int
+}
+
+type memEntry struct {
+	fp      string
+	token   string // set while pending
+	rec     *Record
+	expires time.Time
+	done    chan struct{} // closed when a pending claim ends
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{entries: map[string]*memEntry{}, now: time.Now}
+}
+
+// Acquire implements IdempotencyStore.
+func (s *MemoryStore) Acquire(ctx context.Context, key, fp string, lease time.Duration) (Claim, error) {
+	for {
+		s.mu.Lock()
+		now := s.now()
+		s.sweep(now)
+		e := s.entries[key]
+		if e != nil && !now.Before(e.expires) {
+			if e.done != nil && e.rec == nil {
+				close(e.done)
+			}
+			delete(s.entries, key)
+			e = nil
+		}
+		switch {
+		case e == nil:
+			tok := NewToken()
+			s.entries[key] = &memEntry{fp: fp, token: tok, expires: now.Add(lease), done: make(chan struct{})}
+			s.mu.Unlock()
+			return Claim{Token: tok}, nil
+		case e.rec != nil:
+			rec := e.rec
+			s.mu.Unlock()
+			return Claim{Record: rec}, nil
+		case e.fp != fp:
+			s.mu.Unlock()
+			return Claim{PendingFingerprint: e.fp}, nil
+		}
+		done, wait := e.done, e.expires.Sub(now)
+		s.mu.Unlock()
+		t := time.NewTimer(wait)
+		select {
+		case <-done:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return Claim{}, ctx.Err()
+		}
+		t.Stop()
+	}
+}
+
+// Complete implements IdempotencyStore.
+func (s *MemoryStore) Complete(_ context.Context, key, token string, rec Record, ttl time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.entries[key]
+	if e != nil && e.token != token {
+		return ErrLeaseLost
+	}
+	r := rec
+	ne := &memEntry{fp: rec.Fingerprint, rec: &r, expires: s.now().Add(ttl)}
+	s.entries[key] = ne
+	if e != nil && e.done != nil {
+		close(e.done)
+	}
+	return nil
+}
+
+// Release implements IdempotencyStore.
+func (s *MemoryStore) Release(_ context.Context, key, token string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.entries[key]
+	if e == nil || e.token != token {
+		return nil
+	}
+	delete(s.entries, key)
+	close(e.done)
+	return nil
+}
+
+// sweep drops expired entries every so often; s.mu is held.
+func (s *MemoryStore) sweep(now time.Time) {
+	s.ops++
+	if s.ops < 1024 {
+		return
+	}
+	s.ops = 0
+	for k, e := range s.entries {
+		if !now.Before(e.expires) {
+			if e.done != nil && e.rec == nil {
+				close(e.done)
+			}
+			delete(s.entries, k)
+		}
+	}
+}

@@ -1,0 +1,183 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Risk is a tool's risk level.
+type Risk string
+
+// The risk levels.
+const (
+	RiskLow    Risk = "low"
+	RiskMedium Risk = "medium"
+	RiskHigh   Risk = "high"
+)
+
+// Exposure says whether a tool is listed to the model from the start (core)
+// or only found through discovery (hidden).
+type Exposure string
+
+// The exposures.
+const (
+	ExposureCore   Exposure = "core"
+	ExposureHidden Exposure = "hidden"
+)
+
+// AdditionalArgs is the policy for arguments the schema does not declare.
+type AdditionalArgs string
+
+// The additional-argument policies.
+const (
+	// AdditionalArgsReject answers invalid_args naming the valid arguments
+	// and the closest one.
+	AdditionalArgsReject AdditionalArgs = "reject"
+	// AdditionalArgsStrip drops unknown top-level arguments before
+	// validation.
+	AdditionalArgsStrip AdditionalArgs = "strip"
+	// AdditionalArgsAllow leaves them to the schema.
+	AdditionalArgsAllow AdditionalArgs = "allow"
+)
+
+// Autonomy is how much an agent may do without a human. The registry gates
+// each call on it, and Registry.Visible lists the tools a level may call.
+type Autonomy uint8
+
+// The autonomy levels, from least to most. The zero value stands for the
+// registry's default (WithDefaultAutonomy; AutonomyFull unless set).
+const (
+	AutonomyDefault Autonomy = iota
+	// AutonomyReadOnly allows tools without side effects, and dry runs.
+	AutonomyReadOnly
+	// AutonomySupervised allows side effects; a medium- or high-risk tool
+	// with side effects answers approval_required unless
+	// CallOptions.Approved is set.
+	AutonomySupervised
+	// AutonomyFull allows every tool.
+	AutonomyFull
+)
+
+// String returns "default", "read_only", "supervised" or "full".
+func (a Autonomy) String() string {
+	switch a {
+	case AutonomyDefault:
+		return "default"
+	case AutonomyReadOnly:
+		return "read_only"
+	case AutonomySupervised:
+		return "supervised"
+	case AutonomyFull:
+		return "full"
+	}
+	return fmt.Sprintf("autonomy(%d)", uint8(a))
+}
+
+// Meta is the Go form of a catalog entry. Generated code builds one per
+// tool; the registry reads it on every call and never changes it.
+type Meta struct {
+	Name                string
+	Description         string
+	Category            string
+	Version             string
+	Owner               string
+	Risk                Risk
+	HasSideEffects      bool
+	Idempotent          bool
+	IdempotencyRequired bool
+	SupportsDryRun      bool
+	Revertible          bool
+	ReturnsUntrusted    bool
+	// UntrustedSource is the source attribute of the untrusted wrapper;
+	// empty means "tool:<name>". A result may name its own source by
+	// implementing UntrustedSourcer.
+	UntrustedSource    string
+	CapabilityRequired string
+	Exposure           Exposure
+	// MinAutonomy raises the autonomy level the tool needs above the one its
+	// side effects and risk imply.
+	MinAutonomy    Autonomy
+	MaxRetries     int
+	SLA            time.Duration // from sla_ms; zero means no deadline
+	Dependencies   []string
+	FallbackTool   string
+	AdditionalArgs AdditionalArgs // empty means reject
+	// ArgsSchema is the JSON Schema (2020-12) of the arguments, an object.
+	ArgsSchema json.RawMessage
+	// ResultSchema is the JSON Schema of the data returned; optional.
+	ResultSchema json.RawMessage
+	// ErrorHints overrides the default suggestion per code.
+	ErrorHints map[Code]string
+}
+
+// check reports what is wrong with m for registration.
+func (m *Meta) check() error {
+	if m.Name == "" {
+		return fmt.Errorf("tool has no name")
+	}
+	for _, r := range m.Name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return fmt.Errorf("tool name %q: use lower-case letters, digits, '_', '-' or '.'", m.Name)
+		}
+	}
+	switch m.Risk {
+	case "", RiskLow, RiskMedium, RiskHigh:
+	default:
+		return fmt.Errorf("tool %s: risk %q is not low, medium or high", m.Name, m.Risk)
+	}
+	switch m.Exposure {
+	case "", ExposureCore, ExposureHidden:
+	default:
+		return fmt.Errorf("tool %s: exposure %q is not core or hidden", m.Name, m.Exposure)
+	}
+	switch m.AdditionalArgs {
+	case "", AdditionalArgsReject, AdditionalArgsStrip, AdditionalArgsAllow:
+	default:
+		return fmt.Errorf("tool %s: additional_args %q is not reject, strip or allow", m.Name, m.AdditionalArgs)
+	}
+	if m.MaxRetries < 0 {
+		return fmt.Errorf("tool %s: max_retries %d is negative", m.Name, m.MaxRetries)
+	}
+	if m.SLA < 0 {
+		return fmt.Errorf("tool %s: sla %v is negative", m.Name, m.SLA)
+	}
+	if m.MinAutonomy > AutonomyFull {
+		return fmt.Errorf("tool %s: unknown autonomy level %d", m.Name, m.MinAutonomy)
+	}
+	for c := range m.ErrorHints {
+		if !c.Valid() {
+			return fmt.Errorf("tool %s: error hint for unknown code %q", m.Name, c)
+		}
+	}
+	if m.FallbackTool == m.Name {
+		return fmt.Errorf("tool %s: fallback_tool names the tool itself", m.Name)
+	}
+	return nil
+}
+
+// requiredAutonomy is the least level that may call the tool, and whether
+// that level also needs the user's approval.
+func (m *Meta) requiredAutonomy() Autonomy {
+	need := AutonomyReadOnly
+	if m.HasSideEffects {
+		need = AutonomySupervised
+	}
+	if m.MinAutonomy > need {
+		need = m.MinAutonomy
+	}
+	return need
+}
+
+// needsApproval reports whether a supervised agent must get the user's
+// approval before the tool runs.
+func (m *Meta) needsApproval() bool {
+	return m.HasSideEffects && (m.Risk == RiskMedium || m.Risk == RiskHigh)
+}
+
+// UntrustedSourcer is implemented by results that name where their content
+// came from, such as the URL a page was fetched from. The name goes into the
+// source attribute of the untrusted wrapper.
+type UntrustedSourcer interface {
+	UntrustedSource() string
+}

@@ -1,0 +1,606 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Func is the signature of a tool's Execute and DryRun: it receives the
+// arguments its Validator returned and returns the data of a successful
+// envelope, or an error (a *ToolError, or any error, which becomes
+// internal).
+type Func func(ctx context.Context, args any) (any, error)
+
+// RevertFunc undoes a call, given its arguments (as its Validator returned
+// them) and the JSON of the data it returned.
+type RevertFunc func(ctx context.Context, args any, result json.RawMessage) (any, error)
+
+// Tool binds a catalog entry to its code. Generated code builds one per tool
+// from the user's implementation, with a typed adapter around each function:
+//
+//	Execute: func(ctx context.Context, a any) (any, error) {
+//		return impl.Execute(ctx, a.(*SearchArticlesArgs))
+//	},
+type Tool struct {
+	Meta Meta
+	// Validator checks and decodes the arguments; nil means a
+	// SchemaValidator built from Meta at registration.
+	Validator Validator
+	// Execute does the work. Required.
+	Execute Func
+	// DryRun previews the work without side effects, returning a Preview
+	// (or any data). Nil when the tool has none: a dry run of a tool
+	// without side effects then executes it, and one with side effects
+	// answers unsupported.
+	DryRun Func
+	// Revert undoes the work; nil when the tool is not revertible.
+	Revert RevertFunc
+}
+
+// CallOptions carries what the host knows about a call besides its
+// arguments.
+type CallOptions struct {
+	// IdempotencyKey identifies the operation across retries; see
+	// IdempotencyKey. Required by tools with IdempotencyRequired.
+	IdempotencyKey string
+	// StepID scopes the retry guard: failures of one tool within one step
+	// are counted. Empty disables the guard for the call.
+	StepID string
+	// DryRun asks for a preview instead of the work.
+	DryRun bool
+	// Sender identifies who asked (a user, a channel), for policies.
+	Sender string
+	// Autonomy is the agent's autonomy level; zero means the registry's
+	// default.
+	Autonomy Autonomy
+	// Approved says the user approved this call, for tools that need
+	// approval under AutonomySupervised.
+	Approved bool
+}
+
+// Policy is an extra gate run before validation, after the autonomy gate,
+// for checks such as capabilities or per-sender rules. A non-nil error
+// refuses the call (use PermissionDenied or ApprovalRequired).
+type Policy func(ctx context.Context, m *Meta, opts *CallOptions) *ToolError
+
+// Option configures a Registry.
+type Option func(*Registry)
+
+// WithIdempotencyStore sets the store of idempotency keys; the default is a
+// MemoryStore. Use runtime/redisstore to share keys between processes.
+func WithIdempotencyStore(s IdempotencyStore) Option { return func(r *Registry) { r.store = s } }
+
+// WithIdempotencyTTL sets how long results are kept for replay (default 24h).
+func WithIdempotencyTTL(d time.Duration) Option { return func(r *Registry) { r.ttl = d } }
+
+// WithIdempotencyLease sets how long a claim on a key outlives the call's
+// deadline (default 30s), or lasts when the tool has no SLA (default 5m);
+// after it a crashed holder's key can be claimed again.
+func WithIdempotencyLease(d time.Duration) Option { return func(r *Registry) { r.lease = d } }
+
+// WithLogger sets the host's logger: panics (with their stacks), store
+// failures and SLA overruns go there, never to the model. The default is
+// slog.Default().
+func WithLogger(l *slog.Logger) Option { return func(r *Registry) { r.log = l } }
+
+// WithSLAFactor multiplies every tool's SLA to get its deadline (default 1;
+// 0 disables deadlines).
+func WithSLAFactor(f float64) Option { return func(r *Registry) { r.slaFactor = f } }
+
+// WithAutoFallback makes the registry call a tool's fallback_tool itself when
+// the tool answers dependency_unavailable and the arguments fit the
+// fallback's schema.
+func WithAutoFallback(on bool) Option { return func(r *Registry) { r.autoFallback = on } }
+
+// WithClock sets the clock (for tests).
+func WithClock(now func() time.Time) Option { return func(r *Registry) { r.now = now } }
+
+// WithRand sets the source of the untrusted markers (default crypto/rand).
+func WithRand(rnd io.Reader) Option { return func(r *Registry) { r.rnd = rnd } }
+
+// WithDefaultAutonomy sets the level used when CallOptions.Autonomy is zero
+// (default AutonomyFull).
+func WithDefaultAutonomy(a Autonomy) Option { return func(r *Registry) { r.autonomy = a } }
+
+// WithPolicy adds a gate run on every call.
+func WithPolicy(p Policy) Option { return func(r *Registry) { r.policies = append(r.policies, p) } }
+
+// WithRetryWindow sets how long the retry guard remembers a step's failures
+// (default 10m).
+func WithRetryWindow(d time.Duration) Option {
+	return func(r *Registry) { r.guard = newRetryGuard(d) }
+}
+
+// WithDetachOnTimeout runs tools with a deadline on their own goroutine and
+// answers timeout as soon as the deadline passes, even if the tool ignores
+// its context. The tool's late result is still stored for an idempotency key.
+// By default the tool runs on the caller's goroutine, which is cheaper; its
+// context is cancelled at the deadline all the same.
+func WithDetachOnTimeout(on bool) Option { return func(r *Registry) { r.detach = on } }
+
+// Registry holds tools and dispatches calls to them. It is safe for
+// concurrent use; tools may be registered while calls run.
+type Registry struct {
+	mu    sync.Mutex // serialises Register
+	tools atomic.Pointer[toolSet]
+
+	store        IdempotencyStore
+	ttl, lease   time.Duration
+	log          *slog.Logger
+	slaFactor    float64
+	autoFallback bool
+	now          func() time.Time
+	rnd          io.Reader
+	autonomy     Autonomy
+	policies     []Policy
+	guard        *retryGuard
+	detach       bool
+
+	// results whose Complete failed, written before the key is used again.
+	unflushedN atomic.Int64
+	unflushedM sync.Mutex
+	unflushed  map[string]unflushedResult
+}
+
+type unflushedResult struct {
+	token string
+	rec   Record
+}
+
+type toolSet struct {
+	byName map[string]*entry
+	sorted []*entry
+	names  []string
+}
+
+type entry struct {
+	tool     Tool
+	meta     *Meta
+	need     Autonomy
+	approval bool
+	deadline time.Duration
+}
+
+// New returns an empty registry.
+func New(opts ...Option) *Registry {
+	r := &Registry{
+		ttl:       24 * time.Hour,
+		lease:     30 * time.Second,
+		log:       slog.Default(),
+		slaFactor: 1,
+		now:       time.Now,
+		rnd:       rand.Reader,
+		autonomy:  AutonomyFull,
+		guard:     newRetryGuard(10 * time.Minute),
+		unflushed: map[string]unflushedResult{},
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	if r.store == nil {
+		ms := NewMemoryStore()
+		ms.now = r.now
+		r.store = ms
+	}
+	if r.autonomy == AutonomyDefault {
+		r.autonomy = AutonomyFull
+	}
+	r.tools.Store(&toolSet{byName: map[string]*entry{}})
+	return r
+}
+
+// Register adds a tool. It checks the metadata, builds a SchemaValidator
+// when the tool has no Validator (compiling the schema once), and refuses a
+// second tool of the same name.
+func (r *Registry) Register(t Tool) error {
+	if err := t.Meta.check(); err != nil {
+		return err
+	}
+	if t.Execute == nil {
+		return fmt.Errorf("tool %s: no Execute function", t.Meta.Name)
+	}
+	if t.Validator == nil {
+		v, err := NewSchemaValidator(&t.Meta)
+		if err != nil {
+			return err
+		}
+		t.Validator = v
+	}
+	e := &entry{tool: t}
+	e.meta = &e.tool.Meta
+	e.need = e.meta.requiredAutonomy()
+	e.approval = e.meta.needsApproval()
+	if r.slaFactor > 0 && e.meta.SLA > 0 {
+		e.deadline = time.Duration(float64(e.meta.SLA) * r.slaFactor)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.tools.Load()
+	if _, dup := old.byName[t.Meta.Name]; dup {
+		return fmt.Errorf("tool %s is already registered", t.Meta.Name)
+	}
+	ns := &toolSet{byName: make(map[string]*entry, len(old.byName)+1)}
+	for k, v := range old.byName {
+		ns.byName[k] = v
+	}
+	ns.byName[t.Meta.Name] = e
+	ns.sorted = append(slices.Clone(old.sorted), e)
+	slices.SortFunc(ns.sorted, func(a, b *entry) int { return strings.Compare(a.meta.Name, b.meta.Name) })
+	ns.names = make([]string, len(ns.sorted))
+	for i, s := range ns.sorted {
+		ns.names[i] = s.meta.Name
+	}
+	r.tools.Store(ns)
+	return nil
+}
+
+// MustRegister is Register that panics on error, for generated code
+// registering a catalog already checked at build time.
+func (r *Registry) MustRegister(t Tool) {
+	if err := r.Register(t); err != nil {
+		panic(err)
+	}
+}
+
+// Get returns the tool named name. Its Meta must not be changed.
+func (r *Registry) Get(name string) (Tool, bool) {
+	e, ok := r.tools.Load().byName[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return e.tool, true
+}
+
+// List returns every tool, sorted by name.
+func (r *Registry) List() []Tool {
+	ts := r.tools.Load()
+	out := make([]Tool, len(ts.sorted))
+	for i, e := range ts.sorted {
+		out[i] = e.tool
+	}
+	return out
+}
+
+// Names returns the names of every tool, sorted. The slice must not be
+// changed.
+func (r *Registry) Names() []string { return r.tools.Load().names }
+
+// Visible returns the tools to show a model at autonomy level a, sorted by
+// name: core tools (not hidden) that a may call. Tools that need approval
+// are included; the call answers approval_required until approved.
+func (r *Registry) Visible(a Autonomy) []Tool {
+	if a == AutonomyDefault {
+		a = r.autonomy
+	}
+	var out []Tool
+	for _, e := range r.tools.Load().sorted {
+		if e.meta.Exposure == ExposureHidden || a < e.need {
+			continue
+		}
+		out = append(out, e.tool)
+	}
+	return out
+}
+
+// Call runs the tool name with the raw JSON arguments and returns the
+// envelope; it never panics and never returns a Go error. The steps, in
+// order: look up; autonomy and policy gate; validate and apply defaults;
+// idempotency; retry guard; deadline; execute (panics become internal);
+// untrusted wrapping.
+func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) Result {
+	e, ok := r.tools.Load().byName[name]
+	if !ok {
+		return r.notFound(name)
+	}
+	res := r.call(ctx, e, rawArgs, &opts)
+	if !res.Success && r.autoFallback && res.Error.Code == CodeDependencyUnavailable && !res.Error.internal {
+		if fb := r.fallback(ctx, e, rawArgs, opts); fb != nil {
+			return *fb
+		}
+	}
+	return res
+}
+
+func (r *Registry) notFound(name string) Result {
+	names := r.Names()
+	closest := ClosestN(name, names, 3)
+	msg := fmt.Sprintf("no tool is named %q", name)
+	var sug string
+	if len(closest) > 0 {
+		msg += "; the closest are " + strings.Join(closest, ", ")
+		sug = "Call " + closest[0] + " if that is what you meant; use only the tools listed to you."
+	} else {
+		sug = "Use only the tools listed to you."
+	}
+	te := NotFound(msg).WithSuggestion(sug).WithRetryAllowed(true)
+	te.internal = true
+	te.Details = map[string]any{"tool": name, "closest": closest}
+	return Result{Error: te, Tool: name}
+}
+
+// fallback runs e's fallback tool when the arguments fit it.
+func (r *Registry) fallback(ctx context.Context, e *entry, raw []byte, opts CallOptions) *Result {
+	fb, ok := r.tools.Load().byName[e.meta.FallbackTool]
+	if !ok {
+		return nil
+	}
+	if _, te := fb.tool.Validator.Validate(raw); te != nil {
+		return nil
+	}
+	if opts.IdempotencyKey != "" {
+		opts.IdempotencyKey += "/fallback:" + fb.meta.Name
+	}
+	r.log.LogAttrs(ctx, slog.LevelInfo, "toolcat: calling fallback tool",
+		slog.String("tool", e.meta.Name), slog.String("fallback", fb.meta.Name))
+	res := r.call(ctx, fb, raw, &opts)
+	return &res
+}
+
+func (r *Registry) fail(e *entry, te *ToolError) Result {
+	return Result{Error: finish(te, e.meta), Tool: e.meta.Name}
+}
+
+func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOptions) Result {
+	m := e.meta
+	// Gate.
+	if te := r.gate(ctx, e, opts); te != nil {
+		return r.fail(e, te)
+	}
+	// Validate and apply defaults.
+	args, te := e.tool.Validator.Validate(raw)
+	if te != nil {
+		return r.failed(e, raw, opts, te)
+	}
+	if opts.DryRun {
+		return r.dryRun(ctx, e, raw, args, opts)
+	}
+	// Idempotency.
+	key := opts.IdempotencyKey
+	if key == "" && m.IdempotencyRequired {
+		te := InvalidArgs("tool " + m.Name + " has side effects and needs an idempotency key, and the call has none").
+			WithSuggestion("Retry with an idempotency key that names this operation, not this attempt " +
+				"(for example the conversation, the step and the intent, such as \"conv-42/step-3/refund-order-991\"), " +
+				"and reuse the same key on every retry of it.")
+		te.internal = true
+		return r.fail(e, te)
+	}
+	// Retry guard.
+	now := r.now()
+	if ex := r.guard.blocked(opts.StepID, m.Name, now); ex != nil {
+		return r.fail(e, ex)
+	}
+	if key == "" {
+		data, te, _ := r.execute(ctx, e, e.tool.Execute, args, nil)
+		if te != nil {
+			return r.failed(e, raw, opts, te)
+		}
+		r.guard.success(opts.StepID, m.Name)
+		if m.ReturnsUntrusted {
+			return r.untrusted(e, data, nil, now, false)
+		}
+		return Result{Success: true, Data: data, Tool: m.Name}
+	}
+	return r.idempotent(ctx, e, raw, args, opts, key)
+}
+
+// failed records a failure with the retry guard and builds its envelope.
+func (r *Registry) failed(e *entry, raw []byte, opts *CallOptions, te *ToolError) Result {
+	if ex := r.guard.failure(opts.StepID, e.meta.Name, raw, te, e.meta.MaxRetries, r.now()); ex != nil {
+		return r.fail(e, ex)
+	}
+	return r.fail(e, te)
+}
+
+func (r *Registry) gate(ctx context.Context, e *entry, opts *CallOptions) *ToolError {
+	a := opts.Autonomy
+	if a == AutonomyDefault {
+		a = r.autonomy
+	}
+	// A dry run has no side effects: read-only agents may preview.
+	harmless := opts.DryRun && e.tool.DryRun != nil
+	var te *ToolError
+	switch {
+	case a < e.need && !harmless:
+		te = PermissionDenied(fmt.Sprintf("tool %s needs autonomy %s or more; this agent runs at %s", e.meta.Name, e.need, a)).
+			WithSuggestion("Do not retry. Tell the user this action is outside what you may do, and what it would do.")
+	case a == AutonomySupervised && e.approval && !opts.Approved && !opts.DryRun:
+		te = ApprovalRequired(fmt.Sprintf("tool %s is %s risk and has side effects: the user must approve this call", e.meta.Name, e.meta.Risk))
+		if e.tool.DryRun != nil {
+			te.Suggestion = "Call it again as a dry run to get a preview, show the preview to the user and ask for approval."
+		}
+	}
+	if te != nil {
+		te.internal = true
+		return te
+	}
+	for _, p := range r.policies {
+		if te := p(ctx, e.meta, opts); te != nil {
+			return te
+		}
+	}
+	return nil
+}
+
+func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, opts *CallOptions) Result {
+	m := e.meta
+	fn := e.tool.DryRun
+	if fn == nil {
+		if m.HasSideEffects {
+			te := Unsupported("tool " + m.Name + " has side effects and no dry run").
+				WithSuggestion("Describe to the user what the call would do and ask for approval before calling it for real.")
+			te.internal = true
+			return r.fail(e, te)
+		}
+		fn = e.tool.Execute // no side effects: the real call is its own preview
+	}
+	data, te, _ := r.execute(ctx, e, fn, args, nil)
+	if te != nil {
+		return r.failed(e, raw, opts, te)
+	}
+	if p, ok := data.(*Preview); ok && p != nil {
+		p.DryRun = true
+	} else if p, ok := data.(Preview); ok {
+		p.DryRun = true
+		data = p
+	}
+	if m.ReturnsUntrusted {
+		return r.untrusted(e, data, nil, r.now(), false)
+	}
+	return Result{Success: true, Data: data, Tool: m.Name}
+}
+
+// execute runs fn under the tool's deadline, turning panics and errors into
+// a *ToolError.
+// In detached mode, a tool that answers after the deadline hands its result
+// to onLate (when set).
+func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onLate func(any, *ToolError)) (data any, te *ToolError, detached bool) {
+	if e.deadline <= 0 {
+		data, te = r.protect(ctx, e, fn, args)
+		return data, te, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.deadline)
+	defer cancel()
+	if !r.detach {
+		data, te = r.protect(ctx, e, fn, args)
+	} else {
+		type out struct {
+			data any
+			te   *ToolError
+		}
+		ch := make(chan out, 1)
+		var state atomic.Int32 // 0 running, 1 answered the caller, 2 abandoned
+		go func() {
+			d, t := r.protect(ctx, e, fn, args)
+			if state.CompareAndSwap(0, 1) {
+				ch <- out{d, t}
+			} else if onLate != nil {
+				onLate(d, t)
+			}
+		}()
+		select {
+		case o := <-ch:
+			data, te = o.data, o.te
+		case <-ctx.Done():
+			if state.CompareAndSwap(0, 2) {
+				return nil, r.timeoutErr(ctx, e), true
+			}
+			o := <-ch // the tool answered at the same moment
+			data, te = o.data, o.te
+		}
+	}
+	if te != nil && ctx.Err() != nil && te.Code != CodeTimeout {
+		if errors.Is(te, context.DeadlineExceeded) || errors.Is(te, context.Canceled) || te.Code == CodeInternal {
+			return nil, r.timeoutErr(ctx, e), false
+		}
+	}
+	return data, te, false
+}
+
+func (r *Registry) timeoutErr(ctx context.Context, e *entry) *ToolError {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) && ctx.Err() != nil {
+		return Timeout(fmt.Sprintf("tool %s did not answer within its deadline of %v", e.meta.Name, e.deadline)).
+			WithDetail("deadline_ms", e.deadline.Milliseconds())
+	}
+	return Timeout("the call was cancelled: " + ctx.Err().Error())
+}
+
+// protect runs fn, recovering a panic as internal and logging its stack.
+func (r *Registry) protect(ctx context.Context, e *entry, fn Func, args any) (data any, te *ToolError) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.LogAttrs(ctx, slog.LevelError, "toolcat: tool panicked",
+				slog.String("tool", e.meta.Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			data, te = nil, Internal("tool "+e.meta.Name+" failed unexpectedly")
+			te.internal = true
+		}
+	}()
+	d, err := fn(ctx, args)
+	if err != nil {
+		return nil, AsToolError(err)
+	}
+	return d, nil
+}
+
+// untrusted wraps data for the model. raw, when set, is data's JSON.
+func (r *Registry) untrusted(e *entry, data any, raw json.RawMessage, at time.Time, replayed bool) Result {
+	source := r.sourceOf(e, data)
+	if raw == nil {
+		b, err := json.Marshal(data)
+		if err != nil {
+			return r.fail(e, Internal("tool "+e.meta.Name+" returned data that cannot be encoded as JSON"))
+		}
+		raw = b
+	}
+	return r.untrustedFrom(e, source, raw, at, replayed)
+}
+
+// sourceOf names where data came from, for the untrusted wrapper.
+func (r *Registry) sourceOf(e *entry, data any) string {
+	if !e.meta.ReturnsUntrusted {
+		return ""
+	}
+	if s, ok := data.(UntrustedSourcer); ok {
+		if src := s.UntrustedSource(); src != "" {
+			return src
+		}
+	}
+	if e.meta.UntrustedSource != "" {
+		return e.meta.UntrustedSource
+	}
+	return "tool:" + e.meta.Name
+}
+
+func (r *Registry) untrustedFrom(e *entry, source string, raw json.RawMessage, at time.Time, replayed bool) Result {
+	if source == "" {
+		source = "tool:" + e.meta.Name
+	}
+	wrapped, _, err := WrapUntrusted(raw, source, at, r.rnd)
+	if err != nil {
+		r.log.Error("toolcat: wrapping untrusted output", slog.String("tool", e.meta.Name), slog.Any("err", err))
+		te := Internal("the output of " + e.meta.Name + " could not be wrapped as untrusted data")
+		te.internal = true
+		return r.fail(e, te)
+	}
+	return Result{Success: true, Data: json.RawMessage(wrapped), Replayed: replayed, Tool: e.meta.Name}
+}
+
+// Revert undoes an earlier call of tool name, given that call's raw
+// arguments and the JSON of the data it returned. It runs through the same
+// gate, validation, deadline and panic recovery as Call; a tool without a
+// Revert function answers unsupported.
+func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, result json.RawMessage, opts CallOptions) Result {
+	e, ok := r.tools.Load().byName[name]
+	if !ok {
+		return r.notFound(name)
+	}
+	if e.tool.Revert == nil {
+		te := Unsupported("tool " + name + " cannot be reverted")
+		te.internal = true
+		return r.fail(e, te)
+	}
+	opts.DryRun = false
+	if te := r.gate(ctx, e, &opts); te != nil {
+		return r.fail(e, te)
+	}
+	args, te := e.tool.Validator.Validate(rawArgs)
+	if te != nil {
+		return r.fail(e, te)
+	}
+	fn := func(ctx context.Context, a any) (any, error) { return e.tool.Revert(ctx, a, result) }
+	data, te, _ := r.execute(ctx, e, fn, args, nil)
+	if te != nil {
+		return r.fail(e, te)
+	}
+	return Result{Success: true, Data: data, Tool: name}
+}

@@ -1,0 +1,130 @@
+package runtime
+
+import (
+	"bytes"
+	"hash/fnv"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// retryGuard counts failed attempts per (step, tool). A step is the host's
+// unit of work, CallOptions.StepID; calls without one are not guarded.
+type retryGuard struct {
+	count   atomic.Int64 // entries in m; zero skips the lock on success
+	mu      sync.Mutex
+	m       map[guardKey]*guardState
+	window  time.Duration
+	lastGC  time.Time
+	maxSize int
+}
+
+type guardKey struct{ step, tool string }
+
+type guardState struct {
+	failures  int
+	argsHash  uint64
+	code      Code
+	message   string
+	exhausted *ToolError
+	seen      time.Time
+}
+
+func newRetryGuard(window time.Duration) *retryGuard {
+	return &retryGuard{m: map[guardKey]*guardState{}, window: window}
+}
+
+// blocked returns the retry_exhausted error of a (step, tool) that is out of
+// attempts, or nil.
+func (g *retryGuard) blocked(step, tool string, now time.Time) *ToolError {
+	if step == "" || g.count.Load() == 0 {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	st := g.m[guardKey{step, tool}]
+	if st == nil || st.exhausted == nil {
+		return nil
+	}
+	if now.Sub(st.seen) > g.window {
+		delete(g.m, guardKey{step, tool})
+		g.count.Add(-1)
+		return nil
+	}
+	return st.exhausted
+}
+
+// success forgets the failures of (step, tool).
+func (g *retryGuard) success(step, tool string) {
+	if step == "" || g.count.Load() == 0 {
+		return
+	}
+	g.mu.Lock()
+	if _, ok := g.m[guardKey{step, tool}]; ok {
+		delete(g.m, guardKey{step, tool})
+		g.count.Add(-1)
+	}
+	g.mu.Unlock()
+}
+
+// failure records a failed attempt and returns the retry_exhausted error
+// that replaces te when (step, tool) has now used up its attempts (1 +
+// maxRetries) or repeated the previous failure exactly (same arguments,
+// same error), or nil.
+func (g *retryGuard) failure(step, tool string, raw []byte, te *ToolError, maxRetries int, now time.Time) *ToolError {
+	if step == "" {
+		return nil
+	}
+	h := hashArgs(raw)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.gc(now)
+	k := guardKey{step, tool}
+	st := g.m[k]
+	if st == nil || now.Sub(st.seen) > g.window {
+		if st == nil {
+			g.count.Add(1)
+		}
+		st = &guardState{}
+		g.m[k] = st
+	}
+	identical := st.failures > 0 && st.argsHash == h && st.code == te.Code && st.message == te.Message
+	st.failures++
+	st.argsHash, st.code, st.message, st.seen = h, te.Code, te.Message, now
+	var ex *ToolError
+	switch {
+	case identical:
+		ex = RetryExhausted("the same call to " + tool + " failed the same way twice (" + string(te.Code) + ": " + te.Message + "); repeating it will not help")
+	case st.failures > maxRetries:
+		ex = RetryExhausted(tool + " failed " + strconv.Itoa(st.failures) + " times in this step, the most allowed is " +
+			strconv.Itoa(maxRetries+1) + "; last error: " + string(te.Code) + ": " + te.Message)
+	default:
+		return nil
+	}
+	ex.internal = true
+	ex.Suggestion = "Stop calling " + tool + " for this step. Tell the user what failed and ask how to proceed."
+	ex.Details = map[string]any{"attempts": st.failures, "last_code": string(te.Code), "last_message": te.Message}
+	st.exhausted = ex
+	return ex
+}
+
+// gc drops stale entries now and then; g.mu is held.
+func (g *retryGuard) gc(now time.Time) {
+	if len(g.m) < 1024 || now.Sub(g.lastGC) < g.window/4 {
+		return
+	}
+	g.lastGC = now
+	for k, st := range g.m {
+		if now.Sub(st.seen) > g.window {
+			delete(g.m, k)
+			g.count.Add(-1)
+		}
+	}
+}
+
+func hashArgs(raw []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(bytes.TrimSpace(raw))
+	return h.Sum64()
+}

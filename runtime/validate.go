@@ -1,0 +1,504 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Validator checks a call's raw arguments, applies the schema's defaults
+// and returns the decoded arguments the tool's functions receive.
+//
+// It is the plug point between the general validator (SchemaValidator,
+// built on santhosh-tekuri/jsonschema) and the specialised one-pass
+// validators toolcat generates per tool, which decode straight into the
+// tool's Args struct (see package jsonscan) and build their errors with the
+// Arg* helpers, so both kinds word errors alike. A specialised validator may
+// delegate keywords it does not compile to a SchemaValidator.
+//
+// Validate must be safe for concurrent use, must not keep raw, and must
+// return a nil *ToolError exactly when it returns arguments. The
+// additional_args policy is the validator's to apply.
+type Validator interface {
+	Validate(raw []byte) (args any, err *ToolError)
+}
+
+// ValidatorFunc adapts a function to Validator.
+type ValidatorFunc func(raw []byte) (any, *ToolError)
+
+// Validate calls f.
+func (f ValidatorFunc) Validate(raw []byte) (any, *ToolError) { return f(raw) }
+
+// SchemaValidator is the general Validator: it validates with the tool's
+// JSON Schema, compiled once, and returns the arguments as decoded by
+// encoding/json (map[string]any for an object), defaults applied.
+type SchemaValidator struct {
+	name     string
+	schema   *jsonschema.Schema
+	doc      any // the schema, decoded, to look up sibling keywords
+	policy   AdditionalArgs
+	props    []string // top-level property names, sorted
+	open     bool     // the schema's root has no "properties" to check names against
+	defaults *defaultsNode
+}
+
+var printer = message.NewPrinter(language.English)
+
+// NewSchemaValidator compiles m.ArgsSchema (draft 2020-12, formats asserted).
+// An empty schema accepts any object.
+func NewSchemaValidator(m *Meta) (*SchemaValidator, error) {
+	raw := m.ArgsSchema
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage(`{"type":"object"}`)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: args schema: %w", m.Name, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	url := "mem://toolcat/" + m.Name + "/args.json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("tool %s: args schema: %w", m.Name, err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: args schema: %w", m.Name, err)
+	}
+	v := &SchemaValidator{name: m.Name, schema: sch, doc: doc, policy: m.AdditionalArgs}
+	if v.policy == "" {
+		v.policy = AdditionalArgsReject
+	}
+	root, _ := doc.(map[string]any)
+	props, ok := root["properties"].(map[string]any)
+	v.open = !ok
+	for p := range props {
+		v.props = append(v.props, p)
+	}
+	slices.Sort(v.props)
+	v.defaults = buildDefaults(root)
+	return v, nil
+}
+
+// ArgNames returns the names of the top-level arguments, sorted.
+func (v *SchemaValidator) ArgNames() []string { return v.props }
+
+// Validate implements Validator.
+func (v *SchemaValidator) Validate(raw []byte) (any, *ToolError) {
+	raw = normalizeArgs(raw)
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, ArgSyntax(err)
+	}
+	if te := v.ValidateValue(&doc); te != nil {
+		return nil, te
+	}
+	return doc, nil
+}
+
+// ValidateValue validates a value decoded by encoding/json and applies the
+// additional_args policy and the defaults to it in place.
+func (v *SchemaValidator) ValidateValue(doc *any) *ToolError {
+	obj, isObj := (*doc).(map[string]any)
+	if isObj && !v.open && v.policy != AdditionalArgsAllow {
+		var unknown []string
+		for k := range obj {
+			if _, ok := slices.BinarySearch(v.props, k); !ok {
+				unknown = append(unknown, k)
+			}
+		}
+		if len(unknown) > 0 {
+			if v.policy == AdditionalArgsStrip {
+				for _, k := range unknown {
+					delete(obj, k)
+				}
+			} else {
+				slices.Sort(unknown)
+				return ArgUnknown("", unknown[0], v.props)
+			}
+		}
+	}
+	if err := v.schema.Validate(*doc); err != nil {
+		ve, ok := err.(*jsonschema.ValidationError)
+		if !ok {
+			return InvalidArgs(err.Error())
+		}
+		return v.convert(ve, *doc)
+	}
+	if isObj {
+		v.defaults.apply(obj)
+	}
+	return nil
+}
+
+// normalizeArgs treats absent and null arguments as an empty object: models
+// send both for tools without arguments.
+func normalizeArgs(raw []byte) []byte {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || string(t) == "null" {
+		return []byte("{}")
+	}
+	return raw
+}
+
+// Typed returns a Validator that validates with v and decodes the
+// arguments, defaults applied, into a new T, returning *T. It re-encodes
+// the arguments once; generated one-pass validators avoid that.
+func Typed[T any](v *SchemaValidator) Validator {
+	return ValidatorFunc(func(raw []byte) (any, *ToolError) {
+		doc, te := v.Validate(raw)
+		if te != nil {
+			return nil, te
+		}
+		b, err := json.Marshal(doc)
+		if err != nil {
+			return nil, Internal("re-encoding arguments: " + err.Error())
+		}
+		out := new(T)
+		if err := json.Unmarshal(b, out); err != nil {
+			return nil, InvalidArgs("arguments do not fit the tool's types: " + err.Error())
+		}
+		return out, nil
+	})
+}
+
+// leaves collects the innermost errors.
+func leaves(ve *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return append(out, ve)
+	}
+	for _, c := range ve.Causes {
+		out = leaves(c, out)
+	}
+	return out
+}
+
+func (v *SchemaValidator) convert(ve *jsonschema.ValidationError, doc any) *ToolError {
+	ls := leaves(ve, nil)
+	// Prefer errors the model can act on directly.
+	best := ls[0]
+	for _, l := range ls {
+		if rank(l.ErrorKind) < rank(best.ErrorKind) {
+			best = l
+		}
+	}
+	ptr := pointer(best.InstanceLocation)
+	got, _ := lookup(doc, best.InstanceLocation)
+	sub := v.subschema(best.SchemaURL)
+	var te *ToolError
+	switch k := best.ErrorKind.(type) {
+	case *kind.Type:
+		te = ArgTypeError(ptr, strings.Join(k.Want, " or "), jsonType(got))
+		te.Details["received"] = got
+	case *kind.Enum:
+		te = ArgNotInEnum(ptr, got, k.Want)
+	case *kind.Const:
+		te = ArgNotInEnum(ptr, got, []any{k.Want})
+	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum:
+		f, _ := toFloat(got)
+		te = ArgOutOfRange(ptr, f, boundsOf(sub))
+	case *kind.MultipleOf:
+		te = argError(ptr, fmt.Sprintf("%s=%s is not a multiple of %s", display(ptr), ratString(k.Got), ratString(k.Want)),
+			"Use a multiple of "+ratString(k.Want)+".", got, map[string]any{"multipleOf": ratFloat(k.Want)})
+	case *kind.MinLength, *kind.MaxLength:
+		s, _ := got.(string)
+		mn, mx := intKw(sub, "minLength", -1), intKw(sub, "maxLength", -1)
+		te = ArgLength(ptr, s, mn, mx)
+	case *kind.Pattern:
+		te = ArgPattern(ptr, k.Got, k.Want)
+	case *kind.Format:
+		s, _ := got.(string)
+		te = ArgFormat(ptr, s, k.Want)
+	case *kind.Required:
+		te = ArgMissing(ptr, k.Missing[0], propNames(sub))
+	case *kind.AdditionalProperties:
+		props := slices.Clone(k.Properties)
+		slices.Sort(props)
+		te = ArgUnknown(ptr, props[0], propNames(sub))
+	case *kind.MinItems, *kind.MaxItems:
+		arr, _ := got.([]any)
+		te = ArgItems(ptr, len(arr), intKw(sub, "minItems", -1), intKw(sub, "maxItems", -1))
+	case *kind.FalseSchema:
+		name := display(ptr)
+		te = argError(ptr, name+" is not allowed", "Remove "+name+".", got, nil)
+	default:
+		msg := best.ErrorKind.LocalizedString(printer)
+		te = argError(ptr, display(ptr)+": "+msg, "", got, nil)
+	}
+	if len(ls) > 1 {
+		te.Details["other_errors"] = len(ls) - 1
+	}
+	return te
+}
+
+// rank orders error kinds by how directly a model can fix them.
+func rank(k jsonschema.ErrorKind) int {
+	switch k.(type) {
+	case *kind.AdditionalProperties, *kind.Required:
+		return 0
+	case *kind.Type:
+		return 1
+	case *kind.Enum, *kind.Const, *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum,
+		*kind.ExclusiveMaximum, *kind.MinLength, *kind.MaxLength, *kind.Pattern, *kind.Format:
+		return 2
+	case *kind.FalseSchema, *kind.Group, *kind.AllOf, *kind.AnyOf, *kind.OneOf, *kind.Not:
+		return 4
+	}
+	return 3
+}
+
+// subschema resolves the fragment of an absolute schema location in the
+// decoded schema.
+func (v *SchemaValidator) subschema(url string) map[string]any {
+	_, frag, _ := strings.Cut(url, "#")
+	cur := v.doc
+	for tok := range strings.SplitSeq(strings.TrimPrefix(frag, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			cur = c[i]
+		default:
+			return nil
+		}
+	}
+	m, _ := cur.(map[string]any)
+	return m
+}
+
+func propNames(sub map[string]any) []string {
+	props, _ := sub["properties"].(map[string]any)
+	names := make([]string, 0, len(props))
+	for p := range props {
+		names = append(names, p)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func intKw(sub map[string]any, kw string, def int) int {
+	if f, ok := toFloat(sub[kw]); ok {
+		return int(f)
+	}
+	return def
+}
+
+func boundsOf(sub map[string]any) Bounds {
+	var b Bounds
+	if f, ok := toFloat(sub["minimum"]); ok {
+		b.Min, b.HasMin = f, true
+	}
+	if f, ok := toFloat(sub["exclusiveMinimum"]); ok && (!b.HasMin || f >= b.Min) {
+		b.Min, b.HasMin, b.ExclusiveMin = f, true, true
+	}
+	if f, ok := toFloat(sub["maximum"]); ok {
+		b.Max, b.HasMax = f, true
+	}
+	if f, ok := toFloat(sub["exclusiveMaximum"]); ok && (!b.HasMax || f <= b.Max) {
+		b.Max, b.HasMax, b.ExclusiveMax = f, true, true
+	}
+	return b
+}
+
+func toFloat(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+func ratFloat(r *big.Rat) float64 {
+	if r == nil {
+		return 0
+	}
+	f, _ := r.Float64()
+	return f
+}
+
+func lookup(doc any, loc []string) (any, bool) {
+	cur := doc
+	for _, tok := range loc {
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+func pointer(loc []string) string {
+	if len(loc) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	for _, tok := range loc {
+		sb.WriteByte('/')
+		sb.WriteString(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
+	}
+	return sb.String()
+}
+
+// jsonType names the JSON type of a value decoded by encoding/json.
+func jsonType(v any) string {
+	switch n := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case float64:
+		if n == float64(int64(n)) {
+			return "integer"
+		}
+		return "number"
+	case json.Number:
+		if _, err := n.Int64(); err == nil {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// defaultsNode holds the defaults of an object schema's properties.
+type defaultsNode struct {
+	props map[string]defaultEntry
+}
+
+type defaultEntry struct {
+	value    any
+	hasValue bool
+	child    *defaultsNode
+}
+
+func buildDefaults(schema map[string]any) *defaultsNode {
+	props, _ := schema["properties"].(map[string]any)
+	var n *defaultsNode
+	for name, p := range props {
+		ps, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		var e defaultEntry
+		e.value, e.hasValue = ps["default"]
+		e.child = buildDefaults(ps)
+		if !e.hasValue && e.child == nil {
+			continue
+		}
+		if n == nil {
+			n = &defaultsNode{props: map[string]defaultEntry{}}
+		}
+		e.value = numbersToFloat(e.value)
+		n.props[name] = e
+	}
+	return n
+}
+
+// numbersToFloat turns the json.Numbers of a decoded schema into float64, as
+// encoding/json decodes arguments.
+func numbersToFloat(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = numbersToFloat(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = numbersToFloat(e)
+		}
+	}
+	return v
+}
+
+func (n *defaultsNode) apply(obj map[string]any) {
+	if n == nil {
+		return
+	}
+	for name, e := range n.props {
+		cur, ok := obj[name]
+		if !ok {
+			if e.hasValue {
+				obj[name] = deepCopy(e.value)
+			}
+			continue
+		}
+		if child, isObj := cur.(map[string]any); isObj && e.child != nil {
+			e.child.apply(child)
+		}
+	}
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = deepCopy(e)
+		}
+		return s
+	}
+	return v
+}
