@@ -69,6 +69,9 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 			}
 		}
 	}
+	if n := str(v, "name"); n != "" && n != name {
+		l.errs.add(t.PosOf("name"), "tools.%s: name %q differs from the tool's key %q; drop the name field or make them equal", name, n, name)
+	}
 	if it, err := v.LookupPath(cue.ParsePath("dependencies")).List(); err == nil {
 		for it.Next() {
 			s, _ := it.Value().String()
