@@ -127,7 +127,6 @@ func listRules(e *env, cfg *lint.Config) {
 	}
 }
 
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
