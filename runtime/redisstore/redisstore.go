@@ -1,0 +1,150 @@
+// Package redisstore is a runtime.IdempotencyStore in Redis, for agent
+// replicas that must share idempotency keys: one execution per key across
+// every process using the same Redis.
+//
+//	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379"})
+//	reg := runtime.New(runtime.WithIdempotencyStore(redisstore.New(rdb)))
+//
+// A claim is one key written with SET NX and a lease (PX); completing and
+// releasing check the claim's token in a script, so a holder whose lease ran
+// out cannot overwrite the next holder. Waiters poll with backoff. When Redis
+// cannot be reached every method returns an error, and the registry then
+// refuses to run the tool (fails closed).
+//
+// Results survive a Redis restart only if Redis persists its data (RDB or
+// AOF); without persistence a restart forgets completed keys.
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/toolcat/toolcat/runtime"
+)
+
+// Store implements runtime.IdempotencyStore on a go-redis client.
+type Store struct {
+	c       redis.UniversalClient
+	prefix  string
+	minPoll time.Duration
+	maxPoll time.Duration
+}
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithPrefix sets the prefix of the Redis keys (default "toolcat:idem:").
+func WithPrefix(p string) Option { return func(s *Store) { s.prefix = p } }
+
+// WithPollInterval sets the first and the longest wait between two looks at
+// a key another process holds (default 2ms and 50ms).
+func WithPollInterval(first, longest time.Duration) Option {
+	return func(s *Store) { s.minPoll, s.maxPoll = first, longest }
+}
+
+// New returns a Store using c.
+func New(c redis.UniversalClient, opts ...Option) *Store {
+	s := &Store{c: c, prefix: "toolcat:idem:", minPoll: 2 * time.Millisecond, maxPoll: 50 * time.Millisecond}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Values: a claim is "P" + token + fingerprint; a result is "D" + JSON.
+type stored struct {
+	Fingerprint string          `json:"fp"`
+	Data        json.RawMessage `json:"data"`
+	At          time.Time       `json:"at"`
+	Source      string          `json:"src,omitempty"`
+}
+
+// completeScript stores a result if the claim is still ours or the key is
+// free (it expired, or Redis lost it).
+var completeScript = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v == false or string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+`)
+
+// releaseScript deletes the key if the claim is still ours.
+var releaseScript = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v ~= false and string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+end
+return 0
+`)
+
+// Acquire implements runtime.IdempotencyStore.
+func (s *Store) Acquire(ctx context.Context, key, fp string, lease time.Duration) (runtime.Claim, error) {
+	rkey := s.prefix + key
+	tok := runtime.NewToken()
+	claim := "P" + tok + fp
+	wait := s.minPoll
+	for {
+		old, err := s.c.SetArgs(ctx, rkey, claim, redis.SetArgs{Mode: "NX", TTL: lease, Get: true}).Result()
+		if errors.Is(err, redis.Nil) {
+			return runtime.Claim{Token: tok}, nil
+		}
+		if err != nil {
+			return runtime.Claim{}, fmt.Errorf("redis: claiming idempotency key: %w", err)
+		}
+		switch {
+		case strings.HasPrefix(old, "D"):
+			var st stored
+			if err := json.Unmarshal([]byte(old[1:]), &st); err != nil {
+				return runtime.Claim{}, fmt.Errorf("redis: idempotency record %s is corrupt: %w", rkey, err)
+			}
+			return runtime.Claim{Record: &runtime.Record{Fingerprint: st.Fingerprint, Data: st.Data, At: st.At, Source: st.Source}}, nil
+		case strings.HasPrefix(old, "P") && len(old) > 33:
+			if pfp := old[33:]; pfp != fp {
+				return runtime.Claim{PendingFingerprint: pfp}, nil
+			}
+		default:
+			return runtime.Claim{}, fmt.Errorf("redis: idempotency key %s holds an unknown value", rkey)
+		}
+		// Another call with the same arguments holds the key: wait for it.
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return runtime.Claim{}, ctx.Err()
+		case <-t.C:
+		}
+		wait = min(wait*2, s.maxPoll)
+	}
+}
+
+// Complete implements runtime.IdempotencyStore.
+func (s *Store) Complete(ctx context.Context, key, token string, rec runtime.Record, ttl time.Duration) error {
+	b, err := json.Marshal(stored{Fingerprint: rec.Fingerprint, Data: rec.Data, At: rec.At, Source: rec.Source})
+	if err != nil {
+		return err
+	}
+	n, err := completeScript.Run(ctx, s.c, []string{s.prefix + key}, "P"+token, "D"+string(b), ttl.Milliseconds()).Int()
+	if err != nil {
+		return fmt.Errorf("redis: storing idempotent result: %w", err)
+	}
+	if n == 0 {
+		return runtime.ErrLeaseLost
+	}
+	return nil
+}
+
+// Release implements runtime.IdempotencyStore.
+func (s *Store) Release(ctx context.Context, key, token string) error {
+	if err := releaseScript.Run(ctx, s.c, []string{s.prefix + key}, "P"+token).Err(); err != nil && !errors.Is(err, redis.Nil) {
+		return fmt.Errorf("redis: releasing idempotency key: %w", err)
+	}
+	return nil
+}
