@@ -46,6 +46,12 @@ type Config struct {
 	// openai, gemini, anthropic.
 	Providers []string `yaml:"providers"`
 
+	// UntrustedCapabilities are capability patterns of tools that read
+	// outside content and must set returns_untrusted: a trailing * matches
+	// any rest, otherwise a pattern matches itself and its
+	// sub-capabilities ("net" matches "net:fetch").
+	UntrustedCapabilities []string `yaml:"untrusted_capabilities"`
+
 	// MaxCoreTools is how many core tools one autonomy level may show the
 	// model before some should become hidden.
 	MaxCoreTools int `yaml:"max_core_tools"`
@@ -59,21 +65,22 @@ type Config struct {
 // DefaultConfig returns the configuration used when the project has none.
 func DefaultConfig() *Config {
 	return &Config{
-		Rules:                map[string]Severity{},
-		Verbs:                slices.Clone(defaultVerbs),
-		GenericNames:         slices.Clone(defaultGenericNames),
-		DescriptionMinChars:  40,
-		DescriptionMaxTokens: 300,
-		UseMarkers:           []string{"use when", "use this", "use it", "use for", "call when", "call this", "use to"},
-		AvoidMarkers:         []string{"do not use", "don't use", "not for", "does not", "doesn't", "never", "instead use", "use instead", "not use"},
-		EnumHintNames:        slices.Clone(defaultEnumHintNames),
-		LimitNames:           []string{"max_", "limit", "count", "page_size", "per_page", "top_k", "top_n", "size"},
-		MaxSchemaDepth:       5,
-		MaxProperties:        20,
-		Providers:            []string{"openai", "gemini", "anthropic"},
-		MaxCoreTools:         20,
-		SimilarityThreshold:  0.8,
-		PromptBudgetTokens:   0,
+		Rules:                 map[string]Severity{},
+		Verbs:                 slices.Clone(defaultVerbs),
+		GenericNames:          slices.Clone(defaultGenericNames),
+		DescriptionMinChars:   40,
+		DescriptionMaxTokens:  300,
+		UseMarkers:            []string{"use when", "use this", "use it", "use for", "call when", "call this", "use to"},
+		AvoidMarkers:          []string{"do not use", "don't use", "not for", "does not", "doesn't", "never", "instead use", "use instead", "not use"},
+		EnumHintNames:         slices.Clone(defaultEnumHintNames),
+		LimitNames:            []string{"max_", "limit", "count", "page_size", "per_page", "top_k", "top_n", "size"},
+		MaxSchemaDepth:        5,
+		MaxProperties:         20,
+		Providers:             []string{"openai", "gemini", "anthropic"},
+		UntrustedCapabilities: []string{"net", "web", "http", "fs:read*", "shell", "email:read*", "mail:read*", "browser"},
+		MaxCoreTools:          20,
+		SimilarityThreshold:   0.8,
+		PromptBudgetTokens:    0,
 	}
 }
 

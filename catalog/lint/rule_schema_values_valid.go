@@ -1,0 +1,79 @@
+package lint
+
+import (
+	"github.com/toolcat/toolcat/catalog"
+)
+
+// SchemaValuesValid checks the values a schema and a tool's examples give.
+var SchemaValuesValid = &Rule{
+	ID:       "SCHEMA_VALUES_VALID",
+	Category: "schemas",
+	Purpose:  "Checks that default, enum, const and examples values inside args and result schemas are valid against their own (sub)schema, and that every catalog example's args are valid against args (examples expecting invalid_args excepted): the model copies these values.",
+	Check:    forEachTool(checkSchemaValuesValid),
+}
+
+func checkSchemaValuesValid(p *Pass, t *catalog.Tool) {
+	for _, r := range toolSchemas(t) {
+		if r.node == nil || r.node.Kind != catalog.Object {
+			continue
+		}
+		var cs *compiledSchema
+		broken := false
+		walkSchema(t, r.name, func(s schemaRef) bool {
+			for _, kw := range []string{"default", "const", "enum", "examples"} {
+				v := s.Node.Get(kw)
+				if v == nil || broken {
+					continue
+				}
+				if cs == nil {
+					var err error
+					if cs, err = compileSchema(t, r.name, r.node); err != nil {
+						broken = true // SCHEMA_VALID reports it
+						continue
+					}
+				}
+				sch, err := cs.sub(s.Ptr)
+				if err != nil {
+					continue
+				}
+				values := []*catalog.Node{v}
+				if kw == "enum" || kw == "examples" {
+					if v.Kind != catalog.Array {
+						continue
+					}
+					values = v.Items
+				}
+				for _, x := range values {
+					if err := sch.Validate(x.Interface()); err != nil {
+						pr := validationProblems(err)[0]
+						p.Reportf(t, posIn(x, pr.Ptr), "%s value %s is not valid against its schema at %s: %s; fix the value or the schema", kw, describeValue(x), s.where(), pr.Msg)
+					}
+				}
+			}
+			return true
+		})
+		if r.name != "args" || broken || len(t.Examples) == 0 {
+			continue
+		}
+		if cs == nil {
+			var err error
+			if cs, err = compileSchema(t, r.name, r.node); err != nil {
+				continue
+			}
+		}
+		for i, ex := range t.Examples {
+			if ex.Args == nil || ex.Error == "invalid_args" {
+				continue
+			}
+			if err := cs.sch.Validate(ex.Args.Interface()); err != nil {
+				for _, pr := range validationProblems(err) {
+					at := pr.Ptr
+					if at == "" {
+						at = "the top"
+					}
+					p.Reportf(t, posIn(ex.Args, pr.Ptr), "example %d args are not valid at %s: %s; fix the example, or set error: invalid_args if it shows a rejected call", i+1, at, pr.Msg)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,389 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/toolcat/toolcat/catalog"
+)
+
+// schemaRef is one (sub)schema inside a tool's args or result schema.
+type schemaRef struct {
+	// Root is "args" or "result".
+	Root string
+	// Ptr is the JSON pointer of the schema inside its root, "" for the
+	// root itself.
+	Ptr string
+	// Node is the schema; its Kind is always Object.
+	Node *catalog.Node
+	// KeyPos is where the schema is named: the key of the property or
+	// keyword holding it, or the schema itself for the root and array
+	// members.
+	KeyPos catalog.Pos
+	// Depth counts the objects and arrays from the root down to this
+	// schema, the root object being 1. Combinators (anyOf, allOf...) and
+	// $defs add no level.
+	Depth int
+	// Property is the property name when the schema is a property's.
+	Property string
+	// InDefs is true inside $defs or definitions.
+	InDefs bool
+}
+
+// where names the schema for messages: `args`, `args/properties/query`.
+func (s schemaRef) where() string {
+	return s.Root + s.Ptr
+}
+
+// Keywords holding one subschema.
+var singleSchemaKeywords = []string{
+	"additionalProperties", "unevaluatedProperties", "propertyNames",
+	"items", "additionalItems", "unevaluatedItems", "contains",
+	"not", "if", "then", "else",
+}
+
+// Keywords holding a map of subschemas.
+var mapSchemaKeywords = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+
+// Keywords holding a list of subschemas.
+var listSchemaKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+
+// walkSchema calls fn for the tool's schema rootName ("args" or "result")
+// and every subschema below it, depth first in source order. Boolean
+// schemas are skipped. fn returns false to skip the children of a schema.
+func walkSchema(t *catalog.Tool, rootName string, fn func(s schemaRef) bool) {
+	root := t.Args
+	if rootName == "result" {
+		root = t.Result
+	}
+	if root == nil || root.Kind != catalog.Object {
+		return
+	}
+	walkSchemaNode(schemaRef{Root: rootName, Node: root, KeyPos: t.PosOf(rootName), Depth: 1}, fn)
+}
+
+func walkSchemaNode(s schemaRef, fn func(schemaRef) bool) {
+	if !fn(s) {
+		return
+	}
+	for _, f := range s.Node.Fields {
+		key := f.Key
+		v := f.Value
+		ptr := s.Ptr + "/" + escapePointer(key)
+		switch {
+		case isOneOf(key, mapSchemaKeywords):
+			if v.Kind != catalog.Object {
+				continue
+			}
+			for _, m := range v.Fields {
+				if m.Value.Kind != catalog.Object {
+					continue
+				}
+				child := schemaRef{Root: s.Root, Ptr: ptr + "/" + escapePointer(m.Key), Node: m.Value, KeyPos: m.KeyPos, Depth: s.Depth, InDefs: s.InDefs}
+				switch key {
+				case "properties", "patternProperties":
+					child.Depth = s.Depth + 1
+					child.Property = m.Key
+				case "$defs", "definitions":
+					child.InDefs = true
+				}
+				walkSchemaNode(child, fn)
+			}
+		case isOneOf(key, listSchemaKeywords):
+			if v.Kind != catalog.Array {
+				continue
+			}
+			for i, it := range v.Items {
+				if it.Kind != catalog.Object {
+					continue
+				}
+				child := schemaRef{Root: s.Root, Ptr: ptr + "/" + strconv.Itoa(i), Node: it, KeyPos: it.Pos, Depth: s.Depth, InDefs: s.InDefs, Property: s.Property}
+				if key == "prefixItems" {
+					child.Depth, child.Property = s.Depth+1, ""
+				}
+				walkSchemaNode(child, fn)
+			}
+		case isOneOf(key, singleSchemaKeywords):
+			if key == "items" && v.Kind == catalog.Array { // draft 4-7 tuple form
+				for i, it := range v.Items {
+					if it.Kind == catalog.Object {
+						walkSchemaNode(schemaRef{Root: s.Root, Ptr: ptr + "/" + strconv.Itoa(i), Node: it, KeyPos: it.Pos, Depth: s.Depth + 1, InDefs: s.InDefs}, fn)
+					}
+				}
+				continue
+			}
+			if v.Kind != catalog.Object {
+				continue
+			}
+			child := schemaRef{Root: s.Root, Ptr: ptr, Node: v, KeyPos: f.KeyPos, Depth: s.Depth, InDefs: s.InDefs}
+			switch key {
+			case "items", "additionalItems", "unevaluatedItems", "contains", "additionalProperties", "unevaluatedProperties":
+				child.Depth = s.Depth + 1
+			case "not", "if", "then", "else":
+				child.Property = s.Property
+			}
+			walkSchemaNode(child, fn)
+		}
+	}
+}
+
+func isOneOf(s string, list []string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// toolSchemas lists the tool's schemas by root name.
+func toolSchemas(t *catalog.Tool) []struct {
+	name string
+	node *catalog.Node
+} {
+	out := []struct {
+		name string
+		node *catalog.Node
+	}{{"args", t.Args}}
+	if t.Result != nil {
+		out = append(out, struct {
+			name string
+			node *catalog.Node
+		}{"result", t.Result})
+	}
+	return out
+}
+
+// forEachSchema adapts a per-schema check into a rule's Check: it visits
+// every (sub)schema of every tool's args and, when argsOnly is false,
+// result.
+func forEachSchema(argsOnly bool, check func(p *Pass, t *catalog.Tool, s schemaRef)) func(*Pass) {
+	return forEachTool(func(p *Pass, t *catalog.Tool) {
+		for _, r := range toolSchemas(t) {
+			if argsOnly && r.name != "args" {
+				continue
+			}
+			walkSchema(t, r.name, func(s schemaRef) bool {
+				check(p, t, s)
+				return true
+			})
+		}
+	})
+}
+
+// propRef is one declared property of an object schema.
+type propRef struct {
+	// Object is the schema declaring the property.
+	Object schemaRef
+	Name   string
+	Field  *catalog.Field
+	// Schema is the property's schema; nil when it is a boolean schema.
+	Schema *catalog.Node
+	// Required is true when the object lists the property in required.
+	Required bool
+}
+
+// forEachProperty adapts a per-property check into a rule's Check: it
+// visits every entry of every "properties" keyword in the tool's args
+// and, when argsOnly is false, result.
+func forEachProperty(argsOnly bool, check func(p *Pass, t *catalog.Tool, pr propRef)) func(*Pass) {
+	return forEachSchema(argsOnly, func(p *Pass, t *catalog.Tool, s schemaRef) {
+		props := s.Node.Get("properties")
+		if props == nil || props.Kind != catalog.Object {
+			return
+		}
+		req := requiredNames(s.Node)
+		for _, f := range props.Fields {
+			pr := propRef{Object: s, Name: f.Key, Field: f, Required: req[f.Key]}
+			if f.Value.Kind == catalog.Object {
+				pr.Schema = f.Value
+			}
+			check(p, t, pr)
+		}
+	})
+}
+
+func requiredNames(n *catalog.Node) map[string]bool {
+	req := n.Get("required")
+	if req == nil || req.Kind != catalog.Array {
+		return nil
+	}
+	m := make(map[string]bool, len(req.Items))
+	for _, it := range req.Items {
+		if it.Kind == catalog.String {
+			m[it.Str] = true
+		}
+	}
+	return m
+}
+
+// schemaTypes returns the names in a schema's "type" keyword (a string or
+// an array of strings), or nil.
+func schemaTypes(n *catalog.Node) []string {
+	t := n.Get("type")
+	switch {
+	case t == nil:
+		return nil
+	case t.Kind == catalog.String:
+		return []string{t.Str}
+	case t.Kind == catalog.Array:
+		var out []string
+		for _, it := range t.Items {
+			if it.Kind == catalog.String {
+				out = append(out, it.Str)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func hasType(n *catalog.Node, typ string) bool {
+	for _, x := range schemaTypes(n) {
+		if x == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// isObjectSchema reports whether a schema describes objects: it says
+// type object, or declares properties without saying a type.
+func isObjectSchema(n *catalog.Node) bool {
+	if hasType(n, "object") {
+		return true
+	}
+	return n.Get("type") == nil && (n.Get("properties") != nil || n.Get("required") != nil)
+}
+
+// isClosedFalse reports whether keyword kw of n is the boolean false.
+func isFalse(n *catalog.Node, kw string) bool {
+	v := n.Get(kw)
+	return v != nil && v.Kind == catalog.Bool && !v.Bool
+}
+
+// nameWords splits a name into lower-case words at _, -, ., spaces and
+// camelCase boundaries: "getUser-v2" → get, user, v2.
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ' || r == '/' || r == ':':
+			flush()
+		case r >= 'A' && r <= 'Z':
+			// A new word starts at an upper-case letter after a lower-case
+			// one or a digit, or before a lower-case one in an acronym run.
+			if i > 0 && len(cur) > 0 {
+				prev := rs[i-1]
+				nextLower := i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z'
+				if (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9') || (prev >= 'A' && prev <= 'Z' && nextLower) {
+					flush()
+				}
+			}
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return words
+}
+
+// estimateTokens estimates how many tokens a model's tokenizer makes of s.
+// It takes the larger of two rules of thumb for BPE tokenizers on English
+// text and JSON: one token per 4 bytes, and 4 tokens per 3 words (runs of
+// letters and digits). Taking the larger keeps the estimate on the safe
+// side for both prose (word-bound) and punctuation-heavy JSON
+// (byte-bound). It is an estimate, good to about 20%.
+func estimateTokens(s string) int {
+	words := 0
+	in := false
+	for _, r := range s {
+		w := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127
+		if w && !in {
+			words++
+		}
+		in = w
+	}
+	byBytes := (len(s) + 3) / 4
+	byWords := (words*4 + 2) / 3
+	return max(byBytes, byWords)
+}
+
+// closest returns the candidate nearest to name by edit distance, or ""
+// when none is near enough to be a plausible typo.
+func closest(name string, candidates []string) string {
+	best, bestD := "", -1
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		if bestD < 0 || d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	if bestD < 0 || bestD > max(2, len(name)/3) {
+		return ""
+	}
+	return best
+}
+
+// didYouMean formats the suggestion of closest, or "".
+func didYouMean(name string, candidates []string) string {
+	if c := closest(name, candidates); c != "" {
+		return "; did you mean " + strconv.Quote(c) + "?"
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// quoteList formats names as "a", "b" and "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
