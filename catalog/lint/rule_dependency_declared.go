@@ -17,7 +17,11 @@ func checkDependencyDeclared(p *Pass) {
 	for _, t := range c.Tools {
 		for _, d := range t.Dependencies {
 			if c.Service(d) == nil && c.Tool(d) == nil {
-				p.Reportf(t, t.PosOf("dependencies"), "dependency %q is neither a service nor a tool; declare it under services%s", d, didYouMean(d, known))
+				hint := didYouMean(d, known)
+				if hint == "" {
+					hint = "; declare it under services"
+				}
+				p.Reportf(t, t.PosOf("dependencies"), "dependency %q is neither a service nor a tool%s", d, hint)
 			}
 		}
 	}

@@ -18,6 +18,9 @@ var ErrorCodeSuggestion = &Rule{
 func checkErrorCodeSuggestion(p *Pass, t *catalog.Tool) {
 	for _, e := range t.Errors {
 		s := strings.TrimSpace(e.Suggestion)
+		if !e.Pos.IsValid() {
+			e.Pos = t.PosOf("errors")
+		}
 		if e.Code == "dependency_unavailable" && t.FallbackTool != "" {
 			if s != "" && !strings.Contains(s, t.FallbackTool) {
 				p.Reportf(t, e.Pos, "suggestion for dependency_unavailable does not name the fallback tool %q; mention it, or remove the suggestion to use the default, which does", t.FallbackTool)

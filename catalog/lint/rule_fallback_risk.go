@@ -18,7 +18,7 @@ func checkFallbackRisk(p *Pass, t *catalog.Tool) {
 		return
 	}
 	if f.Risk.Rank() > t.Risk.Rank() {
-		p.Reportf(t, t.PosOf("fallback_tool"), "fallback %q is risk %s, riskier than this tool's %s; choose a fallback of risk %s or lower", f.Name, f.Risk, t.Risk, t.Risk)
+		p.Reportf(t, t.PosOf("fallback_tool"), "fallback %q is risk %s, riskier than this tool's %s; choose a fallback of risk at most %s", f.Name, f.Risk, t.Risk, t.Risk)
 	}
 	if f.HasSideEffects && !t.HasSideEffects {
 		p.Reportf(t, t.PosOf("fallback_tool"), "fallback %q has side effects but this tool has none; a read must not fall back to a write", f.Name)

@@ -23,7 +23,7 @@ func checkVersionSemver(p *Pass, t *catalog.Tool) {
 	if !t.Has("version") || semverRE.MatchString(t.Version) {
 		return
 	}
-	hint := "such as \"1.0.0\""
+	hint := "use a version such as \"1.0.0\""
 	if m := looseVersionRE.FindStringSubmatch(t.Version); m != nil {
 		v := m[1]
 		for _, x := range m[2:] {

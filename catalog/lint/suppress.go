@@ -67,6 +67,12 @@ func applySuppressions(cat *catalog.Catalog, cfg *Config, diags []Diagnostic) []
 		if s.tool != nil {
 			d.Tool = s.tool.Name
 		}
+		if !d.Pos.IsValid() {
+			d.Pos = cat.Pos
+			if s.tool != nil {
+				d.Pos = s.tool.PosOf("suppress")
+			}
+		}
 		switch {
 		case Lookup(s.s.Rule) == nil:
 			d.Message = "suppression names unknown rule " + s.s.Rule + "; see toolcat lint --rules"
