@@ -24,17 +24,21 @@ func (l *loader) cueErrors(err error) {
 		}
 		seen[key] = true
 		pos, msg := l.explain(path, e)
+		if msg == "" {
+			continue // reported by checkFields
+		}
 		if !pos.IsValid() {
+			// The earliest of the user's positions, so the choice is stable.
 			for _, p := range e.InputPositions() {
-				if pos = l.pos(p); pos.IsValid() {
-					break
+				if q := l.pos(p); q.IsValid() && (!pos.IsValid() || q.Before(pos)) {
+					pos = q
 				}
 			}
 		}
 		if !pos.IsValid() {
 			pos = l.pos(e.Position())
 		}
-		if len(path) > 0 && !strings.HasPrefix(msg, "tools") {
+		if len(path) > 0 && !strings.HasPrefix(msg, pathString(path[:1])) {
 			msg = pathString(path) + ": " + msg
 		}
 		l.errs = append(l.errs, &Error{Pos: pos, Msg: msg})
@@ -49,13 +53,19 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 	if len(path) == 0 || !l.data.Exists() {
 		return Pos{}, raw
 	}
+	if strings.Contains(raw, "field not allowed") {
+		return Pos{}, "" // checkFields says it better, with a did-you-mean
+	}
 	dv, parent := l.dataAt(path)
 	if !dv.Exists() {
 		return l.pos(parent.Pos()), missingField(path)
 	}
+	if dv.Err() != nil {
+		return Pos{}, raw // a conflict between files: CUE's positions name both
+	}
 	pos := l.pos(dv.Pos())
 	d := l.defAt(path)
-	if !d.Exists() || !dv.IsConcrete() {
+	if !d.Exists() || d.Err() != nil || !dv.IsConcrete() {
 		return pos, raw
 	}
 	got := valueString(dv)

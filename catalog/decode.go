@@ -69,6 +69,16 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 			}
 		}
 	}
+	if p := l.cuePos("tools", name); p.IsValid() {
+		t.Pos = p
+	}
+	// A tool written in YAML or JSON has exact positions in its tree.
+	if f := l.treeField("tools", name); f != nil {
+		t.Pos = f.KeyPos
+		for _, tf := range f.Value.Fields {
+			t.FieldPos[tf.Key] = tf.KeyPos
+		}
+	}
 	if n := str(v, "name"); n != "" && n != name {
 		l.errs.add(t.PosOf("name"), "tools.%s: name %q differs from the tool's key %q; drop the name field or make them equal", name, n, name)
 	}
@@ -82,8 +92,10 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 		return t // reported by validation; its schemas are not checked
 	}
 	t.Args = l.node(v.LookupPath(cue.ParsePath("args")), t.Pos, 0)
+	overlayPos(t.Args, l.treeField("tools", name, "args"))
 	if r := v.LookupPath(cue.ParsePath("result")); r.Exists() {
 		t.Result = l.node(r, t.PosOf("result"), 0)
+		overlayPos(t.Result, l.treeField("tools", name, "result"))
 	}
 	eachField(v.LookupPath(cue.ParsePath("errors")), func(code string, e cue.Value) {
 		h := ErrorHint{Code: code, Suggestion: str(e, "suggestion"), Pos: l.pos(e.Pos())}
@@ -93,8 +105,12 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 		}
 		t.Errors = append(t.Errors, h)
 	})
+	var userExamples *Node
+	if f := l.treeField("tools", name, "examples"); f != nil {
+		userExamples = f.Value
+	}
 	if it, err := v.LookupPath(cue.ParsePath("examples")).List(); err == nil {
-		for it.Next() {
+		for i := 0; it.Next(); i++ {
 			e := it.Value()
 			ex := Example{
 				Description: str(e, "description"),
@@ -104,9 +120,16 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 			if !ex.Pos.IsValid() {
 				ex.Pos = t.PosOf("examples")
 			}
+			var user *Node
+			if userExamples != nil && userExamples.Kind == Array && i < len(userExamples.Items) {
+				user = userExamples.Items[i]
+				ex.Pos = user.Pos
+			}
 			ex.Args = l.node(e.LookupPath(cue.ParsePath("args")), ex.Pos, 0)
+			overlayPos(ex.Args, user.Field("args"))
 			if r := e.LookupPath(cue.ParsePath("result")); r.Exists() {
 				ex.Result = l.node(r, ex.Pos, 0)
+				overlayPos(ex.Result, user.Field("result"))
 			}
 			t.Examples = append(t.Examples, ex)
 		}
@@ -131,6 +154,11 @@ func (l *loader) suppressions(v cue.Value) []Suppression {
 // node converts a CUE value into a positioned JSON node; fallback is the
 // position used where CUE has none (values from defaults).
 func (l *loader) node(v cue.Value, fallback Pos, depth int) *Node {
+	if v.Kind() == cue.BottomKind {
+		if d, ok := v.Default(); ok {
+			v = d
+		}
+	}
 	p := l.pos(v.Pos())
 	if !p.IsValid() {
 		p = fallback
@@ -192,4 +220,52 @@ func boolean(v cue.Value, field string) bool {
 func integer(v cue.Value, field string) int {
 	i, _ := v.LookupPath(cue.MakePath(cue.Str(field))).Int64()
 	return int(i)
+}
+
+// treeField finds the field at path in the parsed YAML and JSON files, in
+// load order; nil when no such file writes it.
+func (l *loader) treeField(path ...string) *Field {
+	for _, root := range l.trees {
+		var f *Field
+		n := root
+		for _, p := range path {
+			if f = n.Field(p); f == nil {
+				break
+			}
+			n = f.Value
+		}
+		if f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// overlayPos copies the exact positions of a parsed value onto the node
+// decoded from CUE, where their shapes agree.
+func overlayPos(n *Node, user *Field) {
+	if user == nil {
+		return
+	}
+	var walk func(n, u *Node)
+	walk = func(n, u *Node) {
+		if n == nil || u == nil || n.Kind != u.Kind {
+			return
+		}
+		n.Pos = u.Pos
+		switch n.Kind {
+		case Object:
+			for _, f := range n.Fields {
+				if uf := u.Field(f.Key); uf != nil {
+					f.KeyPos = uf.KeyPos
+					walk(f.Value, uf.Value)
+				}
+			}
+		case Array:
+			for i := range min(len(n.Items), len(u.Items)) {
+				walk(n.Items[i], u.Items[i])
+			}
+		}
+	}
+	walk(n, user.Value)
 }

@@ -131,6 +131,8 @@ type loader struct {
 	errs  ErrorList
 	def   cue.Value // #Catalog
 	data  cue.Value // the user's files unified, before #Catalog
+	trees []*Node   // the YAML and JSON files as parsed, for exact positions
+	asts  []*ast.File // the CUE files as parsed
 }
 
 func (l *loader) load(files []File) *Catalog {
@@ -155,6 +157,7 @@ func (l *loader) load(files []File) *Catalog {
 				continue
 			}
 			cueFiles = append(cueFiles, af)
+			l.asts = append(l.asts, af)
 		case ".yaml", ".yml", ".json":
 			var n *Node
 			var errs ErrorList
@@ -175,6 +178,7 @@ func (l *loader) load(files []File) *Catalog {
 			tf := token.NewFile(f.Name, -1, len(f.Data))
 			tf.SetLinesForContent(f.Data)
 			dataExprs = append(dataExprs, toCUE(n, li, tf))
+			l.trees = append(l.trees, n)
 		default:
 			l.errs.add(Pos{File: f.Name}, "unknown catalog file type %q; use %s", ext, strings.Join(Extensions, ", "))
 		}
@@ -305,4 +309,38 @@ func (l *loader) pos(p token.Pos) Pos {
 		return li.pos(p.Offset())
 	}
 	return Pos{File: name, Line: p.Line(), Col: p.Column()}
+}
+
+// cuePos returns the position of the first field at path written in the
+// CUE files, such as the label of tools: search_articles: {...}; pattern
+// constraints ([string]: ...) do not count.
+func (l *loader) cuePos(path ...string) Pos {
+	for _, f := range l.asts {
+		if p := fieldPos(f.Decls, path); p.IsValid() {
+			return l.pos(p)
+		}
+	}
+	return Pos{}
+}
+
+func fieldPos(decls []ast.Decl, path []string) token.Pos {
+	for _, d := range decls {
+		f, ok := d.(*ast.Field)
+		if !ok {
+			continue
+		}
+		name, _, err := ast.LabelName(f.Label)
+		if err != nil || name != path[0] {
+			continue
+		}
+		if len(path) == 1 {
+			return f.Label.Pos()
+		}
+		if s, ok := f.Value.(*ast.StructLit); ok {
+			if p := fieldPos(s.Elts, path[1:]); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return token.NoPos
 }

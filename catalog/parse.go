@@ -112,7 +112,10 @@ func parseYAML(name string, data []byte) (*Node, ErrorList) {
 }
 
 // yamlError positions a go-yaml error; its messages read
-// "yaml: line 3: did not find expected key".
+// "yaml: line 3: did not find expected key". go-yaml counts the lines of
+// parser errors from 0 (and leaves out line 0), those of scanner errors
+// from 1; parser errors are the ones that did not find what they expected
+// and the document-level ones.
 func yamlError(name string, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
@@ -123,11 +126,19 @@ func yamlError(name string, err error) *Error {
 			}
 		}
 	}
-	p := Pos{File: name, Line: line, Col: 1}
-	if line == 0 {
-		p = Pos{File: name, Line: 1, Col: 1}
+	if isParserError(msg) {
+		line++
 	}
-	return &Error{Pos: p, Msg: "invalid YAML: " + msg}
+	return &Error{Pos: Pos{File: name, Line: max(line, 1), Col: 1}, Msg: "invalid YAML: " + msg}
+}
+
+func isParserError(msg string) bool {
+	for _, p := range []string{"did not find expected", "found undefined tag handle", "found duplicate %", "found incompatible YAML document"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 type yamlConv struct {

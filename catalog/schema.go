@@ -81,7 +81,16 @@ func (l *loader) checkSchema(comp *jsonschema.Compiler, tool, field string, n *N
 		l.errs.add(at.Pos, "%s: invalid regular expression %q: %v", dotted(where, strings.Split(ptr, "/")[1:]), rxe.Regex, rxe.Err)
 		return
 	case errors.As(err, &lue):
-		l.errs.add(n.Pos, "%s: $ref %s cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)", where, strings.TrimPrefix(lue.URL, schemaURL))
+		ref := strings.TrimPrefix(lue.URL, schemaURL)
+		at := n.Pos
+		n.Walk(func(_ string, x *Node) bool {
+			if s, ok := x.Get("$ref").StringValue(); ok && strings.HasPrefix(s, ref) {
+				at = x.KeyPos("$ref")
+				return false
+			}
+			return true
+		})
+		l.errs.add(at, "%s: $ref %s cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)", where, ref)
 		return
 	}
 	l.errs.add(n.Pos, "%s: %s", where, strings.ReplaceAll(err.Error(), schemaURL, ""))

@@ -1,0 +1,380 @@
+package catalog
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func files(pairs ...string) []File {
+	var out []File
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, File{Name: pairs[i], Data: []byte(pairs[i+1])})
+	}
+	return out
+}
+
+func errorLines(t *testing.T, err error) []string {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var list ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("error is %T, not an ErrorList: %v", err, err)
+	}
+	var out []string
+	for _, e := range list {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		desc  string
+		files []File
+		want  []string
+	}{
+		{
+			desc: "wrong enum, wrong type, unknown field with did-you-mean, all at once",
+			files: files("t.yaml", `tools:
+  search_articles:
+    description: Full-text search on articles.
+    risk: lowish
+    max_retries: "two"
+    desciption: typo
+`),
+			want: []string{
+				`t.yaml:4:5: tools.search_articles.risk: got "lowish"; want one of "low", "medium", "high"`,
+				`t.yaml:5:5: tools.search_articles.max_retries: got a string "two"; want an integer`,
+				`t.yaml:6:5: tools.search_articles: unknown field "desciption"; did you mean "description"?`,
+			},
+		},
+		{
+			desc:  "missing description",
+			files: files("t.yaml", "tools:\n  list_items:\n    risk: low\n"),
+			want:  []string{`t.yaml:2:3: tools.list_items: missing required field "description"`},
+		},
+		{
+			desc:  "bound from the format, in a CUE file",
+			files: files("a.cue", "package tools\ntools: list_items: {description: \"x\", sla_ms: -5}\n"),
+			want:  []string{`a.cue:2:39: tools.list_items.sla_ms: got -5; want >0`},
+		},
+		{
+			desc:  "unknown top-level field",
+			files: files("t.yaml", "package: tools\ntool: {}\n"),
+			want:  []string{`t.yaml:2:1: unknown field "tool"; did you mean "tools"?`},
+		},
+		{
+			desc:  "duplicate key",
+			files: files("t.yaml", "tools:\n  a_b:\n    description: x\n  a_b:\n    description: y\n"),
+			want:  []string{`t.yaml:4:3: duplicate key "a_b" (first at 2:3)`},
+		},
+		{
+			desc:  "broken YAML",
+			files: files("t.yaml", "tools:\n  a: [1, 2\n  b: 3\n"),
+			want:  []string{`t.yaml:2:1: invalid YAML: did not find expected ',' or ']'`},
+		},
+		{
+			desc:  "two YAML documents",
+			files: files("t.yaml", "package: a\n---\npackage: b\n"),
+			want:  []string{`t.yaml:2:1: a catalog file holds one YAML document; split the documents into files or merge them`},
+		},
+		{
+			desc:  "broken JSON",
+			files: files("t.json", "{\"tools\": {\n  \"a\": }\n}"),
+			want:  []string{`t.json:2:8: invalid JSON: invalid character '}' looking for beginning of value`},
+		},
+		{
+			desc:  "duplicate JSON key",
+			files: files("t.json", "{\"package\": \"a\",\n \"package\": \"b\"}"),
+			want:  []string{`t.json:2:2: duplicate key "package" (first at 1:2)`},
+		},
+		{
+			desc:  "invalid CUE",
+			files: files("a.cue", "package tools\ntools: {\n"),
+			want:  []string{`a.cue:3:1: expected '}', found 'EOF'`},
+		},
+		{
+			desc:  "not an object",
+			files: files("t.yaml", "- a\n- b\n"),
+			want:  []string{`t.yaml:1:1: a catalog file holds an object with package, services and tools; found array`},
+		},
+		{
+			desc: "list form: missing and duplicate names",
+			files: files("t.yaml", `tools:
+  - name: list_items
+    description: x
+  - description: y
+  - name: list_items
+    description: z
+`),
+			want: []string{
+				`t.yaml:4:5: tools[1]: a tool in a list needs a name`,
+				`t.yaml:5:11: tools[2]: tool "list_items" is declared twice (first at 2:11)`,
+			},
+		},
+		{
+			desc:  "name differs from key",
+			files: files("t.yaml", "tools:\n  list_items:\n    name: list_things\n    description: x\n"),
+			want:  []string{`t.yaml:3:5: tools.list_items: name "list_things" differs from the tool's key "list_items"; drop the name field or make them equal`},
+		},
+		{
+			desc: "invalid JSON Schema, positioned inside it",
+			files: files("t.yaml", `tools:
+  list_items:
+    description: x
+    args:
+      type: object
+      properties:
+        n: {type: integr, minimum: "5"}
+        p: {type: string, pattern: "a(b"}
+`),
+			want: []string{
+				`t.yaml:7:19: tools.list_items.args.properties.n.type: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'`,
+				`t.yaml:7:36: tools.list_items.args.properties.n.minimum: not a valid JSON Schema: got string, want number`,
+				"t.yaml:8:36: tools.list_items.args.properties.p.pattern: not a valid JSON Schema: 'a(b' is not valid regex: error parsing regexp: missing closing ): `a(b`",
+			},
+		},
+		{
+			desc:  "remote $ref",
+			files: files("t.yaml", "tools:\n  list_items:\n    description: x\n    args: {type: object, properties: {a: {$ref: \"https://example.com/a.json\"}}}\n"),
+			want:  []string{`t.yaml:4:43: tools.list_items.args: $ref https://example.com/a.json cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)`},
+		},
+		{
+			desc:  "conflict between files",
+			files: files("a.yaml", "package: one\n", "b.yaml", "package: two\n"),
+			want:  []string{`a.yaml:1:10: package: conflicting values "two" and "one"`},
+		},
+		{
+			desc:  "CUE files of different packages",
+			files: files("a.cue", "package one\n", "b.cue", "package two\n"),
+			want:  []string{`b.cue:1:1: package two differs from package one of the other catalog files`},
+		},
+		{
+			desc:  "unknown extension",
+			files: files("t.toml", "a = 1\n"),
+			want:  []string{`t.toml: unknown catalog file type ".toml"; use .cue, .yaml, .yml, .json`},
+		},
+		{
+			desc:  "deep nesting",
+			files: files("t.json", strings.Repeat("[", 300)+strings.Repeat("]", 300)),
+			want:  []string{`t.json:1:202: nesting deeper than 200 levels`},
+		},
+		{
+			desc:  "suppression without a reason",
+			files: files("t.yaml", "suppress:\n  - rule: TOOL_NAME_GENERIC\n"),
+			want:  []string{`t.yaml:2:5: suppress[0]: missing required field "reason"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			cat, err := LoadFiles(tt.files...)
+			if err == nil {
+				t.Fatalf("loaded without error: %d tools", len(cat.Tools))
+			}
+			if diff := cmp.Diff(tt.want, errorLines(t, err)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoadYAMLMapAndListAgree(t *testing.T) {
+	asMap, err := LoadFiles(files("m.yaml", `tools:
+  list_items:
+    description: Lists items.
+    has_side_effects: false
+`)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asList, err := LoadFiles(files("l.yaml", `tools:
+  - name: list_items
+    description: Lists items.
+    has_side_effects: false
+`)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := asMap.Tools[0], asList.Tools[0]
+	if a.Name != b.Name || a.Description != b.Description || string(a.Args.JSON()) != string(b.Args.JSON()) {
+		t.Errorf("map form %+v and list form %+v differ", a, b)
+	}
+	if got, want := b.Pos.String(), "l.yaml:2:11"; got != want {
+		t.Errorf("list-form tool position = %s, want %s", got, want)
+	}
+}
+
+func TestLoadDefaults(t *testing.T) {
+	cat, err := LoadFiles(files("t.yaml", `tools:
+  list_items:
+    description: Lists items.
+  delete_item:
+    description: Deletes an item.
+    has_side_effects: true
+  drop_table:
+    description: Drops a table.
+    has_side_effects: true
+    risk: high
+`)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat.Package != "tools" {
+		t.Errorf("package = %q, want tools", cat.Package)
+	}
+	type got struct {
+		Risk           Risk
+		Idempotent     bool
+		Autonomy       Autonomy
+		AdditionalArgs string
+		Exposure       string
+		MaxRetries     int
+		Args           string
+	}
+	want := map[string]got{
+		"list_items":  {RiskLow, true, AutonomyReadOnly, "reject", "core", 0, `{"type":"object","properties":{},"additionalProperties":false}`},
+		"delete_item": {RiskLow, false, AutonomySupervised, "reject", "core", 0, `{"type":"object","properties":{},"additionalProperties":false}`},
+		"drop_table":  {RiskHigh, false, AutonomyFull, "reject", "core", 0, `{"type":"object","properties":{},"additionalProperties":false}`},
+	}
+	for _, tl := range cat.Tools {
+		g := got{tl.Risk, tl.Idempotent, tl.Autonomy, tl.AdditionalArgs, tl.Exposure, tl.MaxRetries, string(tl.Args.JSON())}
+		if diff := cmp.Diff(want[tl.Name], g); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tl.Name, diff)
+		}
+		if tl.Has("risk") != (tl.Name == "drop_table") {
+			t.Errorf("%s: Has(risk) = %v", tl.Name, tl.Has("risk"))
+		}
+	}
+}
+
+func TestLoadPositions(t *testing.T) {
+	cat, err := LoadFiles(files("t.yaml", `package: shop
+tools:
+  list_orders:
+    description: Lists orders.
+    sla_ms: 300
+    args:
+      type: object
+      properties:
+        status: {type: string, enum: [open, closed]}
+`)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := cat.Tool("list_orders")
+	checks := map[string]Pos{
+		"tool":            tl.Pos,
+		"sla_ms":          tl.PosOf("sla_ms"),
+		"risk (default)":  tl.PosOf("risk"),
+		"args":            tl.Args.Pos,
+		"status key":      tl.Args.Get("properties").KeyPos("status"),
+		"status.enum[1]":  tl.Args.Lookup("/properties/status/enum/1").Pos,
+		"status.type key": tl.Args.Lookup("/properties/status").KeyPos("type"),
+	}
+	want := map[string]string{
+		"tool":            "t.yaml:3:3",
+		"sla_ms":          "t.yaml:5:5",
+		"risk (default)":  "t.yaml:3:3",
+		"args":            "t.yaml:7:7",
+		"status key":      "t.yaml:9:9",
+		"status.enum[1]":  "t.yaml:9:45",
+		"status.type key": "t.yaml:9:18",
+	}
+	for k, p := range checks {
+		if p.String() != want[k] {
+			t.Errorf("%s at %s, want %s", k, p, want[k])
+		}
+	}
+}
+
+func TestLoadCUETemplates(t *testing.T) {
+	cat, err := LoadFiles(files(
+		"base.cue", `package tools
+
+// Every tool of the content team has the same owner and a deadline.
+tools: [string]: {owner: "content", sla_ms: *500 | int}
+`,
+		"search.cue", `tools: search_articles_by_keyword: {
+	description: """
+		Full-text search on article titles and tags.
+		Use when: the user names a topic. Do not use: to read one article.
+		"""
+	sla_ms: 200
+	args: {type: "object", additionalProperties: false, properties: {}}
+}
+`,
+		"more.yaml", "tools:\n  get_article_by_id:\n    description: Reads one article.\n",
+	)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Tools) != 2 {
+		t.Fatalf("got %d tools, want 2", len(cat.Tools))
+	}
+	get, search := cat.Tools[0], cat.Tools[1]
+	if get.Owner != "content" || get.SLAms != 500 || search.SLAms != 200 {
+		t.Errorf("templates not applied: get owner %q sla %d, search sla %d", get.Owner, get.SLAms, search.SLAms)
+	}
+	if got := search.Pos.String(); got != "search.cue:1:8" {
+		t.Errorf("CUE tool position = %s", got)
+	}
+}
+
+func TestLoadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.yaml", "tools:\n  list_items:\n    description: Lists items.\n")
+	write("b.json", `{"tools": {"get_item": {"description": "Gets an item."}}}`)
+	write("toolcat.yaml", "lint: {rules: {}}\n") // configuration, not catalog
+	write("_draft.yaml", "this: is not read\n")  // skipped
+	write("notes.txt", "not a catalog file\n")   // skipped
+	cat, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Tools) != 2 || len(cat.Files) != 2 {
+		t.Errorf("got %d tools from %v", len(cat.Tools), cat.Files)
+	}
+	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no catalog files") {
+		t.Errorf("empty directory: %v", err)
+	}
+}
+
+func TestLoadHugeFile(t *testing.T) {
+	data := make([]byte, MaxFileSize+1)
+	_, err := LoadFiles(File{Name: "big.yaml", Data: data})
+	want := []string{"big.yaml:1:1: file is 16.0 MiB, above the 16 MiB limit of a catalog file"}
+	if diff := cmp.Diff(want, errorLines(t, err)); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestLoadAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 9; i++ {
+		b.WriteString("a" + string(rune('0'+i)) + ": &a" + string(rune('0'+i)) + " [")
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("*a" + string(rune('0'+i-1)))
+		}
+		b.WriteString("]\n")
+	}
+	_, err := LoadFiles(File{Name: "bomb.yaml", Data: []byte(b.String())})
+	if err == nil || !strings.Contains(err.Error(), "aliases expand to more than") {
+		t.Fatalf("alias bomb: %v", err)
+	}
+}
