@@ -129,9 +129,9 @@ type loader struct {
 	ctx   *cue.Context
 	lines map[string]*lineIndex
 	errs  ErrorList
-	def   cue.Value // #Catalog
-	data  cue.Value // the user's files unified, before #Catalog
-	trees []*Node   // the YAML and JSON files as parsed, for exact positions
+	def   cue.Value   // #Catalog
+	data  cue.Value   // the user's files unified, before #Catalog
+	trees []*Node     // the YAML and JSON files as parsed, for exact positions
 	asts  []*ast.File // the CUE files as parsed
 }
 
