@@ -64,6 +64,9 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 		return Pos{}, raw // a conflict between files: CUE's positions name both
 	}
 	pos := l.pos(dv.Pos())
+	if f := l.treeField(path...); f != nil {
+		pos = f.Value.Pos // the value itself, as written in YAML or JSON
+	}
 	d := l.defAt(path)
 	if !d.Exists() || d.Err() != nil || !dv.IsConcrete() {
 		return pos, raw

@@ -88,14 +88,18 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 			t.Dependencies = append(t.Dependencies, s)
 		}
 	}
-	if v.Validate(cue.Concrete(true)) != nil {
-		return t // reported by validation; its schemas are not checked
+	// The schemas of a tool with other errors are still checked, as long
+	// as they are themselves well-formed values.
+	if a := v.LookupPath(cue.ParsePath("args")); a.Validate(cue.Concrete(true)) == nil {
+		t.Args = l.node(a, t.Pos, 0)
+		overlayPos(t.Args, l.treeField("tools", name, "args"))
 	}
-	t.Args = l.node(v.LookupPath(cue.ParsePath("args")), t.Pos, 0)
-	overlayPos(t.Args, l.treeField("tools", name, "args"))
-	if r := v.LookupPath(cue.ParsePath("result")); r.Exists() {
+	if r := v.LookupPath(cue.ParsePath("result")); r.Exists() && r.Validate(cue.Concrete(true)) == nil {
 		t.Result = l.node(r, t.PosOf("result"), 0)
 		overlayPos(t.Result, l.treeField("tools", name, "result"))
+	}
+	if v.Validate(cue.Concrete(true)) != nil {
+		return t // reported by validation
 	}
 	eachField(v.LookupPath(cue.ParsePath("errors")), func(code string, e cue.Value) {
 		h := ErrorHint{Code: code, Suggestion: str(e, "suggestion"), Pos: l.pos(e.Pos())}

@@ -50,8 +50,8 @@ func TestLoadErrors(t *testing.T) {
     desciption: typo
 `),
 			want: []string{
-				`t.yaml:4:5: tools.search_articles.risk: got "lowish"; want one of "low", "medium", "high"`,
-				`t.yaml:5:5: tools.search_articles.max_retries: got a string "two"; want an integer`,
+				`t.yaml:4:11: tools.search_articles.risk: got "lowish"; want one of "low", "medium", "high"`,
+				`t.yaml:5:18: tools.search_articles.max_retries: got a string "two"; want an integer`,
 				`t.yaml:6:5: tools.search_articles: unknown field "desciption"; did you mean "description"?`,
 			},
 		},
