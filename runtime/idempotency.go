@@ -185,10 +185,11 @@ func (s *MemoryStore) Release(_ context.Context, key, token string) error {
 	return nil
 }
 
-// sweep drops expired entries every so often; s.mu is held.
+// sweep drops expired entries every max(1024, len) operations, so that its
+// cost per operation stays constant; s.mu is held.
 func (s *MemoryStore) sweep(now time.Time) {
 	s.ops++
-	if s.ops < 1024 {
+	if s.ops < 1024 || s.ops < len(s.entries) {
 		return
 	}
 	s.ops = 0

@@ -1,0 +1,247 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/jsonscan"
+)
+
+// This file holds, written by hand, what toolcat generates for the
+// search_articles tool of searchMeta: the typed Args and Result, the
+// specialised one-pass validator and the typed adapter. The benchmarks
+// compare a Call through it with the same work done by hand.
+
+// SearchArticlesArgs are the arguments of search_articles.
+type SearchArticlesArgs struct {
+	Query      string `json:"query"`
+	MaxResults int64  `json:"max_results"`
+	Sort       string `json:"sort"`
+}
+
+// Article is one search hit.
+type Article struct {
+	ID    int64  `json:"id"`
+	Title string `json:"title"`
+}
+
+// SearchArticlesResult is the data search_articles returns.
+type SearchArticlesResult struct {
+	Articles []Article `json:"articles"`
+	Total    int       `json:"total"`
+}
+
+// searchImpl is the user's implementation.
+type searchImpl struct{}
+
+func (searchImpl) Execute(_ context.Context, a *SearchArticlesArgs) (*SearchArticlesResult, error) {
+	n := min(int(a.MaxResults), 2)
+	res := &SearchArticlesResult{Articles: make([]Article, n), Total: n}
+	for i := range n {
+		res.Articles[i] = Article{ID: int64(i + 1), Title: a.Query}
+	}
+	return res, nil
+}
+
+var (
+	searchArgNames         = []string{"max_results", "query", "sort"}
+	searchMaxResultsBounds = runtime.Bounds{Min: 1, Max: 20, HasMin: true, HasMax: true}
+	searchSortEnum         = []any{"relevance", "date"}
+)
+
+// searchArticlesValidator is the generated one-pass validator: it decodes
+// into SearchArticlesArgs, applies the defaults and checks every keyword of
+// the schema as it goes.
+type searchArticlesValidator struct{}
+
+func (searchArticlesValidator) Validate(raw []byte) (any, *runtime.ToolError) {
+	a := &SearchArticlesArgs{MaxResults: 5, Sort: "relevance"}
+	var d jsonscan.Decoder
+	d.Reset(raw)
+	switch d.Peek() {
+	case jsonscan.Invalid:
+		if d.End() == nil {
+			return nil, runtime.ArgMissing("", "query", searchArgNames)
+		}
+	case jsonscan.Null:
+		_ = d.Null()
+		if d.End() == nil {
+			return nil, runtime.ArgMissing("", "query", searchArgNames)
+		}
+	}
+	if err := d.BeginObject(); err != nil {
+		return nil, runtime.ArgDecodeError("", "object", err)
+	}
+	var seen uint8
+	for {
+		key, ok, err := d.NextKey()
+		if err != nil {
+			return nil, runtime.ArgSyntax(err)
+		}
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "query":
+			s, err := d.String()
+			if err != nil {
+				return nil, runtime.ArgDecodeError("/query", "string", err)
+			}
+			if n := utf8.RuneCountInString(s); n < 2 || n > 200 {
+				return nil, runtime.ArgLength("/query", s, 2, 200)
+			}
+			a.Query = s
+			seen |= 1
+		case "max_results":
+			n, err := d.Int64()
+			if err != nil {
+				return nil, runtime.ArgDecodeError("/max_results", "integer", err)
+			}
+			if !searchMaxResultsBounds.Check(float64(n)) {
+				return nil, runtime.ArgOutOfRange("/max_results", float64(n), searchMaxResultsBounds)
+			}
+			a.MaxResults = n
+		case "sort":
+			s, err := d.StringBytes()
+			if err != nil {
+				return nil, runtime.ArgDecodeError("/sort", "string", err)
+			}
+			switch string(s) {
+			case "relevance":
+				a.Sort = "relevance"
+			case "date":
+				a.Sort = "date"
+			default:
+				return nil, runtime.ArgNotInEnum("/sort", string(s), searchSortEnum)
+			}
+		default:
+			return nil, runtime.ArgUnknown("", string(key), searchArgNames)
+		}
+	}
+	if err := d.End(); err != nil {
+		return nil, runtime.ArgSyntax(err)
+	}
+	if seen&1 == 0 {
+		return nil, runtime.ArgMissing("", "query", searchArgNames)
+	}
+	return a, nil
+}
+
+// searchTool is the generated registration of search_articles.
+func searchTool(impl searchImpl, v runtime.Validator) runtime.Tool {
+	return runtime.Tool{
+		Meta:      searchMeta(),
+		Validator: v,
+		Execute: func(ctx context.Context, a any) (any, error) {
+			return impl.Execute(ctx, a.(*SearchArticlesArgs))
+		},
+	}
+}
+
+func schemaTypedValidator(tb testing.TB) runtime.Validator {
+	m := searchMeta()
+	sv, err := runtime.NewSchemaValidator(&m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return runtime.Typed[SearchArticlesArgs](sv)
+}
+
+var benchArgs = []byte(`{"query":"pgvector","max_results":3,"sort":"date"}`)
+
+func BenchmarkCall(b *testing.B) {
+	ctx := context.Background()
+	b.Run("by_hand", func(b *testing.B) {
+		impl := searchImpl{}
+		b.ReportAllocs()
+		for b.Loop() {
+			var a SearchArticlesArgs
+			if err := json.Unmarshal(benchArgs, &a); err != nil {
+				b.Fatal(err)
+			}
+			res, err := impl.Execute(ctx, &a)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := json.Marshal(res); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	call := func(b *testing.B, v runtime.Validator, opts runtime.CallOptions) {
+		r := runtime.New(runtime.WithLogger(quietLogger()))
+		mustRegister(b, r, searchTool(searchImpl{}, v))
+		if res := r.Call(ctx, "search_articles", benchArgs, opts); !res.Success {
+			b.Fatalf("call: %s", res.JSON())
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			res := r.Call(ctx, "search_articles", benchArgs, opts)
+			if !res.Success {
+				b.Fatal("call failed")
+			}
+			_ = res.JSON()
+		}
+	}
+	b.Run("generated_validator", func(b *testing.B) {
+		call(b, searchArticlesValidator{}, runtime.CallOptions{})
+	})
+	b.Run("schema_validator", func(b *testing.B) {
+		call(b, schemaTypedValidator(b), runtime.CallOptions{})
+	})
+	b.Run("generated_validator_with_step", func(b *testing.B) {
+		call(b, searchArticlesValidator{}, runtime.CallOptions{StepID: "step-1"})
+	})
+	b.Run("idempotent_replay_memory", func(b *testing.B) {
+		call(b, searchArticlesValidator{}, runtime.CallOptions{IdempotencyKey: "bench-key"})
+	})
+	b.Run("idempotent_first_call_memory", func(b *testing.B) {
+		r := runtime.New(runtime.WithLogger(quietLogger()))
+		mustRegister(b, r, searchTool(searchImpl{}, searchArticlesValidator{}))
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			res := r.Call(ctx, "search_articles", benchArgs, runtime.CallOptions{IdempotencyKey: "k" + strconv.Itoa(i)})
+			if !res.Success || res.Replayed {
+				b.Fatal("call failed")
+			}
+			_ = res.JSON()
+		}
+	})
+}
+
+// BenchmarkValidate isolates argument validation.
+func BenchmarkValidate(b *testing.B) {
+	b.Run("encoding_json_unmarshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var a SearchArticlesArgs
+			if err := json.Unmarshal(benchArgs, &a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("generated", func(b *testing.B) {
+		v := searchArticlesValidator{}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, te := v.Validate(benchArgs); te != nil {
+				b.Fatal(te)
+			}
+		}
+	})
+	b.Run("schema_typed", func(b *testing.B) {
+		v := schemaTypedValidator(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, te := v.Validate(benchArgs); te != nil {
+				b.Fatal(te)
+			}
+		}
+	})
+}
