@@ -15,6 +15,7 @@ var ToolConfusable = &Rule{
 	Category: "catalog",
 	Purpose: "Checks that no two tools are so alike in name and description that a model will confuse them: " +
 		"the Jaccard similarity of their word sets (name words plus description words, lower-cased, without stop words, plurals folded) must stay below similarity_threshold. " +
+		"Two tools whose names each hold a word the other tool never mentions (update_issue_labels, update_issue_assignees) are told apart by name and not reported. " +
 		"Candidate pairs come from a prefix-filtered index of rare words, so large catalogs stay fast.",
 	Check: checkToolConfusable,
 }
@@ -91,7 +92,7 @@ func checkToolConfusable(p *Pass) {
 					continue
 				}
 				seen[j] = true
-				if sim := jaccard(sets[i], sets[j]); sim >= th {
+				if sim := jaccard(sets[i], sets[j]); sim >= th && !distinctNames(tools[i], tools[j], sets[i], sets[j]) {
 					p.Reportf(tools[i], tools[i].Pos, "tools %q and %q are so alike (word similarity %.2f) that a model may confuse them; say in each name and description what sets it apart", tools[j].Name, tools[i].Name, sim)
 				}
 			}
@@ -115,4 +116,23 @@ func jaccard(a, b []string) float64 {
 		}
 	}
 	return float64(common) / float64(len(a)+len(b)-common)
+}
+
+// distinctNames reports whether each tool's name holds a word that the
+// other tool's words lack: the names alone tell the tools apart.
+func distinctNames(a, b *catalog.Tool, wa, wb []string) bool {
+	return hasWordOutside(a, wb) && hasWordOutside(b, wa)
+}
+
+func hasWordOutside(t *catalog.Tool, other []string) bool {
+	in := make(map[string]bool, len(other))
+	for _, w := range other {
+		in[w] = true
+	}
+	for _, w := range similarityWords(&catalog.Tool{Name: t.Name}) {
+		if !in[w] {
+			return true
+		}
+	}
+	return false
 }

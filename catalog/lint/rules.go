@@ -5,6 +5,7 @@ package lint
 var Rules = []*Rule{
 	// names
 	ToolNameFormat,
+	ToolNameSnakeCase,
 	ToolNameVerbNoun,
 	ToolNameGeneric,
 	ToolNameUnique,
@@ -54,10 +55,11 @@ var Rules = []*Rule{
 // guarantee; warnings are findings that make a model misuse a tool; notes
 // are facts worth knowing that need no change.
 var DefaultSeverity = map[string]Severity{
-	ToolNameFormat.ID:   Error,
-	ToolNameVerbNoun.ID: Warning,
-	ToolNameGeneric.ID:  Warning,
-	ToolNameUnique.ID:   Error,
+	ToolNameFormat.ID:    Error,
+	ToolNameSnakeCase.ID: Warning,
+	ToolNameVerbNoun.ID:  Warning,
+	ToolNameGeneric.ID:   Warning,
+	ToolNameUnique.ID:    Error,
 
 	DescriptionLength.ID:      Warning,
 	DescriptionTokenBudget.ID: Warning,

@@ -23,6 +23,12 @@ var defaultVerbs = []string{
 	"take", "test", "toggle", "track", "transfer", "transcribe", "transform", "translate",
 	"trigger", "unassign", "unlock", "unpin", "unsubscribe", "update", "upload", "upsert",
 	"validate", "verify", "view", "watch", "write",
+	// added after trying the rules on public MCP servers
+	"annotate", "checkout", "classify", "click", "compress", "decompress", "drag", "echo",
+	"embed", "follow", "gzip", "hover", "log", "manage", "navigate", "press",
+	"prioritize", "print", "rank", "react", "reprioritize", "scroll", "select", "simulate",
+	"sleep", "stage", "star", "think", "unarchive", "unfollow", "unlink", "unresolve",
+	"unstage", "unstar", "unwatch", "unzip", "wait", "zip",
 }
 
 // defaultGenericNames are names that say nothing of what a tool acts on.
@@ -40,4 +46,19 @@ var defaultEnumHintNames = []string{
 	"order", "order_by", "direction", "unit", "units", "format", "level", "priority",
 	"severity", "category", "visibility", "method", "role", "scope", "granularity",
 	"interval", "period", "region", "currency", "environment", "env", "strategy",
+}
+
+// defaultUseMarkers are phrases that say when to use a tool.
+var defaultUseMarkers = []string{
+	"use when", "use this", "use it", "use for", "use to", "use if", "call when", "call this",
+	"useful for", "useful when", "helpful for", "helpful when", "prefer this", "when you need",
+	"when the user",
+}
+
+// defaultAvoidMarkers are phrases that say what a tool does not do or when
+// another tool fits better.
+var defaultAvoidMarkers = []string{
+	"do not use", "don't use", "not for", "does not", "doesn't", "never", "instead", "not use",
+	"only works", "only for", "only if", "only when", "only within", "deprecated", "rather than",
+	"unless", "avoid", "prefer ", "cannot", "can't", "won't", "is not", "are not",
 }
