@@ -11,7 +11,7 @@ var SchemaObjectClosed = &Rule{
 	ID:       "SCHEMA_OBJECT_CLOSED",
 	Category: "schemas",
 	Purpose: "Checks that argument objects are closed (\"additionalProperties\": false or \"unevaluatedProperties\": false) so the model cannot invent fields. " +
-		"Objects that set additionalProperties or unevaluatedProperties themselves (maps, or open on purpose) and branches of allOf (closed by their parent with unevaluatedProperties) are left alone. " +
+		"Objects that set additionalProperties or unevaluatedProperties themselves (maps, or open on purpose) branches of allOf (closed by their parent with unevaluatedProperties) and objects without properties of their own whose anyOf, oneOf or allOf branches declare them are left alone. " +
 		"At the top level the tool's additional_args decides: with reject (the default) the args object must be closed, so the model sees the contract the runtime enforces; " +
 		"with strip or allow undeclared arguments are expected, so an open top level is intended, and a closed one contradicts allow.",
 	Check: forEachSchema(true, checkSchemaObjectClosed),
@@ -40,6 +40,9 @@ func checkSchemaObjectClosed(p *Pass, t *catalog.Tool, s schemaRef) {
 	}
 	if n.Get("additionalProperties") != nil || n.Get("unevaluatedProperties") != nil || allOfBranch.MatchString(s.Ptr) {
 		return // open or a map on purpose, or closed by its parent
+	}
+	if n.Get("properties") == nil && (n.Get("oneOf") != nil || n.Get("anyOf") != nil || n.Get("allOf") != nil) {
+		return // its branches say which members it takes
 	}
 	p.Reportf(t, s.KeyPos, "object at %s is open; add \"additionalProperties\": false so the model cannot invent fields, or give additionalProperties a schema if it is a map", s.where())
 }

@@ -23,5 +23,5 @@ func checkSchemaPropertyTyped(p *Pass, t *catalog.Tool, pr propRef) {
 			return
 		}
 	}
-	p.Reportf(t, pr.Field.KeyPos, "property %q in %s has no type; add \"type\" (or enum, const, $ref)", pr.Name, pr.Object.where())
+	p.Reportf(t, pr.Field.KeyPos, "property %q in %s has no type; add \"type\" (or enum, const, $ref), listing every type if any value is accepted", pr.Name, pr.Object.where())
 }

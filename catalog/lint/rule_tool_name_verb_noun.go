@@ -12,7 +12,7 @@ var ToolNameVerbNoun = &Rule{
 	ID:       "TOOL_NAME_VERB_NOUN",
 	Category: "names",
 	Purpose: "Checks that tool names start with a verb (configurable: verbs, extra_verbs) and name their object, such as list_open_invoices, so the model can tell tools apart by name alone. " +
-		"A first word shared by at least half the tools (and three or more), such as git_ in git_commit, is taken as a namespace that names the object, and the verb is looked for after it.",
+		"A first word shared by at least half the tools (and three or more), such as git_ in git_commit, is taken as a namespace that names the object: the verb is looked for after it, and a single word after it passes as a command name (git_status).",
 	Check: checkToolNameVerbNoun,
 }
 
@@ -32,6 +32,9 @@ func checkToolNameVerbNounOne(p *Pass, t *catalog.Tool, ns string) {
 	if ns != "" && len(words) > 1 && words[0] == ns {
 		prefix, words = ns+"_", words[1:]
 	}
+	if prefix != "" && len(words) == 1 {
+		return // a namespaced command, such as git_status
+	}
 	isVerb := func(w string) bool { return slices.Contains(p.Config.Verbs, w) }
 	if !isVerb(words[0]) {
 		if last := words[len(words)-1]; len(words) > 1 && isVerb(last) {
@@ -41,7 +44,7 @@ func checkToolNameVerbNounOne(p *Pass, t *catalog.Tool, ns string) {
 		p.Reportf(t, t.Pos, "tool name %q does not start with a verb; start with what it does, such as %q (if %q is a verb, add it to extra_verbs)", t.Name, prefix+"get_"+strings.Join(words, "_"), words[0])
 		return
 	}
-	if len(words) < 2 && prefix == "" { // a namespace names the object: git_commit
+	if len(words) < 2 {
 		p.Reportf(t, t.Pos, "tool name %q names no object; add what it acts on, such as %q", t.Name, prefix+words[0]+"_"+objectHint(t))
 	}
 }
