@@ -509,29 +509,21 @@ func (d *Decoder) Int64() (int64, error) {
 			return n, nil
 		}
 	}
-	f, perr := strconv.ParseFloat(string(num), 64)
 	off := d.pos - len(num)
-	if perr != nil && !isRangeErr(perr) {
+	if n, err := strconv.ParseInt(string(num), 10, 64); err == nil {
+		return n, nil
+	}
+	f, perr := strconv.ParseFloat(string(num), 64)
+	if perr != nil || math.IsInf(f, 0) {
 		return 0, &RangeError{Offset: off, Number: string(num), Msg: "out of range"}
 	}
-	if f != math.Trunc(f) || math.IsInf(f, 0) {
-		if math.IsInf(f, 0) {
-			return 0, &RangeError{Offset: off, Number: string(num), Msg: "out of range"}
-		}
+	if f != math.Trunc(f) {
 		return 0, &RangeError{Offset: off, Number: string(num), Msg: "not an integer"}
 	}
 	if f < -9.223372036854775808e18 || f >= 9.223372036854775808e18 {
 		return 0, &RangeError{Offset: off, Number: string(num), Msg: "out of range"}
 	}
-	if n, err := strconv.ParseInt(string(num), 10, 64); err == nil {
-		return n, nil
-	}
 	return int64(f), nil
-}
-
-func isRangeErr(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
 }
 
 // Float64 reads a number.

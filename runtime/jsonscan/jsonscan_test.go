@@ -1,0 +1,231 @@
+package jsonscan_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/toolcat/toolcat/runtime/jsonscan"
+)
+
+func TestString(t *testing.T) {
+	tests := []struct {
+		desc, in string
+	}{
+		{desc: "plain", in: `"hello"`},
+		{desc: "empty", in: `""`},
+		{desc: "escapes", in: `"a\"b\\c\/d\b\f\n\r\t"`},
+		{desc: "unicode escape", in: `"\u00e9\u4e2d"`},
+		{desc: "surrogate pair", in: `"\ud83d\ude00"`},
+		{desc: "lone surrogate", in: `"\ud800x"`},
+		{desc: "lone low surrogate", in: `"\udc00"`},
+		{desc: "surrogate then non-surrogate escape", in: `"\ud800\u0041"`},
+		{desc: "raw utf8", in: "\"héllo 中文 😀\""},
+		{desc: "invalid utf8", in: "\"a\xffb\""},
+		{desc: "invalid utf8 with escape", in: "\"\\n\xff\""},
+		{desc: "white space around", in: " \t\n\"x\" "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			var want string
+			if err := json.Unmarshal([]byte(tt.in), &want); err != nil {
+				t.Fatalf("encoding/json: %v", err)
+			}
+			var d jsonscan.Decoder
+			d.Reset([]byte(tt.in))
+			got, err := d.String()
+			if err != nil {
+				t.Fatalf("String: %v", err)
+			}
+			if got != want {
+				t.Errorf("String = %q, want %q", got, want)
+			}
+			if err := d.End(); err != nil {
+				t.Errorf("End: %v", err)
+			}
+		})
+	}
+}
+
+func TestInt64(t *testing.T) {
+	tests := []struct {
+		desc    string
+		in      string
+		want    int64
+		wantErr string // "type", "range", "syntax"
+	}{
+		{desc: "small", in: "42", want: 42},
+		{desc: "negative", in: "-7", want: -7},
+		{desc: "zero", in: "0", want: 0},
+		{desc: "float integral", in: "3.0", want: 3},
+		{desc: "exponent", in: "1e3", want: 1000},
+		{desc: "max", in: "9223372036854775807", want: 9223372036854775807},
+		{desc: "min", in: "-9223372036854775808", want: -9223372036854775808},
+		{desc: "overflow", in: "9223372036854775808", wantErr: "range"},
+		{desc: "fraction", in: "2.5", wantErr: "range"},
+		{desc: "huge", in: "1e400", wantErr: "range"},
+		{desc: "string", in: `"3"`, wantErr: "type"},
+		{desc: "leading zero", in: "01", wantErr: "end"},
+		{desc: "bare minus", in: "-", wantErr: "syntax"},
+		{desc: "dot without digits", in: "1.", wantErr: "syntax"},
+		{desc: "plus", in: "+1", wantErr: "syntax"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			var d jsonscan.Decoder
+			d.Reset([]byte(tt.in))
+			got, err := d.Int64()
+			if err == nil && tt.wantErr == "end" {
+				err = d.End()
+			}
+			var te *jsonscan.TypeError
+			var re *jsonscan.RangeError
+			var se *jsonscan.SyntaxError
+			switch tt.wantErr {
+			case "":
+				if err != nil || got != tt.want {
+					t.Fatalf("Int64 = %d, %v; want %d", got, err, tt.want)
+				}
+			case "type":
+				if !errors.As(err, &te) || te.Got != jsonscan.String || te.Want != jsonscan.Number {
+					t.Fatalf("err = %v, want a TypeError", err)
+				}
+			case "range":
+				if !errors.As(err, &re) {
+					t.Fatalf("err = %v, want a RangeError", err)
+				}
+			case "syntax", "end":
+				if !errors.As(err, &se) {
+					t.Fatalf("err = %v, want a SyntaxError", err)
+				}
+			}
+		})
+	}
+}
+
+func TestObjectWalk(t *testing.T) {
+	in := ` { "a" : 1 , "b\u0021" : [true, false, null, {"x": [ ]}, {}], "c": {"d": "e"} } `
+	var d jsonscan.Decoder
+	d.Reset([]byte(in))
+	if err := d.BeginObject(); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for {
+		k, ok, err := d.NextKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		keys = append(keys, string(k))
+		switch string(k) {
+		case "a":
+			if f, err := d.Float64(); err != nil || f != 1 {
+				t.Fatalf("a = %v, %v", f, err)
+			}
+		case "b!":
+			if err := d.BeginArray(); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for {
+				more, err := d.NextElem()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !more {
+					break
+				}
+				n++
+				if err := d.Skip(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n != 5 {
+				t.Fatalf("b has %d elements, want 5", n)
+			}
+		default:
+			raw, err := d.Raw()
+			if err != nil || string(raw) != `{"d": "e"}` {
+				t.Fatalf("Raw = %q, %v", raw, err)
+			}
+		}
+	}
+	if err := d.End(); err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 3 || keys[1] != "b!" {
+		t.Errorf("keys = %q", keys)
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	for _, in := range []string{`{`, `{"a"}`, `{"a":1,}`, `{,}`, `{"a":1 "b":2}`, `[1,]`, `[1 2]`, `{"a":tru}`, `"abc`, "\"a\x01\"", `{"a":"\x"}`, `{1:2}`} {
+		t.Run(in, func(t *testing.T) {
+			var d jsonscan.Decoder
+			d.Reset([]byte(in))
+			err := d.Skip()
+			if err == nil {
+				err = d.End()
+			}
+			var se *jsonscan.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("Skip(%q) = %v, want a SyntaxError", in, err)
+			}
+			if json.Valid([]byte(in)) {
+				t.Fatalf("encoding/json accepts %q", in)
+			}
+		})
+	}
+}
+
+func TestDepthLimit(t *testing.T) {
+	deep := make([]byte, 0, 2*jsonscan.MaxDepth+2)
+	for range jsonscan.MaxDepth + 1 {
+		deep = append(deep, '[')
+	}
+	for range jsonscan.MaxDepth + 1 {
+		deep = append(deep, ']')
+	}
+	var d jsonscan.Decoder
+	d.Reset(deep)
+	if err := d.Skip(); err == nil {
+		t.Fatal("Skip accepted nesting beyond MaxDepth")
+	}
+}
+
+// FuzzSkip checks that the decoder accepts exactly the documents
+// encoding/json accepts, and decodes strings alike.
+func FuzzSkip(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2.5e3,"x\u00e9",true,null]}`, `"\ud800"`, `-0.0`, `[]`, `{}`, "\"\xff\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var d jsonscan.Decoder
+		d.Reset(in)
+		err := d.Skip()
+		if err == nil {
+			err = d.End()
+		}
+		if valid := json.Valid(in); valid != (err == nil) {
+			t.Fatalf("%q: encoding/json valid=%v, jsonscan err=%v", in, valid, err)
+		}
+		if err != nil {
+			return
+		}
+		d.Reset(in)
+		if d.Peek() != jsonscan.String {
+			return
+		}
+		var want string
+		if json.Unmarshal(in, &want) != nil {
+			return
+		}
+		got, err := d.String()
+		if err != nil || got != want {
+			t.Fatalf("%q: String = %q, %v; encoding/json %q", in, got, err, want)
+		}
+	})
+}
