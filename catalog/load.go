@@ -120,6 +120,11 @@ func LoadFiles(files ...File) (*Catalog, error) {
 	l := &loader{ctx: cuecontext.New(), lines: map[string]*lineIndex{}}
 	cat := l.load(files)
 	if len(l.errs) > 0 {
+		for _, e := range l.errs {
+			if e.Pos.Line == 0 && l.start.IsValid() && (e.Pos.File == "" || e.Pos.File == l.start.File) {
+				e.Pos = l.start // nothing better: the top of the catalog
+			}
+		}
 		return nil, l.errs.sortUnique()
 	}
 	return cat, nil
@@ -133,6 +138,7 @@ type loader struct {
 	data  cue.Value   // the user's files unified, before #Catalog
 	trees []*Node     // the YAML and JSON files as parsed, for exact positions
 	asts  []*ast.File // the CUE files as parsed
+	start Pos         // the top of the first file
 }
 
 func (l *loader) load(files []File) *Catalog {
@@ -140,6 +146,7 @@ func (l *loader) load(files []File) *Catalog {
 		l.errs.add(Pos{}, "no catalog files given")
 		return nil
 	}
+	l.start = Pos{File: files[0].Name, Line: 1, Col: 1}
 	var cueFiles []*ast.File
 	var dataExprs []ast.Expr
 	for _, f := range files {

@@ -159,7 +159,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			desc:  "unknown extension",
 			files: files("t.toml", "a = 1\n"),
-			want:  []string{`t.toml: unknown catalog file type ".toml"; use .cue, .yaml, .yml, .json`},
+			want:  []string{`t.toml:1:1: unknown catalog file type ".toml"; use .cue, .yaml, .yml, .json`},
 		},
 		{
 			desc:  "deep nesting",

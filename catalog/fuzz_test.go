@@ -1,0 +1,60 @@
+package catalog
+
+import (
+	"errors"
+	"testing"
+)
+
+// The loader must answer any input with a catalog or an ErrorList of
+// positioned errors, never a panic. Seeds are in testdata/fuzz.
+
+func fuzzLoad(f *testing.F, name string, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cat, err := LoadFiles(File{Name: name, Data: data})
+		if err == nil {
+			if cat == nil {
+				t.Fatal("nil catalog without error")
+			}
+			return
+		}
+		var list ErrorList
+		if !errors.As(err, &list) || len(list) == 0 {
+			t.Fatalf("error %T is not a non-empty ErrorList: %v", err, err)
+		}
+		for _, e := range list {
+			if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 {
+				t.Fatalf("error without a position in %s: %q at %+v", name, e.Msg, e.Pos)
+			}
+		}
+	})
+}
+
+func FuzzLoadYAML(f *testing.F) {
+	fuzzLoad(f, "f.yaml",
+		"tools:\n  list_items:\n    description: Lists items.\n",
+		"tools:\n  - name: a_b\n    description: x\n    args: {type: object, properties: {n: {type: integer}}}\n",
+		"package: x\nservices: {db: {description: d}}\n",
+		"a: &a [1]\nb: *a\n<<: {c: 1}\n",
+		"tools: {a: {description: x, risk: high, max_retries: 3, errors: {not_found: {suggestion: s}}}}\n",
+	)
+}
+
+func FuzzLoadJSON(f *testing.F) {
+	fuzzLoad(f, "f.json",
+		`{"tools": {"list_items": {"description": "Lists items."}}}`,
+		`{"tools": [{"name": "a_b", "description": "x", "examples": [{"args": {}}]}]}`,
+		`{"package": "x", "suppress": [{"rule": "A", "reason": "b"}]}`,
+		`[1, {"a": null}]`,
+	)
+}
+
+func FuzzLoadCUE(f *testing.F) {
+	fuzzLoad(f, "f.cue",
+		"package tools\ntools: list_items: description: \"Lists items.\"\n",
+		"tools: [string]: {owner: \"x\"}\ntools: a_b: {description: \"y\", sla_ms: 5}\n",
+		"import \"strings\"\npackage: strings.ToLower(\"X\")\n",
+	)
+}
