@@ -425,7 +425,8 @@ func (r *Registry) gate(ctx context.Context, e *entry, opts *CallOptions) *ToolE
 		return te
 	}
 	for _, p := range r.policies {
-		if te := p(ctx, e.meta, opts); te != nil {
+		o := *opts // a copy, so that opts stays on the caller's stack
+		if te := p(ctx, e.meta, &o); te != nil {
 			return te
 		}
 	}

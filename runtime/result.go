@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
+	"sync"
 )
 
 // Result is the envelope every call returns; it encodes to JSON as is:
@@ -67,12 +69,45 @@ func (r Result) MarshalJSON() ([]byte, error) {
 // JSON returns the envelope as the model should read it. It never fails: a
 // result that cannot be encoded becomes an internal error envelope.
 func (r Result) JSON() []byte {
-	b, err := r.MarshalJSON()
-	if err != nil {
-		b, _ = Fail(Internal("the tool's result cannot be encoded as JSON")).MarshalJSON()
+	if !r.Success {
+		b, err := r.MarshalJSON()
+		if err != nil {
+			b, _ = Fail(Internal("the error cannot be encoded as JSON")).MarshalJSON()
+		}
+		return b
 	}
-	return b
+	eb := encPool.Get().(*encBuf)
+	defer func() {
+		if eb.buf.Cap() <= 64<<10 { // do not keep the buffer of a huge result
+			encPool.Put(eb)
+		}
+	}()
+	eb.buf.Reset()
+	eb.buf.WriteString(`{"success":true,"data":`)
+	if err := eb.enc.Encode(r.Data); err != nil {
+		b, _ := Fail(Internal("the tool's result cannot be encoded as JSON")).MarshalJSON()
+		return b
+	}
+	eb.buf.Truncate(eb.buf.Len() - 1) // Encode's newline
+	if r.Replayed {
+		eb.buf.WriteString(`,"replayed":true`)
+	}
+	eb.buf.WriteByte('}')
+	return bytes.Clone(eb.buf.Bytes())
 }
+
+// encBuf is a reusable encoder without HTML escaping.
+type encBuf struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encPool = sync.Pool{New: func() any {
+	eb := new(encBuf)
+	eb.enc = json.NewEncoder(&eb.buf)
+	eb.enc.SetEscapeHTML(false)
+	return eb
+}}
 
 // UnmarshalJSON decodes an envelope; Data becomes a json.RawMessage.
 func (r *Result) UnmarshalJSON(b []byte) error {

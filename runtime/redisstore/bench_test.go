@@ -1,0 +1,46 @@
+package redisstore_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/internal/redistest"
+	"github.com/toolcat/toolcat/runtime/internal/storetest"
+	"github.com/toolcat/toolcat/runtime/redisstore"
+)
+
+// BenchmarkCallRedis measures an idempotent call through a Redis store on
+// the loopback: the replay path (one round trip) and a first call (claim and
+// complete: two round trips).
+func BenchmarkCallRedis(b *testing.B) {
+	srv := redistest.Start(b)
+	c := client(b, srv.Addr)
+	ctx := context.Background()
+	args := []byte(`{"order_id":"B1","amount_cents":100}`)
+	b.Run("replay", func(b *testing.B) {
+		reg := storetest.New(b, func() runtime.IdempotencyStore { return redisstore.New(c) }, storetest.NewCounter())
+		opts := runtime.CallOptions{IdempotencyKey: "bench-replay"}
+		if res := reg.Call(ctx, "refund_order", args, opts); !res.Success {
+			b.Fatal(string(res.JSON()))
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if res := reg.Call(ctx, "refund_order", args, opts); !res.Replayed {
+				b.Fatal(string(res.JSON()))
+			}
+		}
+	})
+	b.Run("first_call", func(b *testing.B) {
+		reg := storetest.New(b, func() runtime.IdempotencyStore { return redisstore.New(c) }, storetest.NewCounter())
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			if res := reg.Call(ctx, "refund_order", args, runtime.CallOptions{IdempotencyKey: "bench-" + strconv.Itoa(i)}); !res.Success || res.Replayed {
+				b.Fatal(string(res.JSON()))
+			}
+		}
+	})
+}
