@@ -46,6 +46,15 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 		return r.conflict(e, key, true)
 	}
 	tok := claim.Token
+	// The retry guard comes after the replay: a stored result is always
+	// served.
+	if ex := r.guard.blocked(opts.StepID, m.Name, r.now()); ex != nil {
+		if err := r.store.Release(context.WithoutCancel(ctx), key, tok); err != nil {
+			r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: releasing idempotency key",
+				slog.String("tool", m.Name), slog.Any("err", err))
+		}
+		return r.fail(e, ex)
+	}
 	// Settle the claim once the tool has answered, even late (detached).
 	settle := func(data any, te *ToolError, at time.Time) (Record, bool) {
 		bg := context.WithoutCancel(ctx)

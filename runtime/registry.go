@@ -375,23 +375,22 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 		te.internal = true
 		return r.fail(e, te)
 	}
+	if key != "" {
+		return r.idempotent(ctx, e, raw, args, opts, key)
+	}
 	// Retry guard.
-	now := r.now()
-	if ex := r.guard.blocked(opts.StepID, m.Name, now); ex != nil {
+	if ex := r.guard.blocked(opts.StepID, m.Name, r.now()); ex != nil {
 		return r.fail(e, ex)
 	}
-	if key == "" {
-		data, te, _ := r.execute(ctx, e, e.tool.Execute, args, nil)
-		if te != nil {
-			return r.failed(e, raw, opts, te)
-		}
-		r.guard.success(opts.StepID, m.Name)
-		if m.ReturnsUntrusted {
-			return r.untrusted(e, data, nil, now, false)
-		}
-		return Result{Success: true, Data: data, Tool: m.Name}
+	data, te, _ := r.execute(ctx, e, e.tool.Execute, args, nil)
+	if te != nil {
+		return r.failed(e, raw, opts, te)
 	}
-	return r.idempotent(ctx, e, raw, args, opts, key)
+	r.guard.success(opts.StepID, m.Name)
+	if m.ReturnsUntrusted {
+		return r.untrusted(e, data, nil, r.now(), false)
+	}
+	return Result{Success: true, Data: data, Tool: m.Name}
 }
 
 // failed records a failure with the retry guard and builds its envelope.

@@ -708,3 +708,32 @@ func TestRetryGuard(t *testing.T) {
 		}
 	})
 }
+
+func TestReplayBypassesRetryGuard(t *testing.T) {
+	fail := false
+	r := runtime.New()
+	mustRegister(t, r, runtime.Tool{Meta: runtime.Meta{Name: "send_mail", HasSideEffects: true}, Execute: func(_ context.Context, a any) (any, error) {
+		if fail {
+			return nil, runtime.ExternalError("smtp refused " + time.Now().String())
+		}
+		return "sent", nil
+	}})
+	ctx := context.Background()
+	keyed := runtime.CallOptions{StepID: "s1", IdempotencyKey: "mail-1"}
+	if res := r.Call(ctx, "send_mail", nil, keyed); !res.Success {
+		t.Fatal(string(res.JSON()))
+	}
+	fail = true
+	for range 2 {
+		r.Call(ctx, "send_mail", []byte(`{"other":1}`), runtime.CallOptions{StepID: "s1"})
+	}
+	if res := r.Call(ctx, "send_mail", []byte(`{"other":2}`), runtime.CallOptions{StepID: "s1"}); res.Error.Code != runtime.CodeRetryExhausted {
+		t.Fatalf("want the step exhausted, got %s", res.JSON())
+	}
+	if res := r.Call(ctx, "send_mail", nil, keyed); !res.Success || !res.Replayed {
+		t.Fatalf("a stored result must still be served: %s", res.JSON())
+	}
+	if res := r.Call(ctx, "send_mail", nil, runtime.CallOptions{StepID: "s1", IdempotencyKey: "mail-2"}); res.Error.Code != runtime.CodeRetryExhausted {
+		t.Fatalf("a new key in an exhausted step must not run: %s", res.JSON())
+	}
+}

@@ -74,6 +74,7 @@ type SyntaxError struct {
 	Msg    string // what is wrong
 }
 
+// Error describes the problem and its offset.
 func (e *SyntaxError) Error() string {
 	return "invalid JSON at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }
@@ -85,6 +86,7 @@ type TypeError struct {
 	Want   Kind // kind asked for
 }
 
+// Error names the kinds found and wanted.
 func (e *TypeError) Error() string {
 	return "got " + e.Got.String() + ", want " + e.Want.String() + " at offset " + strconv.Itoa(e.Offset)
 }
@@ -97,6 +99,7 @@ type RangeError struct {
 	Msg    string // "not an integer" or "out of range"
 }
 
+// Error names the number and why it does not fit.
 func (e *RangeError) Error() string {
 	return "number " + e.Number + " at offset " + strconv.Itoa(e.Offset) + " is " + e.Msg
 }
