@@ -11,7 +11,7 @@ import (
 func TestNameWords(t *testing.T) {
 	for _, tc := range []struct {
 		desc, in string
-		want []string
+		want     []string
 	}{
 		{"snake", "list_open_invoices", []string{"list", "open", "invoices"}},
 		{"kebab and dots", "get-user.v2", []string{"get", "user", "v2"}},
