@@ -50,8 +50,9 @@ func checkCatalogCoreTools(p *Pass) {
 }
 
 // leastCentral picks up to n core tools offered at autonomy rank level that
-// the fewest other tools name as fallback or dependency, the most
-// specialised first: those the model needs least often.
+// the model likely needs least often: those the fewest other tools name as
+// fallback or dependency, then the riskiest, then the most specialised
+// (the longest names).
 func leastCentral(c *catalog.Catalog, level, n int) []string {
 	refs := map[string]int{}
 	for _, t := range c.Tools {
@@ -78,6 +79,9 @@ func leastCentral(c *catalog.Catalog, level, n int) []string {
 		}
 		if a.Risk.Rank() != b.Risk.Rank() {
 			return a.Risk.Rank() > b.Risk.Rank()
+		}
+		if na, nb := len(nameWords(a.Name)), len(nameWords(b.Name)); na != nb {
+			return na > nb // a longer name is a more specialised tool
 		}
 		return a.Name < b.Name
 	})
