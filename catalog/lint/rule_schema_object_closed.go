@@ -11,7 +11,7 @@ var SchemaObjectClosed = &Rule{
 	ID:       "SCHEMA_OBJECT_CLOSED",
 	Category: "schemas",
 	Purpose: "Checks that argument objects are closed (\"additionalProperties\": false or \"unevaluatedProperties\": false) so the model cannot invent fields. " +
-		"Objects that set additionalProperties or unevaluatedProperties themselves (maps, or open on purpose) branches of allOf (closed by their parent with unevaluatedProperties) and objects without properties of their own whose anyOf, oneOf or allOf branches declare them are left alone. " +
+		"Objects that set additionalProperties or unevaluatedProperties themselves (maps, or open on purpose), branches of allOf (closed by their parent with unevaluatedProperties) and objects without properties of their own whose anyOf, oneOf or allOf branches declare them are left alone. " +
 		"At the top level the tool's additional_args decides: with reject (the default) the args object must be closed, so the model sees the contract the runtime enforces; " +
 		"with strip or allow undeclared arguments are expected, so an open top level is intended, and a closed one contradicts allow.",
 	Check: forEachSchema(true, checkSchemaObjectClosed),
