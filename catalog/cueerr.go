@@ -136,6 +136,27 @@ func (l *loader) defAt(path []string) cue.Value {
 	return d
 }
 
+// defChildCached is defChild for checkFields: the definition that a
+// pattern gives a field (every tool's #Tool) is made once per parent and
+// reused for its siblings, which are already known to match the pattern.
+// dpath is the parent's path in the definition, "*" standing for names
+// that a pattern matched; the second result says the child is one of them.
+func (l *loader) defChildCached(d cue.Value, sel cue.Selector, dpath []string) (cue.Value, bool) {
+	if c := d.LookupPath(cue.MakePath(sel)); c.Exists() {
+		return c, false
+	}
+	key := strings.Join(dpath, "\x00")
+	if c, ok := l.patternDefs[key]; ok {
+		return c, true
+	}
+	c := defChild(d, sel)
+	if l.patternDefs == nil {
+		l.patternDefs = map[string]cue.Value{}
+	}
+	l.patternDefs[key] = c
+	return c, true
+}
+
 // defChild returns the definition of one field or element of d. A field
 // that only a pattern constraint defines (tools: [Name]: #Tool) is made by
 // filling it with top, so that the pattern applies.
@@ -272,7 +293,7 @@ func kindName(k cue.Kind) string {
 
 // checkFields reports the fields of v that its definition d does not
 // allow, with the closest allowed name.
-func (l *loader) checkFields(v, d cue.Value, path []string) {
+func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 	if !d.Exists() || d.IncompleteKind() == cue.TopKind {
 		return
 	}
@@ -284,7 +305,16 @@ func (l *loader) checkFields(v, d cue.Value, path []string) {
 		}
 		open := d.Allows(cue.Str("\x00toolcat-probe"))
 		if !open {
-			for _, name := range requiredFields(d) {
+			key := strings.Join(dpath, "\x00")
+			req, ok := l.required[key]
+			if !ok {
+				req = requiredFields(d)
+				if l.required == nil {
+					l.required = map[string][]string{}
+				}
+				l.required[key] = req
+			}
+			for _, name := range req {
 				if !v.LookupPath(cue.MakePath(cue.Str(name))).Exists() {
 					l.errs.add(l.pos(v.Pos()), "%s", missingField(append(path, name)))
 				}
@@ -306,7 +336,12 @@ func (l *loader) checkFields(v, d cue.Value, path []string) {
 				l.errs.add(l.pos(it.Value().Pos()), "%s", msg)
 				continue
 			}
-			l.checkFields(it.Value(), defChild(d, sel), append(path, name))
+			cd, pattern := l.defChildCached(d, sel, dpath)
+			dname := name
+			if pattern {
+				dname = "*"
+			}
+			l.checkFields(it.Value(), cd, append(path, name), append(dpath, dname))
 		}
 	case cue.ListKind:
 		it, err := v.List()
@@ -315,7 +350,7 @@ func (l *loader) checkFields(v, d cue.Value, path []string) {
 		}
 		elem := d.LookupPath(cue.MakePath(cue.AnyIndex))
 		for i := 0; it.Next(); i++ {
-			l.checkFields(it.Value(), elem, append(path, strconv.Itoa(i)))
+			l.checkFields(it.Value(), elem, append(path, strconv.Itoa(i)), append(dpath, "[]"))
 		}
 	}
 }

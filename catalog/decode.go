@@ -90,14 +90,8 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 	}
 	// The schemas of a tool with other errors are still checked, as long
 	// as they are themselves well-formed values.
-	if a := v.LookupPath(cue.ParsePath("args")); a.Validate(cue.Concrete(true)) == nil {
-		t.Args = l.node(a, t.Pos, 0)
-		overlayPos(t.Args, l.treeField("tools", name, "args"))
-	}
-	if r := v.LookupPath(cue.ParsePath("result")); r.Exists() && r.Validate(cue.Concrete(true)) == nil {
-		t.Result = l.node(r, t.PosOf("result"), 0)
-		overlayPos(t.Result, l.treeField("tools", name, "result"))
-	}
+	t.Args = l.schema(name, "args", v, t.Pos)
+	t.Result = l.schema(name, "result", v, t.PosOf("result"))
 	if v.Validate(cue.Concrete(true)) != nil {
 		return t // reported by validation
 	}
@@ -272,4 +266,20 @@ func overlayPos(n *Node, user *Field) {
 		}
 	}
 	walk(n, user.Value)
+}
+
+// schema returns a tool's args or result schema: as written in YAML or
+// JSON, or as evaluated from CUE (where the format's default applies).
+func (l *loader) schema(tool, field string, v cue.Value, fallback Pos) *Node {
+	if f, ok := l.schemas[[2]string{tool, field}]; ok {
+		if p := l.cuePos("tools", tool, field); p.IsValid() {
+			l.errs.add(f.KeyPos, "tools.%s.%s: written again; it was written at %s, and a schema is written in one file", tool, field, p)
+		}
+		return f.Value
+	}
+	sv := v.LookupPath(cue.MakePath(cue.Str(field)))
+	if !sv.Exists() || sv.Validate(cue.Concrete(true)) != nil {
+		return nil
+	}
+	return l.node(sv, fallback, 0)
 }

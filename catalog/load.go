@@ -139,6 +139,65 @@ type loader struct {
 	trees []*Node     // the YAML and JSON files as parsed, for exact positions
 	asts  []*ast.File // the CUE files as parsed
 	start Pos         // the top of the first file
+
+	patternDefs map[string]cue.Value // checkFields' caches, by definition path
+	required    map[string][]string
+
+	// schemas holds the args and result schemas written in YAML and JSON,
+	// by tool and field; they bypass CUE (see withoutSchemas).
+	schemas map[[2]string]*Field
+}
+
+// schemaFields are the tool fields that hold JSON Schemas.
+var schemaFields = []string{"args", "result"}
+
+// withoutSchemas returns the tree with the tools' JSON Schemas set aside.
+// The format says nothing of a schema's content beyond "an object", and
+// evaluating large schemas in CUE costs most of a load; they are checked
+// against the JSON Schema metaschema instead. A schema is written in one
+// file: the same tool's schema in two files is an error.
+func (l *loader) withoutSchemas(root *Node) *Node {
+	tools := root.Field("tools")
+	if tools == nil || tools.Value.Kind != Object {
+		return root
+	}
+	if l.schemas == nil {
+		l.schemas = map[[2]string]*Field{}
+	}
+	newTools := *tools.Value
+	newTools.Fields = make([]*Field, len(tools.Value.Fields))
+	for i, tf := range tools.Value.Fields {
+		newTools.Fields[i] = tf
+		if tf.Value.Kind != Object {
+			continue
+		}
+		var kept []*Field
+		for _, f := range tf.Value.Fields {
+			if !slices.Contains(schemaFields, f.Key) {
+				kept = append(kept, f)
+				continue
+			}
+			key := [2]string{tf.Key, f.Key}
+			if prev, dup := l.schemas[key]; dup {
+				l.errs.add(f.KeyPos, "tools.%s.%s: written again; it was written at %s, and a schema is written in one file", tf.Key, f.Key, prev.KeyPos)
+				continue
+			}
+			l.schemas[key] = f
+		}
+		if len(kept) < len(tf.Value.Fields) {
+			tool := *tf.Value
+			tool.Fields = kept
+			newTools.Fields[i] = &Field{Key: tf.Key, KeyPos: tf.KeyPos, Value: &tool}
+		}
+	}
+	newRoot := *root
+	newRoot.Fields = slices.Clone(root.Fields)
+	for i, f := range newRoot.Fields {
+		if f == tools {
+			newRoot.Fields[i] = &Field{Key: f.Key, KeyPos: f.KeyPos, Value: &newTools}
+		}
+	}
+	return &newRoot
 }
 
 func (l *loader) load(files []File) *Catalog {
@@ -184,7 +243,7 @@ func (l *loader) load(files []File) *Catalog {
 			l.normaliseTools(n)
 			tf := token.NewFile(f.Name, -1, len(f.Data))
 			tf.SetLinesForContent(f.Data)
-			dataExprs = append(dataExprs, toCUE(n, li, tf))
+			dataExprs = append(dataExprs, toCUE(l.withoutSchemas(n), li, tf))
 			l.trees = append(l.trees, n)
 		default:
 			l.errs.add(Pos{File: f.Name}, "unknown catalog file type %q; use %s", ext, strings.Join(Extensions, ", "))
@@ -199,7 +258,7 @@ func (l *loader) load(files []File) *Catalog {
 	}
 	l.data = v
 	l.def = v.LookupPath(cue.MakePath(cue.Def("#Catalog")))
-	l.checkFields(v, l.def, nil)
+	l.checkFields(v, l.def, nil, nil)
 	cat := l.def.Unify(v)
 	if err := cat.Validate(cue.Concrete(true)); err != nil {
 		l.cueErrors(err)

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
@@ -20,30 +22,47 @@ const schemaURL = "toolcat:///"
 // checkSchemas compiles every args and result schema against the JSON
 // Schema 2020-12 metaschema and reports each problem at its position
 // inside the schema.
+//
+// Compiling is most of the cost of loading a large catalog, so the tools
+// are shared among one worker per CPU, each with its own compiler (a
+// compiler is not safe for concurrent use).
 func (l *loader) checkSchemas(c *Catalog) {
-	comp := jsonschema.NewCompiler()
-	comp.DefaultDraft(jsonschema.Draft2020)
-	comp.UseLoader(noLoader{})
-	for _, t := range c.Tools {
-		if t.Args == nil {
-			continue // the tool itself is invalid
-		}
-		l.checkSchema(comp, t.Name, "args", t.Args)
-		if t.Result != nil {
-			l.checkSchema(comp, t.Name, "result", t.Result)
-		}
+	workers := min(runtime.GOMAXPROCS(0), len(c.Tools)/50+1)
+	errs := make([]ErrorList, len(c.Tools))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			comp := jsonschema.NewCompiler()
+			comp.DefaultDraft(jsonschema.Draft2020)
+			comp.UseLoader(noLoader{})
+			for i := w; i < len(c.Tools); i += workers {
+				t := c.Tools[i]
+				if t.Args != nil {
+					checkSchema(&errs[i], comp, t.Name, "args", t.Args)
+				}
+				if t.Result != nil {
+					checkSchema(&errs[i], comp, t.Name, "result", t.Result)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		l.errs = append(l.errs, e...)
 	}
 }
 
-func (l *loader) checkSchema(comp *jsonschema.Compiler, tool, field string, n *Node) {
+func checkSchema(errs *ErrorList, comp *jsonschema.Compiler, tool, field string, n *Node) {
 	loc := schemaURL + url.PathEscape(tool) + "/" + field + ".json"
 	where := "tools." + tool + "." + field
 	if n.Kind != Object && n.Kind != Bool {
-		l.errs.add(n.Pos, "%s: a JSON Schema is an object; found %s", where, describe(n))
+		errs.add(n.Pos, "%s: a JSON Schema is an object; found %s", where, describe(n))
 		return
 	}
 	if err := comp.AddResource(loc, n.Interface()); err != nil {
-		l.errs.add(n.Pos, "%s: %v", where, err)
+		errs.add(n.Pos, "%s: %v", where, err)
 		return
 	}
 	_, err := comp.Compile(loc)
@@ -68,7 +87,7 @@ func (l *loader) checkSchema(comp *jsonschema.Compiler, tool, field string, n *N
 				if at == nil {
 					at = n
 				}
-				l.errs.add(at.Pos, "%s: not a valid JSON Schema: %s", dotted(where, leaf.InstanceLocation), leaf.ErrorKind.LocalizedString(printer))
+				errs.add(at.Pos, "%s: not a valid JSON Schema: %s", dotted(where, leaf.InstanceLocation), leaf.ErrorKind.LocalizedString(printer))
 			}
 			return
 		}
@@ -78,7 +97,7 @@ func (l *loader) checkSchema(comp *jsonschema.Compiler, tool, field string, n *N
 		if at == nil {
 			at = n
 		}
-		l.errs.add(at.Pos, "%s: invalid regular expression %q: %v", dotted(where, strings.Split(ptr, "/")[1:]), rxe.Regex, rxe.Err)
+		errs.add(at.Pos, "%s: invalid regular expression %q: %v", dotted(where, strings.Split(ptr, "/")[1:]), rxe.Regex, rxe.Err)
 		return
 	case errors.As(err, &lue):
 		ref := strings.TrimPrefix(lue.URL, schemaURL)
@@ -90,10 +109,10 @@ func (l *loader) checkSchema(comp *jsonschema.Compiler, tool, field string, n *N
 			}
 			return true
 		})
-		l.errs.add(at, "%s: $ref %s cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)", where, ref)
+		errs.add(at, "%s: $ref %s cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)", where, ref)
 		return
 	}
-	l.errs.add(n.Pos, "%s: %s", where, strings.ReplaceAll(err.Error(), schemaURL, ""))
+	errs.add(n.Pos, "%s: %s", where, strings.ReplaceAll(err.Error(), schemaURL, ""))
 }
 
 // leaves returns the innermost causes of a validation error, which name
