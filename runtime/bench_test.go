@@ -61,18 +61,7 @@ type searchArticlesValidator struct{}
 func (searchArticlesValidator) Validate(raw []byte) (any, *runtime.ToolError) {
 	a := &SearchArticlesArgs{MaxResults: 5, Sort: "relevance"}
 	var d jsonscan.Decoder
-	d.Reset(raw)
-	switch d.Peek() {
-	case jsonscan.Invalid:
-		if d.End() == nil {
-			return nil, runtime.ArgMissing("", "query", searchArgNames)
-		}
-	case jsonscan.Null:
-		_ = d.Null()
-		if d.End() == nil {
-			return nil, runtime.ArgMissing("", "query", searchArgNames)
-		}
-	}
+	d.Reset(runtime.NormalizeArgs(raw))
 	if err := d.BeginObject(); err != nil {
 		return nil, runtime.ArgDecodeError("", "object", err)
 	}

@@ -461,18 +461,16 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 }
 
 // execute runs fn under the tool's deadline, turning panics and errors into
-// a *ToolError.
-// In detached mode, a tool that answers after the deadline hands its result
-// to onLate (when set).
+// a *ToolError. In detached mode, a tool that answers after the deadline
+// hands its result to onLate (when set), and detached is true.
 func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onLate func(any, *ToolError)) (data any, te *ToolError, detached bool) {
 	if e.deadline <= 0 {
 		data, te = r.protect(ctx, e, fn, args)
 		return data, te, false
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.deadline)
-	defer cancel()
+	sc := newSLACtx(ctx, e.deadline)
 	if !r.detach {
-		data, te = r.protect(ctx, e, fn, args)
+		data, te = r.protect(sc, e, fn, args)
 	} else {
 		type out struct {
 			data any
@@ -481,38 +479,42 @@ func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onL
 		ch := make(chan out, 1)
 		var state atomic.Int32 // 0 running, 1 answered the caller, 2 abandoned
 		go func() {
-			d, t := r.protect(ctx, e, fn, args)
+			d, t := r.protect(sc, e, fn, args)
 			if state.CompareAndSwap(0, 1) {
 				ch <- out{d, t}
-			} else if onLate != nil {
-				onLate(d, t)
+			} else {
+				sc.release()
+				if onLate != nil {
+					onLate(d, t)
+				}
 			}
 		}()
 		select {
 		case o := <-ch:
 			data, te = o.data, o.te
-		case <-ctx.Done():
+		case <-sc.Done():
 			if state.CompareAndSwap(0, 2) {
-				return nil, r.timeoutErr(ctx, e), true
+				return nil, r.timeoutErr(sc, e), true
 			}
 			o := <-ch // the tool answered at the same moment
 			data, te = o.data, o.te
 		}
 	}
-	if te != nil && ctx.Err() != nil && te.Code != CodeTimeout {
+	if te != nil && te.Code != CodeTimeout && sc.Err() != nil {
 		if errors.Is(te, context.DeadlineExceeded) || errors.Is(te, context.Canceled) || te.Code == CodeInternal {
-			return nil, r.timeoutErr(ctx, e), false
+			te = r.timeoutErr(sc, e)
 		}
 	}
+	sc.release()
 	return data, te, false
 }
 
-func (r *Registry) timeoutErr(ctx context.Context, e *entry) *ToolError {
-	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) && ctx.Err() != nil {
+func (r *Registry) timeoutErr(sc *slaCtx, e *entry) *ToolError {
+	if sc.expired() {
 		return Timeout(fmt.Sprintf("tool %s did not answer within its deadline of %v", e.meta.Name, e.deadline)).
 			WithDetail("deadline_ms", e.deadline.Milliseconds())
 	}
-	return Timeout("the call was cancelled: " + ctx.Err().Error())
+	return Timeout("the call was cancelled: " + sc.Err().Error())
 }
 
 // protect runs fn, recovering a panic as internal and logging its stack.

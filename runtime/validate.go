@@ -95,7 +95,7 @@ func (v *SchemaValidator) ArgNames() []string { return v.props }
 
 // Validate implements Validator.
 func (v *SchemaValidator) Validate(raw []byte) (any, *ToolError) {
-	raw = normalizeArgs(raw)
+	raw = NormalizeArgs(raw)
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, ArgSyntax(err)
@@ -141,8 +141,16 @@ func (v *SchemaValidator) ValidateValue(doc *any) *ToolError {
 	return nil
 }
 
-// normalizeArgs treats absent and null arguments as an empty object: models
-// send both for tools without arguments.
+// NormalizeArgs returns raw, or {} when raw is empty, white space or null:
+// models send all of these for a call without arguments. Validators call it
+// first.
+func NormalizeArgs(raw []byte) []byte {
+	if len(raw) > 0 && raw[0] == '{' {
+		return raw
+	}
+	return normalizeArgs(raw)
+}
+
 func normalizeArgs(raw []byte) []byte {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || string(t) == "null" {
