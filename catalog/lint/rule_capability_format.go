@@ -17,7 +17,7 @@ var CapabilityFormat = &Rule{
 var capabilityRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*:[a-z][a-z0-9_-]*(:[a-z0-9_*][a-z0-9_.*/-]*)?$`)
 
 func checkCapabilityFormat(p *Pass, t *catalog.Tool) {
-	if !t.Has("capability_required") || capabilityRE.MatchString(t.CapabilityRequired) {
+	if t.CapabilityRequired == "" || capabilityRE.MatchString(t.CapabilityRequired) {
 		return
 	}
 	p.Reportf(t, t.PosOf("capability_required"), "capability %q is not domain:action[:scope] in lower case; write it such as \"db:read:articles\"", t.CapabilityRequired)

@@ -8,7 +8,7 @@ import (
 var SchemaValuesValid = &Rule{
 	ID:       "SCHEMA_VALUES_VALID",
 	Category: "schemas",
-	Purpose:  "Checks that default, enum, const and examples values inside args and result schemas are valid against their own (sub)schema, and that every catalog example's args are valid against args (examples expecting invalid_args excepted): the model copies these values.",
+	Purpose:  "Checks that default, enum, const and examples values inside args and result schemas are valid against their own (sub)schema, and that every catalog example's args are valid against args (examples expecting invalid_args excepted) and its result against result: the model copies these values, and the conformance tests run the examples.",
 	Check:    forEachTool(checkSchemaValuesValid),
 }
 
@@ -52,7 +52,7 @@ func checkSchemaValuesValid(p *Pass, t *catalog.Tool) {
 			}
 			return true
 		})
-		if r.name != "args" || broken || len(t.Examples) == 0 {
+		if broken || len(t.Examples) == 0 {
 			continue
 		}
 		if cs == nil {
@@ -62,16 +62,20 @@ func checkSchemaValuesValid(p *Pass, t *catalog.Tool) {
 			}
 		}
 		for i, ex := range t.Examples {
-			if ex.Args == nil || ex.Error == "invalid_args" {
+			v, hint := ex.Args, "fix the example, or set error: invalid_args if it shows a rejected call"
+			if r.name == "result" {
+				v, hint = ex.Result, "fix the example's result or the result schema"
+			}
+			if v == nil || r.name == "args" && ex.Error == "invalid_args" || r.name == "result" && ex.Error != "" {
 				continue
 			}
-			if err := cs.sch.Validate(ex.Args.Interface()); err != nil {
+			if err := cs.sch.Validate(v.Interface()); err != nil {
 				for _, pr := range validationProblems(err) {
 					at := pr.Ptr
 					if at == "" {
 						at = "the top"
 					}
-					p.Reportf(t, posIn(ex.Args, pr.Ptr), "example %d args are not valid at %s: %s; fix the example, or set error: invalid_args if it shows a rejected call", i+1, at, pr.Msg)
+					p.Reportf(t, posIn(v, pr.Ptr), "example %d %s is not valid at %s: %s; %s", i+1, r.name, at, pr.Msg, hint)
 				}
 			}
 		}

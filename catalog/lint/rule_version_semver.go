@@ -20,7 +20,7 @@ var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-
 var looseVersionRE = regexp.MustCompile(`^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$`)
 
 func checkVersionSemver(p *Pass, t *catalog.Tool) {
-	if !t.Has("version") || semverRE.MatchString(t.Version) {
+	if t.Version == "" || semverRE.MatchString(t.Version) {
 		return
 	}
 	hint := "use a version such as \"1.0.0\""
