@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -735,5 +736,52 @@ func TestReplayBypassesRetryGuard(t *testing.T) {
 	}
 	if res := r.Call(ctx, "send_mail", nil, runtime.CallOptions{StepID: "s1", IdempotencyKey: "mail-2"}); res.Error.Code != runtime.CodeRetryExhausted {
 		t.Fatalf("a new key in an exhausted step must not run: %s", res.JSON())
+	}
+}
+
+// TestConcurrentUse calls tools from many goroutines while others are
+// registered, under the race detector.
+func TestConcurrentUse(t *testing.T) {
+	r := runtime.New(runtime.WithLogger(quietLogger()))
+	mustRegister(t, r,
+		runtime.Tool{Meta: searchMeta(), Execute: echo},
+		searchToolNamed("search_generated", searchArticlesValidator{}),
+		runtime.Tool{Meta: runtime.Meta{Name: "fetch_page", ReturnsUntrusted: true, SLA: time.Second, AdditionalArgs: runtime.AdditionalArgsAllow}, Execute: echo},
+	)
+	ctx := context.Background()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 50 {
+			mustRegister(t, r, runtime.Tool{Meta: runtime.Meta{Name: "extra_" + string(rune('a'+i%26)) + string(rune('a'+i/26))}, Execute: echo})
+		}
+	}()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				step := "s" + string(rune('0'+g))
+				switch i % 4 {
+				case 0:
+					if res := r.Call(ctx, "search_generated", []byte(`{"query":"pg"}`), runtime.CallOptions{StepID: step}); !res.Success {
+						t.Error(string(res.JSON()))
+					}
+				case 1:
+					r.Call(ctx, "search_articles", []byte(`{"query":"p"}`), runtime.CallOptions{StepID: step})
+				case 2:
+					if res := r.Call(ctx, "fetch_page", []byte(`{"x":"<b>"}`), runtime.CallOptions{IdempotencyKey: "k" + step}); !res.Success {
+						t.Error(string(res.JSON()))
+					}
+				default:
+					_ = r.List()
+					r.Call(ctx, "extra_aa", nil, runtime.CallOptions{})
+				}
+			}
+		})
+	}
+	wg.Wait()
+	<-done
+	if n := len(r.List()); n != 53 {
+		t.Errorf("%d tools registered, want 53", n)
 	}
 }
