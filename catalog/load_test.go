@@ -144,7 +144,25 @@ func TestLoadErrors(t *testing.T) {
 		{
 			desc:  "remote $ref",
 			files: files("t.yaml", "tools:\n  list_items:\n    description: x\n    args: {type: object, properties: {a: {$ref: \"https://example.com/a.json\"}}}\n"),
-			want:  []string{`t.yaml:4:43: tools.list_items.args: $ref https://example.com/a.json cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)`},
+			want:  []string{`t.yaml:4:49: tools.list_items.args.properties.a: $ref https://example.com/a.json cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)`},
+		},
+		{
+			desc: "local $refs that resolve to nothing",
+			files: files("t.yaml", `tools:
+  list_items:
+    description: x
+    args:
+      type: object
+      $defs: {id: {type: string}}
+      properties:
+        a: {$ref: "#/$defs/id"}
+        b: {$ref: "#/$defs/nothing"}
+        c: {$ref: "#named"}
+`),
+			want: []string{
+				`t.yaml:9:19: tools.list_items.args.properties.b: $ref #/$defs/nothing points at nothing in the schema`,
+				`t.yaml:10:19: tools.list_items.args.properties.c: $ref #named names no $anchor of the schema`,
+			},
 		},
 		{
 			desc:  "conflict between files",

