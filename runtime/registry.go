@@ -81,7 +81,8 @@ type Option func(*Registry)
 // MemoryStore. Use runtime/redisstore to share keys between processes.
 func WithIdempotencyStore(s IdempotencyStore) Option { return func(r *Registry) { r.store = s } }
 
-// WithIdempotencyTTL sets how long results are kept for replay (default 24h).
+// WithIdempotencyTTL sets how long results are kept for replay (default
+// 24h; zero or less means the default).
 func WithIdempotencyTTL(d time.Duration) Option { return func(r *Registry) { r.ttl = d } }
 
 // WithIdempotencyLease sets how long a claim on a key outlives the call's
@@ -187,6 +188,12 @@ func New(opts ...Option) *Registry {
 	}
 	for _, o := range opts {
 		o(r)
+	}
+	if r.ttl <= 0 {
+		r.ttl = 24 * time.Hour
+	}
+	if r.lease <= 0 {
+		r.lease = 30 * time.Second
 	}
 	if r.store == nil {
 		ms := NewMemoryStore()
@@ -298,18 +305,31 @@ func (r *Registry) Visible(a Autonomy) []Tool {
 // order: look up; autonomy and policy gate; validate and apply defaults;
 // idempotency; retry guard; deadline; execute (panics become internal);
 // untrusted wrapping.
-func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) Result {
+func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) (res Result) {
 	e, ok := r.tools.Load().byName[name]
 	if !ok {
 		return r.notFound(name)
 	}
-	res := r.call(ctx, e, rawArgs, &opts)
+	defer r.recoverCall(ctx, e, &res)
+	res = r.call(ctx, e, rawArgs, &opts)
 	if !res.Success && r.autoFallback && res.Error.Code == CodeDependencyUnavailable && !res.Error.internal {
 		if fb := r.fallback(ctx, e, rawArgs, opts); fb != nil {
 			return *fb
 		}
 	}
 	return res
+}
+
+// recoverCall turns a panic outside the tool's own code (a validator, a
+// policy, a store) into an internal error envelope.
+func (r *Registry) recoverCall(ctx context.Context, e *entry, res *Result) {
+	if p := recover(); p != nil {
+		r.log.LogAttrs(ctx, slog.LevelError, "toolcat: panic while dispatching",
+			slog.String("tool", e.meta.Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+		te := Internal("the call of " + e.meta.Name + " failed unexpectedly")
+		te.internal = true
+		*res = r.fail(e, te)
+	}
 }
 
 func (r *Registry) notFound(name string) Result {
@@ -581,11 +601,12 @@ func (r *Registry) untrustedFrom(e *entry, source string, raw json.RawMessage, a
 // arguments and the JSON of the data it returned. It runs through the same
 // gate, validation, deadline and panic recovery as Call; a tool without a
 // Revert function answers unsupported.
-func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, result json.RawMessage, opts CallOptions) Result {
+func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, result json.RawMessage, opts CallOptions) (res Result) {
 	e, ok := r.tools.Load().byName[name]
 	if !ok {
 		return r.notFound(name)
 	}
+	defer r.recoverCall(ctx, e, &res)
 	if e.tool.Revert == nil {
 		te := Unsupported("tool " + name + " cannot be reverted")
 		te.internal = true

@@ -785,3 +785,16 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("%d tools registered, want 53", n)
 	}
 }
+
+func TestValidatorPanicIsInternal(t *testing.T) {
+	r := runtime.New(runtime.WithLogger(quietLogger()))
+	mustRegister(t, r, runtime.Tool{
+		Meta:      runtime.Meta{Name: "buggy_tool"},
+		Validator: runtime.ValidatorFunc(func([]byte) (any, *runtime.ToolError) { panic("validator bug") }),
+		Execute:   echo,
+	})
+	res := r.Call(context.Background(), "buggy_tool", nil, runtime.CallOptions{})
+	if res.Success || res.Error.Code != runtime.CodeInternal || strings.Contains(string(res.JSON()), "validator bug") {
+		t.Fatalf("got %s", res.JSON())
+	}
+}
