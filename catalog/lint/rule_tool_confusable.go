@@ -74,7 +74,12 @@ func checkToolConfusable(p *Pass) {
 	// Prefix filtering: order each set rarest word first; two sets with
 	// Jaccard ≥ th share a word within the first |x| - ceil(th·|x|) + 1.
 	index := map[string][]int{}
+	members := make([]map[string]bool, len(sets))
 	for i, s := range sets {
+		members[i] = make(map[string]bool, len(s))
+		for _, w := range s {
+			members[i][w] = true
+		}
 		sort.Slice(s, func(a, b int) bool {
 			if df[s[a]] != df[s[b]] {
 				return df[s[a]] < df[s[b]]
@@ -92,7 +97,11 @@ func checkToolConfusable(p *Pass) {
 					continue
 				}
 				seen[j] = true
-				if sim := jaccard(sets[i], sets[j]); sim >= th && !distinctNames(tools[i], tools[j], sets[i], sets[j]) {
+				// Jaccard is at most the ratio of the set sizes.
+				if a, b := len(sets[i]), len(sets[j]); float64(min(a, b)) < th*float64(max(a, b)) {
+					continue
+				}
+				if sim := jaccard(members[j], sets[i], len(sets[j])); sim >= th && !distinctNames(tools[i], tools[j], sets[i], sets[j]) {
 					p.Reportf(tools[i], tools[i].Pos, "tools %q and %q are so alike (word similarity %.2f) that a model may confuse them; say in each name and description what sets it apart", tools[j].Name, tools[i].Name, sim)
 				}
 			}
@@ -101,21 +110,18 @@ func checkToolConfusable(p *Pass) {
 	}
 }
 
-func jaccard(a, b []string) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 0
-	}
-	in := make(map[string]bool, len(a))
-	for _, w := range a {
-		in[w] = true
-	}
+// jaccard is |a ∩ b| / |a ∪ b| for a set a (as a map) of size na and b.
+func jaccard(a map[string]bool, b []string, na int) float64 {
 	common := 0
 	for _, w := range b {
-		if in[w] {
+		if a[w] {
 			common++
 		}
 	}
-	return float64(common) / float64(len(a)+len(b)-common)
+	if u := na + len(b) - common; u > 0 {
+		return float64(common) / float64(u)
+	}
+	return 0
 }
 
 // distinctNames reports whether each tool's name holds a word that the
