@@ -23,25 +23,19 @@ func FormatJSONSchema() ([]byte, error) {
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	expr, err := jsonschema.Generate(v.LookupPath(cue.MakePath(cue.Def("#Catalog"))), &jsonschema.GenerateConfig{})
-	if err != nil {
-		return nil, fmt.Errorf("generating the format's JSON Schema: %w", err)
-	}
-	src, err := format.Node(expr)
+	m, err := generate(v, "#Catalog")
 	if err != nil {
 		return nil, err
 	}
-	sv := ctx.CompileBytes(src)
-	if err := sv.Err(); err != nil {
-		return nil, err
-	}
-	raw, err := sv.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
+	// The generator inlines the definitions only patterns refer to.
+	defs, _ := m["$defs"].(map[string]any)
+	for _, name := range []string{"#ErrorHint"} {
+		d, err := generate(v, name)
+		if err != nil {
+			return nil, err
+		}
+		delete(d, "$schema")
+		defs[name[1:]] = d
 	}
 	m["$id"] = FormatSchemaID
 	m["title"] = "toolcat catalog"
@@ -54,6 +48,29 @@ func FormatJSONSchema() ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// generate returns the JSON Schema of one definition of the format.
+func generate(spec cue.Value, def string) (map[string]any, error) {
+	expr, err := jsonschema.Generate(spec.LookupPath(cue.MakePath(cue.Def(def))), &jsonschema.GenerateConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("generating the JSON Schema of %s: %w", def, err)
+	}
+	src, err := format.Node(expr)
+	if err != nil {
+		return nil, err
+	}
+	sv := spec.Context().CompileBytes(src)
+	if err := sv.Err(); err != nil {
+		return nil, err
+	}
+	raw, err := sv.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	err = json.Unmarshal(raw, &m)
+	return m, err
 }
 
 // fixSchema mends what the generator cannot say: a field with a default

@@ -396,3 +396,21 @@ func TestLoadAliasBomb(t *testing.T) {
 		t.Fatalf("alias bomb: %v", err)
 	}
 }
+
+// A 50 MB file is refused from its size, before it is read.
+func TestLoadHugeFileFromDisk(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "big.yaml")
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(50 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = Load(name)
+	want := []string{name + ":1:1: file is 50.0 MiB, above the 16 MiB limit of a catalog file"}
+	if diff := cmp.Diff(want, errorLines(t, err)); diff != "" {
+		t.Error(diff)
+	}
+}
