@@ -22,14 +22,14 @@ func (l *loader) decode(cat cue.Value, files []File) *Catalog {
 			Name:        name,
 			Description: str(v, "description"),
 			URL:         str(v, "url"),
-			Pos:         l.pos(v.Pos()),
+			Pos:         l.keyPos(l.pos(v.Pos()), "services", name),
 		})
 	})
 	userTools := l.data.LookupPath(cue.ParsePath("tools"))
 	eachField(cat.LookupPath(cue.ParsePath("tools")), func(name string, v cue.Value) {
 		c.Tools = append(c.Tools, l.decodeTool(name, v, userTools.LookupPath(cue.MakePath(cue.Str(name)))))
 	})
-	c.Suppress = l.suppressions(cat.LookupPath(cue.ParsePath("suppress")))
+	c.Suppress = l.suppressions(cat.LookupPath(cue.ParsePath("suppress")), "suppress")
 	sort.Slice(c.Services, func(i, j int) bool { return c.Services[i].Name < c.Services[j].Name })
 	sort.Slice(c.Tools, func(i, j int) bool { return c.Tools[i].Name < c.Tools[j].Name })
 	return c
@@ -96,7 +96,7 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 		return t // reported by validation
 	}
 	eachField(v.LookupPath(cue.ParsePath("errors")), func(code string, e cue.Value) {
-		h := ErrorHint{Code: code, Suggestion: str(e, "suggestion"), Pos: l.pos(e.Pos())}
+		h := ErrorHint{Code: code, Suggestion: str(e, "suggestion"), Pos: l.keyPos(l.pos(e.Pos()), "tools", name, "errors", code)}
 		if r := e.LookupPath(cue.ParsePath("retry_allowed")); r.Exists() {
 			b, _ := r.Bool()
 			h.RetryAllowed = &b
@@ -132,21 +132,42 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 			t.Examples = append(t.Examples, ex)
 		}
 	}
-	t.Suppress = l.suppressions(v.LookupPath(cue.ParsePath("suppress")))
+	t.Suppress = l.suppressions(v.LookupPath(cue.ParsePath("suppress")), "tools", name, "suppress")
 	return t
 }
 
-func (l *loader) suppressions(v cue.Value) []Suppression {
+// suppressions decodes a suppress list found at path.
+func (l *loader) suppressions(v cue.Value, path ...string) []Suppression {
 	var out []Suppression
 	it, err := v.List()
 	if err != nil {
 		return nil
 	}
-	for it.Next() {
+	var user *Node
+	if f := l.treeField(path...); f != nil {
+		user = f.Value
+	}
+	for i := 0; it.Next(); i++ {
 		s := it.Value()
-		out = append(out, Suppression{Rule: str(s, "rule"), Reason: str(s, "reason"), Pos: l.pos(s.Pos())})
+		p := l.pos(s.Pos())
+		if user != nil && user.Kind == Array && i < len(user.Items) {
+			p = user.Items[i].Pos
+		}
+		if !p.IsValid() {
+			p = l.keyPos(l.start, path...)
+		}
+		out = append(out, Suppression{Rule: str(s, "rule"), Reason: str(s, "reason"), Pos: p})
 	}
 	return out
+}
+
+// keyPos returns the position of the key at path in the YAML and JSON
+// files, or p when none writes it.
+func (l *loader) keyPos(p Pos, path ...string) Pos {
+	if f := l.treeField(path...); f != nil {
+		return f.KeyPos
+	}
+	return p
 }
 
 // node converts a CUE value into a positioned JSON node; fallback is the
