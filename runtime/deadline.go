@@ -96,9 +96,15 @@ func (c *slaCtx) cancelLocked(err error) {
 	}
 }
 
-// expired reports whether the SLA deadline (not the caller) ended the call.
+// expired reports whether the SLA deadline has passed (rather than the
+// caller's context having ended first).
 func (c *slaCtx) expired() bool {
-	return c.Err() == context.DeadlineExceeded && !c.deadline.After(time.Now())
+	if c.deadline.After(time.Now()) {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err == nil || c.err == context.DeadlineExceeded
 }
 
 // release ends the call: the context is cancelled (for anything the tool

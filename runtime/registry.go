@@ -125,9 +125,10 @@ func WithRetryWindow(d time.Duration) Option {
 
 // WithDetachOnTimeout runs tools with a deadline on their own goroutine and
 // answers timeout as soon as the deadline passes, even if the tool ignores
-// its context. The tool's late result is still stored for an idempotency key.
-// By default the tool runs on the caller's goroutine, which is cheaper; its
-// context is cancelled at the deadline all the same.
+// its context. By default the tool runs on the caller's goroutine, which is
+// cheaper: its context is cancelled at the deadline all the same, and an
+// answer after the deadline is a timeout too, but it comes only when the
+// tool returns. Either way a late result is stored for an idempotency key.
 func WithDetachOnTimeout(on bool) Option { return func(r *Registry) { r.detach = on } }
 
 // Registry holds tools and dispatches calls to them. It is safe for
@@ -481,8 +482,8 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 }
 
 // execute runs fn under the tool's deadline, turning panics and errors into
-// a *ToolError. In detached mode, a tool that answers after the deadline
-// hands its result to onLate (when set), and detached is true.
+// a *ToolError. A tool that answers after its deadline gets a timeout; its
+// late result goes to onLate (when set) and detached is true.
 func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onLate func(any, *ToolError)) (data any, te *ToolError, detached bool) {
 	if e.deadline <= 0 {
 		data, te = r.protect(ctx, e, fn, args)
@@ -525,14 +526,31 @@ func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onL
 			te = r.timeoutErr(sc, e)
 		}
 	}
+	if te == nil && sc.expired() {
+		// The tool ignored its context and answered late: the answer is
+		// still timeout, as in detached mode; the late result goes to onLate.
+		te = r.timeoutErr(sc, e)
+		sc.release()
+		r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: tool answered after its deadline",
+			slog.String("tool", e.meta.Name), slog.Duration("deadline", e.deadline))
+		if onLate != nil {
+			onLate(data, nil)
+		}
+		return nil, te, true
+	}
 	sc.release()
 	return data, te, false
 }
 
 func (r *Registry) timeoutErr(sc *slaCtx, e *entry) *ToolError {
 	if sc.expired() {
-		return Timeout(fmt.Sprintf("tool %s did not answer within its deadline of %v", e.meta.Name, e.deadline)).
+		te := Timeout(fmt.Sprintf("tool %s did not answer within its deadline of %v", e.meta.Name, e.deadline)).
 			WithDetail("deadline_ms", e.deadline.Milliseconds())
+		if e.meta.HasSideEffects {
+			te.Suggestion = "The action may still have taken effect. Check before repeating it, " +
+				"or retry with the same idempotency key, which returns its result if it completed."
+		}
+		return te
 	}
 	return Timeout("the call was cancelled: " + sc.Err().Error())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -593,6 +594,7 @@ func TestSLA(t *testing.T) {
 		{desc: "overrun is a timeout", fn: slow, sla: 20 * time.Millisecond, within: time.Second, wantMsg: "deadline of 20ms"},
 		{desc: "factor stretches the deadline", fn: slow, sla: 10 * time.Millisecond, opts: []runtime.Option{runtime.WithSLAFactor(3)}, within: time.Second, wantMsg: "deadline of 30ms"},
 		{desc: "context is cancelled", fn: watch, sla: 10 * time.Millisecond, within: time.Second, wantMsg: "deadline"},
+		{desc: "late answer inline is a timeout", fn: deaf, sla: 20 * time.Millisecond, within: time.Second, wantMsg: "deadline"},
 		{desc: "detached answers at the deadline", fn: deaf, sla: 20 * time.Millisecond, opts: []runtime.Option{runtime.WithDetachOnTimeout(true)}, within: 200 * time.Millisecond, wantMsg: "deadline"},
 	}
 	for _, tt := range tests {
@@ -796,5 +798,44 @@ func TestValidatorPanicIsInternal(t *testing.T) {
 	res := r.Call(context.Background(), "buggy_tool", nil, runtime.CallOptions{})
 	if res.Success || res.Error.Code != runtime.CodeInternal || strings.Contains(string(res.JSON()), "validator bug") {
 		t.Fatalf("got %s", res.JSON())
+	}
+}
+
+func TestLateResultIsStoredForItsKey(t *testing.T) {
+	for _, detach := range []bool{false, true} {
+		t.Run(fmt.Sprintf("detach=%v", detach), func(t *testing.T) {
+			runs := 0
+			var mu sync.Mutex
+			r := runtime.New(runtime.WithLogger(quietLogger()), runtime.WithDetachOnTimeout(detach))
+			mustRegister(t, r, runtime.Tool{Meta: runtime.Meta{Name: "send_mail", HasSideEffects: true, SLA: 20 * time.Millisecond},
+				Execute: func(context.Context, any) (any, error) {
+					time.Sleep(60 * time.Millisecond) // ignores its context
+					mu.Lock()
+					defer mu.Unlock()
+					runs++
+					return "sent", nil
+				}})
+			opts := runtime.CallOptions{IdempotencyKey: "mail-1"}
+			res := r.Call(context.Background(), "send_mail", nil, opts)
+			if res.Success || res.Error.Code != runtime.CodeTimeout || !strings.Contains(res.Error.Suggestion, "same idempotency key") {
+				t.Fatalf("first call: %s", res.JSON())
+			}
+			deadline := time.Now().Add(2 * time.Second)
+			for {
+				res = r.Call(context.Background(), "send_mail", nil, opts)
+				if res.Success || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if !res.Success || !res.Replayed {
+				t.Fatalf("retry with the key: want the late result replayed, got %s", res.JSON())
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if runs != 1 {
+				t.Fatalf("runs = %d, want 1", runs)
+			}
+		})
 	}
 }
