@@ -31,6 +31,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"lint", "check a catalog for what makes models misuse tools", runLint},
+		{"gen", "compile a catalog into typed Go code", runGen},
 		{"schema", "print the JSON Schema of the catalog format", runSchema},
 		{"version", "print toolcat's version", runVersion},
 	}

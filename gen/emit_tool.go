@@ -1,0 +1,317 @@
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/toolcat/toolcat/catalog"
+)
+
+// genToolFile emits <tool>_gen.go: the tool's types, interface, error
+// constructors, metadata and registration.
+func genToolFile(m *model, t *toolModel) *jen.File {
+	f := newFile(m.pkg)
+	for _, nt := range t.named {
+		genNamedType(f, nt)
+	}
+	genResultAlias(f, t)
+	genInterface(f, t)
+	genErrorConstructors(f, t)
+	genMeta(f, t)
+	genValidator(f, t)
+	genToolBinding(f, t)
+	return f
+}
+
+// resultExpr is what Execute returns: a pointer to a result struct, or the
+// result type itself.
+func resultExpr(t *toolModel) *jen.Statement {
+	if t.result != nil && t.result.Kind == kStruct {
+		return jen.Op("*").Id(t.resultNm)
+	}
+	return jen.Id(t.resultNm)
+}
+
+// genResultAlias names the result when its schema is not an object with
+// properties (or absent): an alias of the Go type it maps to.
+func genResultAlias(f *jen.File, t *toolModel) {
+	if t.result != nil && t.result.Kind == kStruct {
+		return
+	}
+	if t.result == nil {
+		f.Comment(t.resultNm + " is what " + t.t.Name + " returns; the catalog gives no result schema.")
+		f.Type().Id(t.resultNm).Op("=").Any()
+		return
+	}
+	if t.result.Name == t.resultNm {
+		return // an enum or union already named after the result
+	}
+	f.Comment(t.resultNm + " is what " + t.t.Name + " returns.")
+	f.Type().Id(t.resultNm).Op("=").Add(typeExpr(t.result))
+}
+
+// genInterface emits the interface users implement.
+func genInterface(f *jen.File, t *toolModel) {
+	doc := fmt.Sprintf("%s is the tool %s: %s", t.iface, t.t.Name, firstLine(t.t.Description))
+	doc += "\n\nImplement it in " + t.implFile + "; toolcat scaffolds that file once and never rewrites it."
+	f.Add(comment(doc))
+	methods := []jen.Code{
+		comment("Execute does the work. Return a *runtime.ToolError (see the " + t.iface + "*\nerror constructors) for failures the model should act on."),
+		jen.Id("Execute").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(t.args.Name)).Params(resultExpr(t), jen.Error()),
+	}
+	if t.dryRun {
+		methods = append(methods,
+			jen.Comment("DryRun previews what Execute would do, changing nothing."),
+			jen.Id("DryRun").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(t.args.Name)).Params(jen.Op("*").Qual(runtimePkg, "Preview"), jen.Error()),
+		)
+	}
+	if t.revert {
+		methods = append(methods,
+			jen.Comment("Revert undoes a call that returned result."),
+			jen.Id("Revert").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(t.args.Name), jen.Id("result").Add(resultExpr(t))).Error(),
+		)
+	}
+	f.Type().Id(t.iface).Interface(methods...)
+}
+
+// genErrorConstructors emits one constructor per declared error code,
+// carrying the catalog's suggestion.
+func genErrorConstructors(f *jen.File, t *toolModel) {
+	hints := append([]catalog.ErrorHint(nil), t.t.Errors...)
+	sort.Slice(hints, func(i, j int) bool { return hints[i].Code < hints[j].Code })
+	for _, h := range hints {
+		name := t.iface + exported(h.Code)
+		ctor := "NewError"
+		doc := fmt.Sprintf("%s returns the %s error of %s", name, h.Code, t.t.Name)
+		if h.Suggestion != "" {
+			doc += fmt.Sprintf(", with the catalog's suggestion:\n%q", h.Suggestion)
+		}
+		f.Add(comment(doc + "."))
+		call := jen.Qual(runtimePkg, ctor).Call(jen.Qual(runtimePkg, codeConst(h.Code)), jen.Id("message"))
+		if h.Suggestion != "" {
+			call = call.Dot("WithSuggestion").Call(jen.Lit(h.Suggestion))
+		}
+		if h.RetryAllowed != nil {
+			call = call.Dot("WithRetryAllowed").Call(jen.Lit(*h.RetryAllowed))
+		}
+		f.Func().Id(name).Params(jen.Id("message").String()).Op("*").Qual(runtimePkg, "ToolError").Block(jen.Return(call))
+	}
+}
+
+// codeConst names the runtime constant of an error code.
+func codeConst(code string) string { return "Code" + exported(code) }
+
+// genMeta emits the tool's metadata, the Go form of its catalog entry.
+func genMeta(f *jen.File, t *toolModel) {
+	c := t.t
+	d := jen.Dict{
+		jen.Id("Name"):           jen.Lit(c.Name),
+		jen.Id("Description"):    jen.Lit(c.Description),
+		jen.Id("Risk"):           jen.Qual(runtimePkg, "Risk"+exported(string(c.Risk))),
+		jen.Id("Exposure"):       jen.Qual(runtimePkg, "Exposure"+exported(c.Exposure)),
+		jen.Id("AdditionalArgs"): jen.Qual(runtimePkg, "AdditionalArgs"+exported(c.AdditionalArgs)),
+		jen.Id("MinAutonomy"):    jen.Qual(runtimePkg, "Autonomy"+exported(string(c.Autonomy))),
+		jen.Id("ArgsSchema"):     jen.Qual("encoding/json", "RawMessage").Call(rawString(string(c.Args.JSON()))),
+	}
+	set := func(key string, v any, ok bool) {
+		if ok {
+			d[jen.Id(key)] = jen.Lit(v)
+		}
+	}
+	set("Category", c.Category, c.Category != "")
+	set("Version", c.Version, c.Version != "")
+	set("Owner", c.Owner, c.Owner != "")
+	set("HasSideEffects", true, c.HasSideEffects)
+	set("Idempotent", true, c.Idempotent)
+	set("IdempotencyRequired", true, c.IdempotencyRequired)
+	set("SupportsDryRun", true, c.SupportsDryRun)
+	set("Revertible", true, c.Revertible)
+	set("ReturnsUntrusted", true, c.ReturnsUntrusted)
+	set("CapabilityRequired", c.CapabilityRequired, c.CapabilityRequired != "")
+	set("MaxRetries", c.MaxRetries, c.MaxRetries > 0)
+	set("FallbackTool", c.FallbackTool, c.FallbackTool != "")
+	if c.SLAms > 0 {
+		d[jen.Id("SLA")] = jen.Lit(c.SLAms).Op("*").Qual("time", "Millisecond")
+	}
+	if len(c.Dependencies) > 0 {
+		deps := make([]jen.Code, len(c.Dependencies))
+		for i, dep := range c.Dependencies {
+			deps[i] = jen.Lit(dep)
+		}
+		d[jen.Id("Dependencies")] = jen.Index().String().Values(deps...)
+	}
+	if c.Result != nil {
+		d[jen.Id("ResultSchema")] = jen.Qual("encoding/json", "RawMessage").Call(rawString(string(c.Result.JSON())))
+	}
+	hints := jen.Dict{}
+	for _, h := range c.Errors {
+		if h.Suggestion != "" {
+			hints[jen.Qual(runtimePkg, codeConst(h.Code))] = jen.Lit(h.Suggestion)
+		}
+	}
+	if len(hints) > 0 {
+		d[jen.Id("ErrorHints")] = jen.Map(jen.Qual(runtimePkg, "Code")).String().Values(hints)
+	}
+	f.Comment(t.lower + "Meta is the catalog entry of " + c.Name + ".")
+	f.Func().Id(t.lower + "Meta").Params().Qual(runtimePkg, "Meta").Block(
+		jen.Return(jen.Qual(runtimePkg, "Meta").Values(d)),
+	)
+}
+
+// genToolBinding emits the function that binds an implementation to the
+// runtime: typed adapters around Execute, DryRun and Revert.
+func genToolBinding(f *jen.File, t *toolModel) {
+	argsT := jen.Op("*").Id(t.args.Name)
+	fields := jen.Dict{
+		jen.Id("Meta"):      jen.Id("meta"),
+		jen.Id("Validator"): jen.Id("v"),
+		jen.Id("Execute"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Any()).Params(jen.Any(), jen.Error()).Block(
+			jen.Return(jen.Id("impl").Dot("Execute").Call(jen.Id("ctx"), jen.Id("a").Assert(argsT.Clone()))),
+		),
+	}
+	if t.dryRun {
+		fields[jen.Id("DryRun")] = jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Any()).Params(jen.Any(), jen.Error()).Block(
+			jen.Return(jen.Id("impl").Dot("DryRun").Call(jen.Id("ctx"), jen.Id("a").Assert(argsT.Clone()))),
+		)
+	}
+	if t.revert {
+		var decode []jen.Code
+		if t.result != nil && t.result.Kind == kStruct {
+			decode = []jen.Code{
+				jen.Id("res").Op(":=").New(jen.Id(t.resultNm)),
+				jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("result"), jen.Id("res")), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Qual(runtimePkg, "InvalidArgs").Call(jen.Lit("the result to revert does not match "+t.resultNm+": ").Op("+").Err().Dot("Error").Call())),
+				),
+			}
+		} else {
+			decode = []jen.Code{
+				jen.Var().Id("res").Id(t.resultNm),
+				jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("result"), jen.Op("&").Id("res")), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Qual(runtimePkg, "InvalidArgs").Call(jen.Lit("the result to revert does not match "+t.resultNm+": ").Op("+").Err().Dot("Error").Call())),
+				),
+			}
+		}
+		body := append(decode, jen.Return(jen.Nil(), jen.Id("impl").Dot("Revert").Call(jen.Id("ctx"), jen.Id("a").Assert(argsT.Clone()), jen.Id("res"))))
+		fields[jen.Id("Revert")] = jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Any(), jen.Id("result").Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()).Block(body...)
+	}
+	f.Comment(t.lower + "Tool binds an implementation of " + t.iface + " to the runtime.")
+	f.Func().Id(t.lower+"Tool").Params(jen.Id("impl").Id(t.iface)).Params(jen.Qual(runtimePkg, "Tool"), jen.Error()).Block(
+		jen.Id("meta").Op(":=").Id(t.lower+"Meta").Call(),
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id(t.lower+"Validator").Call(jen.Op("&").Id("meta")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "Tool").Values(), jen.Err())),
+		jen.Return(jen.Qual(runtimePkg, "Tool").Values(fields), jen.Nil()),
+	)
+}
+
+// genValidator emits the tool's argument validator. The general one
+// validates with the schema and decodes into the Args struct.
+func genValidator(f *jen.File, t *toolModel) {
+	f.Comment(t.lower + "Validator returns the validator of " + t.t.Name + "'s arguments.")
+	f.Func().Id(t.lower+"Validator").Params(jen.Id("meta").Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
+		jen.List(jen.Id("sv"), jen.Err()).Op(":=").Qual(runtimePkg, "NewSchemaValidator").Call(jen.Id("meta")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Qual(runtimePkg, "Typed").Types(jen.Id(t.args.Name)).Call(jen.Id("sv")), jen.Nil()),
+	)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// genCommonFile emits toolcat_gen.go: the version check, the Tools struct
+// and NewRegistry.
+func genCommonFile(m *model) *jen.File {
+	f := newFile(m.pkg)
+	f.PackageComment("Package " + m.pkg + " holds the tools of the catalog" + titleSuffix(m.cat) + ", compiled by toolcat.")
+	f.Add(comment("This file needs a runtime that supports generated code of version 1: a\nstale generation fails to compile here instead of misbehaving."))
+	f.Const().Id("_").Op("=").Qual(runtimePkg, "GeneratedCodeVersion1")
+	fields := make([]jen.Code, 0, len(m.tools))
+	for _, t := range m.tools {
+		fields = append(fields, jen.Comment(t.field+" implements "+t.t.Name+"."), jen.Id(t.field).Id(t.iface))
+	}
+	f.Comment("Tools holds an implementation of every tool of the catalog.")
+	f.Type().Id("Tools").Struct(fields...)
+	body := []jen.Code{jen.Id("reg").Op(":=").Qual(runtimePkg, "New").Call(jen.Id("opts").Op("...")), jen.Var().Id("missing").Index().String()}
+	for _, t := range m.tools {
+		body = append(body,
+			jen.If(jen.Id("impls").Dot(t.field).Op("==").Nil()).Block(
+				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Lit(t.t.Name)),
+			).Else().If(
+				jen.List(jen.Id("t"), jen.Err()).Op(":=").Id(t.lower+"Tool").Call(jen.Id("impls").Dot(t.field)),
+				jen.Err().Op("!=").Nil(),
+			).Block(
+				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(t.t.Name+": %w"), jen.Err())),
+			).Else().If(jen.Err().Op(":=").Id("reg").Dot("Register").Call(jen.Id("t")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err()),
+			),
+		)
+	}
+	body = append(body,
+		jen.If(jen.Len(jen.Id("missing")).Op(">").Lit(0)).Block(
+			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no implementation of %s"), jen.Qual("strings", "Join").Call(jen.Id("missing"), jen.Lit(", ")))),
+		),
+		jen.Return(jen.Id("reg"), jen.Nil()),
+	)
+	f.Add(comment("NewRegistry registers every tool of the catalog with its implementation\nin impls, each validating its arguments before the implementation sees\nthem. Every tool needs an implementation."))
+	f.Func().Id("NewRegistry").Params(jen.Id("impls").Id("Tools"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).Params(jen.Op("*").Qual(runtimePkg, "Registry"), jen.Error()).Block(body...)
+	metas := make([]jen.Code, 0, len(m.tools))
+	for _, t := range m.tools {
+		metas = append(metas, jen.Id(t.lower+"Meta").Call())
+	}
+	f.Add(comment("Metas returns the catalog entry of every tool, sorted by name: what\nprovider exports and docs are made from."))
+	f.Func().Id("Metas").Params().Index().Qual(runtimePkg, "Meta").Block(
+		jen.Return(jen.Index().Qual(runtimePkg, "Meta").Values(metas...)),
+	)
+	return f
+}
+
+func titleSuffix(c *catalog.Catalog) string {
+	if c.Title == "" {
+		return ""
+	}
+	return " " + fmt.Sprintf("%q", c.Title)
+}
+
+// genConformanceFile emits the test that runs the conformance harness
+// against every tool, with the implementations the package's
+// conformanceTools function returns.
+func genConformanceFile(m *model) *jen.File {
+	f := newFile(m.pkg)
+	f.Add(comment("TestConformance checks every tool's implementation against its catalog\nentry. The package provides the implementations with a function\n\n\tfunc conformanceTools(t *testing.T) Tools"))
+	f.Func().Id("TestConformance").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
+		jen.List(jen.Id("reg"), jen.Err()).Op(":=").Id("NewRegistry").Call(jen.Id("conformanceTools").Call(jen.Id("t"))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("t").Dot("Fatal").Call(jen.Err())),
+		jen.Qual(conformancePkg, "Run").Call(jen.Id("t"), jen.Id("reg"), jen.Id("conformanceExamples")),
+	)
+	// Examples from the catalog, by tool.
+	d := jen.Dict{}
+	for _, t := range m.tools {
+		var exs []jen.Code
+		for _, ex := range t.t.Examples {
+			v := jen.Dict{jen.Id("Args"): jen.Lit(string(ex.Args.JSON()))}
+			if ex.Description != "" {
+				v[jen.Id("Description")] = jen.Lit(ex.Description)
+			}
+			if ex.Result != nil {
+				v[jen.Id("Result")] = jen.Lit(string(ex.Result.JSON()))
+			}
+			if ex.Error != "" {
+				v[jen.Id("Error")] = jen.Lit(ex.Error)
+			}
+			v[jen.Id("Pos")] = jen.Lit(ex.Pos.String())
+			exs = append(exs, jen.Values(v))
+		}
+		if len(exs) > 0 {
+			d[jen.Lit(t.t.Name)] = jen.Values(exs...)
+		}
+	}
+	f.Comment("conformanceExamples are the catalog's examples, by tool.")
+	f.Var().Id("conformanceExamples").Op("=").Map(jen.String()).Index().Qual(conformancePkg, "Example").Values(d)
+	return f
+}

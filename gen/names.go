@@ -1,0 +1,146 @@
+package gen
+
+import (
+	"go/token"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// initialisms are the words Go spells in capitals (Effective Go, and the
+// lint tools' list).
+var initialisms = map[string]bool{
+	"acl": true, "api": true, "ascii": true, "cpu": true, "css": true, "dns": true,
+	"eof": true, "guid": true, "html": true, "http": true, "https": true, "id": true,
+	"ip": true, "json": true, "lhs": true, "qps": true, "ram": true, "rhs": true,
+	"rpc": true, "sla": true, "smtp": true, "sql": true, "ssh": true, "tcp": true,
+	"tls": true, "ttl": true, "udp": true, "ui": true, "uid": true, "uuid": true,
+	"uri": true, "url": true, "utf8": true, "vm": true, "xml": true, "xmpp": true,
+	"xsrf": true, "xss": true, "sha": true, "jwt": true, "mcp": true, "llm": true,
+	"ids": false, // "IDs", handled below
+}
+
+// words splits a name written in snake_case, kebab-case, dotted or
+// camelCase into lower-case words.
+func words(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && len(cur) > 0 &&
+			(unicode.IsLower(cur[len(cur)-1]) || unicode.IsDigit(cur[len(cur)-1]) ||
+				(i+1 < len(rs) && unicode.IsLower(rs[i+1]))):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return out
+}
+
+// exported turns a catalog or JSON name into an exported Go identifier:
+// search_articles → SearchArticles, user_id → UserID, api-url → APIURL.
+func exported(s string) string {
+	var b strings.Builder
+	for _, w := range words(s) {
+		switch {
+		case initialisms[w]:
+			b.WriteString(strings.ToUpper(w))
+		case w == "ids":
+			b.WriteString("IDs")
+		default:
+			rs := []rune(w)
+			rs[0] = unicode.ToUpper(rs[0])
+			b.WriteString(string(rs))
+		}
+	}
+	id := b.String()
+	if id == "" {
+		return "X"
+	}
+	if r := []rune(id)[0]; !unicode.IsLetter(r) {
+		id = "X" + id
+	}
+	// Non-ASCII letters are valid Go, but keep to what every editor types.
+	id = strings.Map(func(r rune) rune {
+		if r < 0x80 {
+			return r
+		}
+		return -1
+	}, id)
+	if id == "" || !token.IsIdentifier(id) {
+		return "X"
+	}
+	return id
+}
+
+// unexported turns a name into an unexported Go identifier that is not a
+// keyword: search_articles → searchArticles, url_fetch → urlFetch.
+func unexported(s string) string {
+	id := exported(s)
+	rs := []rune(id)
+	i := 0
+	for i < len(rs) && unicode.IsUpper(rs[i]) {
+		i++
+	}
+	switch {
+	case i == len(rs):
+		id = strings.ToLower(id)
+	case i > 1:
+		id = strings.ToLower(string(rs[:i-1])) + string(rs[i-1:])
+	default:
+		id = strings.ToLower(string(rs[:1])) + string(rs[1:])
+	}
+	if token.IsKeyword(id) || predeclared[id] {
+		id += "_"
+	}
+	return id
+}
+
+var predeclared = map[string]bool{
+	"any": true, "bool": true, "byte": true, "error": true, "string": true, "int": true,
+	"len": true, "cap": true, "new": true, "make": true, "nil": true, "true": true,
+	"false": true, "iota": true, "append": true, "copy": true, "delete": true,
+	"panic": true, "recover": true, "print": true, "println": true, "close": true,
+	"min": true, "max": true, "clear": true, "runtime": true, "context": true, "json": true,
+}
+
+// namer hands out unique identifiers within one scope; a name asked for
+// twice gets a numeric suffix, in the order of the requests, which the
+// generator makes deterministic.
+type namer struct {
+	used map[string]bool
+}
+
+func newNamer(reserved ...string) *namer {
+	n := &namer{used: map[string]bool{}}
+	for _, r := range reserved {
+		n.used[r] = true
+	}
+	return n
+}
+
+func (n *namer) name(want string) string {
+	if !n.used[want] {
+		n.used[want] = true
+		return want
+	}
+	for i := 2; ; i++ {
+		c := want + strconv.Itoa(i)
+		if !n.used[c] {
+			n.used[c] = true
+			return c
+		}
+	}
+}
