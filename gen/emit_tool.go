@@ -155,7 +155,7 @@ func genMeta(f *jen.File, t *toolModel) {
 		d[jen.Id("ErrorHints")] = jen.Map(jen.Qual(runtimePkg, "Code")).String().Values(hints)
 	}
 	f.Comment(t.lower + "Meta is the catalog entry of " + c.Name + ".")
-	f.Func().Id(t.lower + "Meta").Params().Qual(runtimePkg, "Meta").Block(
+	f.Func().Id(t.lower+"Meta").Params().Qual(runtimePkg, "Meta").Block(
 		jen.Return(jen.Qual(runtimePkg, "Meta").Values(d)),
 	)
 }

@@ -76,7 +76,7 @@ type typeBuilder struct {
 	// emission.
 	named []*goType
 	// defs are the types of the schema's $defs, by pointer "#/$defs/x".
-	defs map[string]*goType
+	defs     map[string]*goType
 	root     *catalog.Node
 	building map[string]bool
 	// general lists the keywords the one-pass validator does not check;
