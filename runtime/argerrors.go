@@ -319,7 +319,12 @@ func ArgDecodeError(ptr, want string, err error) *ToolError {
 	var re *jsonscan.RangeError
 	switch {
 	case errors.As(err, &te):
-		return ArgTypeError(ptr, want, te.Got.String())
+		e := ArgTypeError(ptr, want, te.Got.String())
+		var v any
+		if len(te.Value) <= 1024 && json.Unmarshal(te.Value, &v) == nil {
+			e.Details["received"] = v
+		}
+		return e
 	case errors.As(err, &re):
 		if re.Msg == "not an integer" {
 			return ArgTypeError(ptr, want, "number "+re.Number)

@@ -207,7 +207,9 @@ func (v *SchemaValidator) convert(ve *jsonschema.ValidationError, doc any) *Tool
 	switch k := best.ErrorKind.(type) {
 	case *kind.Type:
 		te = ArgTypeError(ptr, strings.Join(k.Want, " or "), jsonType(got))
-		te.Details["received"] = got
+		if b, err := json.Marshal(got); err == nil && len(b) <= 1024 {
+			te.Details["received"] = got
+		}
 	case *kind.Enum:
 		te = ArgNotInEnum(ptr, got, k.Want)
 	case *kind.Const:

@@ -80,10 +80,12 @@ func (e *SyntaxError) Error() string {
 }
 
 // TypeError reports a well-formed value of another kind than the one read.
+// The decoder stays before the value, so it can still be read or skipped.
 type TypeError struct {
-	Offset int  // byte offset of the value
-	Got    Kind // kind found
-	Want   Kind // kind asked for
+	Offset int    // byte offset of the value
+	Got    Kind   // kind found
+	Want   Kind   // kind asked for
+	Value  []byte // the value as written; it aliases the input
 }
 
 // Error names the kinds found and wanted.
@@ -186,8 +188,9 @@ func (d *Decoder) expect(want Kind) error {
 		d.pos = start
 		return err
 	}
+	value := d.buf[start:d.pos]
 	d.pos = start
-	return &TypeError{Offset: start, Got: got, Want: want}
+	return &TypeError{Offset: start, Got: got, Want: want, Value: value}
 }
 
 // BeginObject consumes the '{' that opens an object.
