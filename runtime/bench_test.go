@@ -125,9 +125,7 @@ func searchTool(impl searchImpl, v runtime.Validator) runtime.Tool {
 	return runtime.Tool{
 		Meta:      searchMeta(),
 		Validator: v,
-		Execute: func(ctx context.Context, a any) (any, error) {
-			return impl.Execute(ctx, a.(*SearchArticlesArgs))
-		},
+		Execute:   runtime.Bind(impl.Execute),
 	}
 }
 

@@ -27,11 +27,10 @@ type Func func(ctx context.Context, args any) (any, error)
 type RevertFunc func(ctx context.Context, args any, result json.RawMessage) (any, error)
 
 // Tool binds a catalog entry to its code. Generated code builds one per tool
-// from the user's implementation, with a typed adapter around each function:
+// from the user's implementation, with a typed adapter around each function
+// (see Bind and BindRevert):
 //
-//	Execute: func(ctx context.Context, a any) (any, error) {
-//		return impl.Execute(ctx, a.(*SearchArticlesArgs))
-//	},
+//	Execute: runtime.Bind(impl.Execute),
 type Tool struct {
 	Meta Meta
 	// Validator checks and decodes the arguments; nil means a

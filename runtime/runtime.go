@@ -17,9 +17,7 @@
 //	reg.MustRegister(runtime.Tool{
 //		Meta:      searchArticlesMeta,
 //		Validator: searchArticlesValidator{},
-//		Execute: func(ctx context.Context, a any) (any, error) {
-//			return impl.Execute(ctx, a.(*SearchArticlesArgs))
-//		},
+//		Execute:   runtime.Bind(impl.Execute), // func(ctx, *SearchArticlesArgs) (*SearchArticlesResult, error)
 //	})
 //
 // A tool without a Validator gets a SchemaValidator built from its schema.
