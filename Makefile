@@ -6,6 +6,8 @@ BIN      := bin/toolcat
 EXAMPLE  := examples/articles/catalog
 SCHEMA   := catalog/catalog.schema.json
 RULESDOC := docs/lint-rules.md
+# Go packages compiled from a catalog in their catalog/ folder.
+GEN_DIRS := examples/articles
 
 .PHONY: all build test test-unit test-race lint demo generate check-generate fuzz bench clean
 
@@ -31,12 +33,19 @@ lint: build
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(BIN) lint $(EXAMPLE)
 
-# The example catalog, end to end.
+# The example project, end to end: lint its catalog, compile it into Go,
+# build it, run its conformance tests, then a few calls as an agent host
+# makes them. A catalog with mistakes shows what lint reports.
 demo: build
 	@echo "== toolcat lint $(EXAMPLE)"
 	$(BIN) lint $(EXAMPLE)
-	@echo "== toolcat lint --format json (summary)"
-	$(BIN) lint --format json $(EXAMPLE) | tail -6
+	@echo "== toolcat gen (go generate ./examples/articles)"
+	$(GO) generate ./examples/articles
+	@echo "== go build and the conformance tests"
+	$(GO) build ./examples/...
+	$(GO) test -count=1 -run TestConformance -v ./examples/articles | grep -E '^(=== RUN|--- |ok|FAIL)' | grep -v '=== RUN'
+	@echo "== calls, as the model sees them"
+	$(GO) run ./examples/articles/cmd/articles-demo
 	@echo "== a catalog with mistakes: toolcat lint examples/broken"
 	-$(BIN) lint examples/broken
 
@@ -44,10 +53,12 @@ demo: build
 # reference.
 generate: build
 	$(BIN) schema > $(SCHEMA)
+	$(GO) generate ./...
 	$(BIN) lint --rules --format markdown > $(RULESDOC)
 
 check-generate: build
 	@$(BIN) schema | diff -u $(SCHEMA) - || { echo "$(SCHEMA) is stale: run make generate"; exit 1; }
+	@for d in $(GEN_DIRS); do $(BIN) gen --check --out $$d $$d/catalog || exit 1; done
 	@$(BIN) lint --rules --format markdown | diff -u $(RULESDOC) - || { echo "$(RULESDOC) is stale: run make generate"; exit 1; }
 
 # Short fuzzing runs of the parsers (FUZZTIME=10m for a longer one).

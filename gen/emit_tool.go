@@ -304,7 +304,7 @@ func genConformanceFile(m *model) *jen.File {
 			if ex.Error != "" {
 				v[jen.Id("Error")] = jen.Lit(ex.Error)
 			}
-			v[jen.Id("Pos")] = jen.Lit(ex.Pos.String())
+			v[jen.Id("Pos")] = jen.Lit(m.pos(ex.Pos))
 			exs = append(exs, jen.Values(v))
 		}
 		if len(exs) > 0 {

@@ -10,6 +10,7 @@ package gen
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 
 	"github.com/toolcat/toolcat/catalog"
@@ -33,12 +34,25 @@ const (
 	ConformanceFile = "toolcat_conformance_test.go"
 )
 
+// Option adjusts generation.
+type Option func(*model)
+
+// RelativeTo writes catalog positions in generated code (conformance
+// failures name the example's line) relative to dir, the directory of the
+// generated package, so the output does not depend on where toolcat ran.
+func RelativeTo(dir string) Option {
+	return func(m *model) { m.dir = dir }
+}
+
 // Generate compiles cat into the generated files of its package, by file
 // name. The output is deterministic: the same catalog gives the same bytes.
-func Generate(cat *catalog.Catalog) (map[string][]byte, error) {
+func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	m, err := buildModel(cat)
 	if err != nil {
 		return nil, err
+	}
+	for _, o := range opts {
+		o(m)
 	}
 	files := map[string][]byte{}
 	for _, t := range m.tools {
@@ -66,6 +80,21 @@ type model struct {
 	cat   *catalog.Catalog
 	pkg   string
 	tools []*toolModel
+	dir   string // see RelativeTo
+}
+
+// pos writes a catalog position for generated code.
+func (m *model) pos(p catalog.Pos) string {
+	if m.dir != "" && p.File != "" {
+		absFile, err1 := filepath.Abs(p.File)
+		absDir, err2 := filepath.Abs(m.dir)
+		if err1 == nil && err2 == nil {
+			if rel, err := filepath.Rel(absDir, absFile); err == nil {
+				p.File = filepath.ToSlash(rel)
+			}
+		}
+	}
+	return p.String()
 }
 
 // toolModel is one tool with its Go names and types.

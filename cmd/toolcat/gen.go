@@ -108,7 +108,7 @@ func (p *genPlan) empty() bool {
 }
 
 func planGen(cat *catalog.Catalog, dir string) (*genPlan, error) {
-	files, err := gen.Generate(cat)
+	files, err := gen.Generate(cat, gen.RelativeTo(dir))
 	if err != nil {
 		return nil, err
 	}

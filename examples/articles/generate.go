@@ -1,0 +1,5 @@
+package articles
+
+// The catalog in ./catalog is compiled into the *_gen.go files of this
+// package; run "go generate ./examples/articles" after changing it.
+//go:generate go tool toolcat gen ./catalog
