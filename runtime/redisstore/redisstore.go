@@ -12,7 +12,8 @@
 // refuses to run the tool (fails closed).
 //
 // Results survive a Redis restart only if Redis persists its data (RDB or
-// AOF); without persistence a restart forgets completed keys.
+// AOF); without persistence a restart forgets completed keys. The store needs
+// Redis 7.0 or later (SET with both NX and GET).
 package redisstore
 
 import (
