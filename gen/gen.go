@@ -148,7 +148,7 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 		m.tools = append(m.tools, tm)
 	}
 	for _, tm := range m.tools {
-		b := &typeBuilder{names: names, defs: map[string]*goType{}, building: map[string]bool{}, root: tm.t.Args, general: map[string]bool{}}
+		b := &typeBuilder{names: names, defs: map[string]*goType{}, building: map[string]bool{}, root: tm.t.Args, general: map[string]bool{}, prefix: tm.iface}
 		argsName := names.name(tm.iface + "Args")
 		tm.args = b.schemaType(tm.t.Args, func() string { return argsName })
 		if tm.args.Kind != kStruct {
@@ -161,7 +161,7 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 		tm.general = sortedKeys(b.general)
 		tm.resultNm = names.name(tm.iface + "Result")
 		if tm.t.Result != nil {
-			rb := &typeBuilder{names: names, defs: map[string]*goType{}, building: map[string]bool{}, root: tm.t.Result, general: map[string]bool{}}
+			rb := &typeBuilder{names: names, defs: map[string]*goType{}, building: map[string]bool{}, root: tm.t.Result, general: map[string]bool{}, prefix: tm.resultNm}
 			tm.result = rb.schemaType(tm.t.Result, func() string { return tm.resultNm })
 			if tm.result.Kind == kStruct {
 				tm.result.role = "is what " + tm.t.Name + " returns."

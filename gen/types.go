@@ -79,6 +79,8 @@ type typeBuilder struct {
 	defs     map[string]*goType
 	root     *catalog.Node
 	building map[string]bool
+	// prefix starts the names of $defs types: the tool's Go name.
+	prefix string
 	// general lists the keywords the one-pass validator does not check;
 	// a tool with any validates with the general validator as well.
 	general map[string]bool
@@ -292,7 +294,7 @@ func (b *typeBuilder) ref(ref string) *goType {
 	placeholder := &goType{Kind: kAny}
 	b.defs[ref] = placeholder
 	b.building[ref] = true
-	base := exported(ref[strings.LastIndex(ref, "/")+1:])
+	base := b.prefix + exported(ref[strings.LastIndex(ref, "/")+1:])
 	t := b.schemaType(target, once(func() string { return b.names.name(base) }))
 	delete(b.building, ref)
 	rec := placeholder.Recursive
