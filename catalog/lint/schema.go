@@ -143,20 +143,17 @@ func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// toolSchemas lists the tool's schemas by root name.
-func toolSchemas(t *catalog.Tool) []struct {
+// namedSchema is one of a tool's root schemas: args or result.
+type namedSchema struct {
 	name string
 	node *catalog.Node
-} {
-	out := []struct {
-		name string
-		node *catalog.Node
-	}{{"args", t.Args}}
+}
+
+// toolSchemas lists the tool's root schemas: args, and result when set.
+func toolSchemas(t *catalog.Tool) []namedSchema {
+	out := []namedSchema{{"args", t.Args}}
 	if t.Result != nil {
-		out = append(out, struct {
-			name string
-			node *catalog.Node
-		}{"result", t.Result})
+		out = append(out, namedSchema{"result", t.Result})
 	}
 	return out
 }
@@ -263,7 +260,7 @@ func isObjectSchema(n *catalog.Node) bool {
 	return n.Get("type") == nil && (n.Get("properties") != nil || n.Get("required") != nil)
 }
 
-// isClosedFalse reports whether keyword kw of n is the boolean false.
+// isFalse reports whether keyword kw of n is the boolean false.
 func isFalse(n *catalog.Node, kw string) bool {
 	v := n.Get(kw)
 	return v != nil && v.Kind == catalog.Bool && !v.Bool
