@@ -107,6 +107,7 @@ type Tool struct {
 	MaxRetries          int
 	SLAms               int // 0: none
 	Dependencies        []string
+	DependencyPos       []Pos  // position of each dependency
 	FallbackTool        string // "": none
 	AdditionalArgs      string // "reject", "strip" or "allow"
 	Args                *Node  // JSON Schema of the arguments

@@ -83,9 +83,21 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 		l.errs.add(t.PosOf("name"), "tools.%s: name %q differs from the tool's key %q; drop the name field or make them equal", name, n, name)
 	}
 	if it, err := v.LookupPath(cue.ParsePath("dependencies")).List(); err == nil {
-		for it.Next() {
+		var user *Node
+		if f := l.treeField("tools", name, "dependencies"); f != nil && f.Value.Kind == Array {
+			user = f.Value
+		}
+		for i := 0; it.Next(); i++ {
 			s, _ := it.Value().String()
+			p := l.pos(it.Value().Pos())
+			if user != nil && i < len(user.Items) {
+				p = user.Items[i].Pos
+			}
+			if !p.IsValid() {
+				p = t.PosOf("dependencies")
+			}
 			t.Dependencies = append(t.Dependencies, s)
+			t.DependencyPos = append(t.DependencyPos, p)
 		}
 	}
 	// The schemas of a tool with other errors are still checked, as long

@@ -414,3 +414,19 @@ func TestLoadHugeFileFromDisk(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+// Positions in a long single-line JSON file cost no more than in an
+// indented one (columns of ASCII lines are byte offsets).
+func TestLoadSingleLineJSONColumns(t *testing.T) {
+	cat, err := LoadFiles(files("t.json", `{"tools": {"list_items": {"description": "Lists items.", "dependencies": ["db", "cache"]}}, "services": {"db": {}, "cache": {}}}`)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := cat.Tool("list_items")
+	if got := tl.DependencyPos[1].String(); got != "t.json:1:81" {
+		t.Errorf("second dependency at %s, want t.json:1:81", got)
+	}
+	if got := tl.Pos.String(); got != "t.json:1:12" {
+		t.Errorf("tool at %s, want t.json:1:12", got)
+	}
+}

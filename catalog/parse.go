@@ -27,16 +27,24 @@ const maxAliasNodes = 1_000_000
 type lineIndex struct {
 	name  string
 	data  []byte
-	start []int // byte offset of each line
+	start []int  // byte offset of each line
+	ascii []bool // whether each line is ASCII, where a column is a byte
 }
 
 func newLineIndex(name string, data []byte) *lineIndex {
 	li := &lineIndex{name: name, data: data, start: []int{0}}
+	ascii := true
 	for i, c := range data {
+		if c >= 0x80 {
+			ascii = false
+		}
 		if c == '\n' {
 			li.start = append(li.start, i+1)
+			li.ascii = append(li.ascii, ascii)
+			ascii = true
 		}
 	}
+	li.ascii = append(li.ascii, ascii)
 	return li
 }
 
@@ -57,7 +65,10 @@ func (li *lineIndex) pos(off int) Pos {
 			hi = mid - 1
 		}
 	}
-	col := utf8.RuneCount(li.data[li.start[lo]:off]) + 1
+	col := off - li.start[lo] + 1
+	if !li.ascii[lo] {
+		col = utf8.RuneCount(li.data[li.start[lo]:off]) + 1
+	}
 	return Pos{File: li.name, Line: lo + 1, Col: col}
 }
 
@@ -70,6 +81,13 @@ func (li *lineIndex) offset(line, col int) int {
 		return len(li.data)
 	}
 	off := li.start[line-1]
+	if li.ascii[line-1] {
+		end := len(li.data)
+		if line < len(li.start) {
+			end = li.start[line] - 1
+		}
+		return min(off+max(col-1, 0), end)
+	}
 	for c := 1; c < col && off < len(li.data) && li.data[off] != '\n'; c++ {
 		_, size := utf8.DecodeRune(li.data[off:])
 		off += size

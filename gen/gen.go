@@ -11,7 +11,9 @@ package gen
 import (
 	"fmt"
 	"path/filepath"
+	goruntime "runtime"
 	"sort"
+	"sync"
 
 	"github.com/toolcat/toolcat/catalog"
 )
@@ -55,12 +57,27 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 		o(m)
 	}
 	files := map[string][]byte{}
-	for _, t := range m.tools {
-		b, err := render(genToolFile(m, t))
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", t.t.Name, err)
+	// Rendering (gofmt included) is most of the work, and the tools'
+	// files are independent: one worker per CPU.
+	out := make([][]byte, len(m.tools))
+	errs := make([]error, len(m.tools))
+	workers := min(goruntime.GOMAXPROCS(0), len(m.tools))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(m.tools); i += workers {
+				out[i], errs[i] = render(genToolFile(m, m.tools[i]))
+			}
+		}()
+	}
+	wg.Wait()
+	for i, t := range m.tools {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.t.Name, errs[i])
 		}
-		files[t.genFile] = b
+		files[t.genFile] = out[i]
 	}
 	b, err := render(genCommonFile(m))
 	if err != nil {

@@ -1,0 +1,40 @@
+package gen_test
+
+import (
+	"testing"
+
+	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/catalog/catalogtest"
+	"github.com/toolcat/toolcat/gen"
+)
+
+// BenchmarkGenerate1000 compiles a loaded catalog of 1,000 tools (5 to 10
+// arguments each, enums, nested objects, arrays of objects) into Go.
+func BenchmarkGenerate1000(b *testing.B) {
+	cat, err := catalog.LoadFiles(catalog.File{Name: "synthetic.yaml", Data: catalogtest.YAML(1000)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := gen.Generate(cat); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadGenerate1000 is what toolcat gen does before writing: load
+// the YAML, then generate.
+func BenchmarkLoadGenerate1000(b *testing.B) {
+	data := catalogtest.YAML(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		cat, err := catalog.LoadFiles(catalog.File{Name: "synthetic.yaml", Data: data})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := gen.Generate(cat); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
