@@ -133,6 +133,15 @@ func (t *Tool) PosOf(field string) Pos {
 	return t.Pos
 }
 
+// DependencyPosOf returns the position of the i-th dependency, or of the
+// dependencies field.
+func (t *Tool) DependencyPosOf(i int) Pos {
+	if i < len(t.DependencyPos) && t.DependencyPos[i].IsValid() {
+		return t.DependencyPos[i]
+	}
+	return t.PosOf("dependencies")
+}
+
 // Has reports whether the catalog writes field for this tool, rather than
 // leaving it to its default.
 func (t *Tool) Has(field string) bool {

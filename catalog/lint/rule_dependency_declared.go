@@ -15,13 +15,13 @@ func checkDependencyDeclared(p *Pass) {
 		known = append(known, s.Name)
 	}
 	for _, t := range c.Tools {
-		for _, d := range t.Dependencies {
+		for i, d := range t.Dependencies {
 			if c.Service(d) == nil && c.Tool(d) == nil {
 				hint := didYouMean(d, known)
 				if hint == "" {
 					hint = "; declare it under services"
 				}
-				p.Reportf(t, t.PosOf("dependencies"), "dependency %q is neither a service nor a tool%s", d, hint)
+				p.Reportf(t, t.DependencyPosOf(i), "dependency %q is neither a service nor a tool%s", d, hint)
 			}
 		}
 	}

@@ -13,14 +13,14 @@ var DependencySLA = &Rule{
 }
 
 func checkDependencySLA(p *Pass, t *catalog.Tool) {
-	for _, name := range t.Dependencies {
+	for i, name := range t.Dependencies {
 		d := p.Catalog.Tool(name)
 		if d == nil || d == t || d.SLAms == 0 {
 			continue
 		}
 		switch {
 		case t.SLAms == 0:
-			p.Reportf(t, t.PosOf("dependencies"), "dependency %q has sla_ms %d but this tool sets none; set sla_ms to at least %d", d.Name, d.SLAms, d.SLAms)
+			p.Reportf(t, t.DependencyPosOf(i), "dependency %q has sla_ms %d but this tool sets none; set sla_ms to at least %d", d.Name, d.SLAms, d.SLAms)
 		case t.SLAms < d.SLAms:
 			p.Reportf(t, t.PosOf("sla_ms"), "sla_ms %d is shorter than the %d of dependency %q; raise it to at least %d", t.SLAms, d.SLAms, d.Name, d.SLAms)
 		}

@@ -26,6 +26,7 @@ var Rules = []*Rule{
 	SchemaComplexity,
 	SchemaProviderCompat,
 	SchemaStrictMode,
+	SchemaUnknownKeyword,
 	// safety
 	SideEffectRetryIdempotent,
 	SideEffectDryRunRisk,
@@ -76,6 +77,7 @@ var DefaultSeverity = map[string]Severity{
 	SchemaValuesValid.ID:       Error,
 	SchemaComplexity.ID:        Warning,
 	SchemaProviderCompat.ID:    Warning,
+	SchemaUnknownKeyword.ID: Warning,
 	SchemaStrictMode.ID:        Note,
 
 	SideEffectRetryIdempotent.ID: Error,

@@ -54,12 +54,13 @@ tools:
       - args: {time_zone: UTC}
 `
 
+// starterGenerate is generate.go. Its directive is assembled so that
+// go generate, which reads every line of this file too, does not run it.
 const starterGenerate = `package %s
 
 // The catalog in ./catalog is compiled into the *_gen.go files of this
 // package.
-//go:generate go tool toolcat gen ./catalog
-`
+` + "//go:" + "generate go tool toolcat gen ./catalog\n"
 
 func runInit(e *env, args []string) int {
 	fs := newFlags(e, "init", "", initDoc)
