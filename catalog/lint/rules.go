@@ -77,7 +77,7 @@ var DefaultSeverity = map[string]Severity{
 	SchemaValuesValid.ID:       Error,
 	SchemaComplexity.ID:        Warning,
 	SchemaProviderCompat.ID:    Warning,
-	SchemaUnknownKeyword.ID: Warning,
+	SchemaUnknownKeyword.ID:    Warning,
 	SchemaStrictMode.ID:        Note,
 
 	SideEffectRetryIdempotent.ID: Error,
