@@ -16,12 +16,16 @@ func Closest(name string, candidates []string) string {
 }
 
 // ClosestN returns up to n candidates near name, nearest first. A candidate
-// is near when its edit distance is at most half the longer name's length
-// (at least 2), or when one name contains the other.
+// is near when one name contains the other (search_article and
+// search_articles_by_keyword), or when its edit distance is at most half
+// the longer name's length (at least 2). Containment ranks first, being
+// what a model that shortens or extends a name produces; then the edit
+// distance decides.
 func ClosestN(name string, candidates []string, n int) []string {
 	type scored struct {
-		s string
-		d int
+		s       string
+		contain bool
+		d       int
 	}
 	var near []scored
 	lname := strings.ToLower(name)
@@ -32,11 +36,18 @@ func ClosestN(name string, candidates []string, n int) []string {
 		if limit < 2 {
 			limit = 2
 		}
-		if d <= limit || (len(lname) >= 3 && (strings.Contains(lc, lname) || strings.Contains(lname, lc))) {
-			near = append(near, scored{c, d})
+		contain := len(lname) >= 3 && len(lc) >= 3 && (strings.Contains(lc, lname) || strings.Contains(lname, lc))
+		if d <= limit || contain {
+			near = append(near, scored{c, contain, d})
 		}
 	}
 	slices.SortStableFunc(near, func(a, b scored) int {
+		if a.contain != b.contain {
+			if a.contain {
+				return -1
+			}
+			return 1
+		}
 		if a.d != b.d {
 			return a.d - b.d
 		}
