@@ -29,10 +29,10 @@ type compiledSchema struct {
 }
 
 // compileSchema compiles a tool's args or result schema.
-func compileSchema(t *catalog.Tool, rootName string, root *catalog.Node) (*compiledSchema, error) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
+//
+// c is shared by the schemas of one lint run: a compiler compiles the
+// JSON Schema metaschema once, which costs more than most tool schemas.
+func compileSchema(c *jsonschema.Compiler, t *catalog.Tool, rootName string, root *catalog.Node) (*compiledSchema, error) {
 	u := "toolcat:///" + url.PathEscape(t.Name) + "/" + rootName + ".json"
 	if err := c.AddResource(u, root.Interface()); err != nil {
 		return nil, err
@@ -42,6 +42,14 @@ func compileSchema(t *catalog.Tool, rootName string, root *catalog.Node) (*compi
 		return nil, err
 	}
 	return &compiledSchema{c: c, url: u, root: root, sch: sch}, nil
+}
+
+// newCompiler returns a compiler for compileSchema.
+func newCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noLoader{})
+	return c
 }
 
 // noLoader refuses to fetch schemas: only references inside a schema

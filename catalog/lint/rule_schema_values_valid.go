@@ -1,6 +1,10 @@
 package lint
 
 import (
+	"runtime"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolcat/toolcat/catalog"
 )
 
@@ -9,10 +13,35 @@ var SchemaValuesValid = &Rule{
 	ID:       "SCHEMA_VALUES_VALID",
 	Category: "schemas",
 	Purpose:  "Checks that default, enum, const and examples values inside args and result schemas are valid against their own (sub)schema, and that every catalog example's args are valid against args (examples expecting invalid_args excepted) and its result against result: the model copies these values, and the conformance tests run the examples.",
-	Check:    forEachTool(checkSchemaValuesValid),
+	Check:    checkSchemaValuesValidAll,
 }
 
-func checkSchemaValuesValid(p *Pass, t *catalog.Tool) {
+// checkSchemaValuesValidAll shares the tools among one worker per CPU,
+// each with its own compiler (compiling the schemas that examples are
+// checked against is most of lint's work), and reports in tool order.
+func checkSchemaValuesValidAll(p *Pass) {
+	tools := p.Catalog.Tools
+	passes := make([]*Pass, len(tools))
+	workers := min(runtime.GOMAXPROCS(0), len(tools)/20+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := newCompiler()
+			for i := w; i < len(tools); i += workers {
+				passes[i] = &Pass{Catalog: p.Catalog, Config: p.Config, Rule: p.Rule}
+				checkSchemaValuesValid(passes[i], c, tools[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for _, tp := range passes {
+		p.diags = append(p.diags, tp.diags...)
+	}
+}
+
+func checkSchemaValuesValid(p *Pass, c *jsonschema.Compiler, t *catalog.Tool) {
 	for _, r := range toolSchemas(t) {
 		if r.node == nil || r.node.Kind != catalog.Object {
 			continue
@@ -25,9 +54,31 @@ func checkSchemaValuesValid(p *Pass, t *catalog.Tool) {
 				if v == nil || broken {
 					continue
 				}
+				values := []*catalog.Node{v}
+				if kw == "enum" || kw == "examples" {
+					if v.Kind != catalog.Array {
+						continue
+					}
+					values = v.Items
+				}
+				// Scalars against a plain schema need no compiled validator.
+				simple := true
+				for _, x := range values {
+					problem, handled := checkSimple(s.Node, x)
+					if !handled {
+						simple = false
+						break
+					}
+					if problem != "" {
+						p.Reportf(t, x.Pos, "%s value %s is not valid against its schema at %s: %s; fix the value or the schema", kw, describeValue(x), s.where(), problem)
+					}
+				}
+				if simple {
+					continue
+				}
 				if cs == nil {
 					var err error
-					if cs, err = compileSchema(t, r.name, r.node); err != nil {
+					if cs, err = compileSchema(c, t, r.name, r.node); err != nil {
 						broken = true // SCHEMA_VALID reports it
 						continue
 					}
@@ -35,13 +86,6 @@ func checkSchemaValuesValid(p *Pass, t *catalog.Tool) {
 				sch, err := cs.sub(s.Ptr)
 				if err != nil {
 					continue
-				}
-				values := []*catalog.Node{v}
-				if kw == "enum" || kw == "examples" {
-					if v.Kind != catalog.Array {
-						continue
-					}
-					values = v.Items
 				}
 				for _, x := range values {
 					if err := sch.Validate(x.Interface()); err != nil {
@@ -57,7 +101,7 @@ func checkSchemaValuesValid(p *Pass, t *catalog.Tool) {
 		}
 		if cs == nil {
 			var err error
-			if cs, err = compileSchema(t, r.name, r.node); err != nil {
+			if cs, err = compileSchema(c, t, r.name, r.node); err != nil {
 				continue
 			}
 		}
