@@ -205,17 +205,6 @@ func genToolBinding(f *jen.File, t *toolModel) {
 	)
 }
 
-// genValidator emits the tool's argument validator. The general one
-// validates with the schema and decodes into the Args struct.
-func genValidator(f *jen.File, t *toolModel) {
-	f.Comment(t.lower + "Validator returns the validator of " + t.t.Name + "'s arguments.")
-	f.Func().Id(t.lower+"Validator").Params(jen.Id("meta").Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
-		jen.List(jen.Id("sv"), jen.Err()).Op(":=").Qual(runtimePkg, "NewSchemaValidator").Call(jen.Id("meta")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Qual(runtimePkg, "Typed").Types(jen.Id(t.args.Name)).Call(jen.Id("sv")), jen.Nil()),
-	)
-}
-
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

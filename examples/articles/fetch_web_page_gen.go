@@ -6,7 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/jsonscan"
+	"regexp"
 	"time"
+	"unicode/utf8"
 )
 
 // FetchWebPageArgs are the arguments of fetch_web_page, decoded and validated.
@@ -75,13 +78,126 @@ func fetchWebPageMeta() runtime.Meta {
 	}
 }
 
-// fetchWebPageValidator returns the validator of fetch_web_page's arguments.
+// fetchWebPageValidator returns the validator of fetch_web_page's arguments,
+// generated from its schema: it decodes them into FetchWebPageArgs and
+// checks them in one pass.
 func fetchWebPageValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	sv, err := runtime.NewSchemaValidator(meta)
-	if err != nil {
-		return nil, err
+	return runtime.ValidatorFunc(fetchWebPageValidate), nil
+}
+
+// fetchWebPageValidate checks the raw arguments of fetch_web_page and returns
+// them as a *FetchWebPageArgs, defaults applied.
+func fetchWebPageValidate(raw []byte) (any, *runtime.ToolError) {
+	a, te := fetchWebPageScan(raw)
+	if te != nil {
+		// Report what the general validator reports first: invalid JSON,
+		// undeclared arguments; with a key given twice, only the last counts.
+		return runtime.RefineArgsError(raw, te, fetchWebPageArgsNames, true, fetchWebPageScan)
 	}
-	return runtime.Typed[FetchWebPageArgs](sv), nil
+	return a, nil
+}
+
+// fetchWebPageScan decodes and checks raw in one pass, stopping at the first error.
+func fetchWebPageScan(raw []byte) (any, *runtime.ToolError) {
+	a := new(FetchWebPageArgs)
+	var d jsonscan.Decoder
+	d.Reset(runtime.NormalizeArgs(raw))
+	if err := d.BeginObject(); err != nil {
+		return nil, runtime.ArgRead("", "object", err)
+	}
+	var late *runtime.ToolError
+	if te := scanFetchWebPageArgs(&d, nil, a, true, &late); te != nil {
+		return nil, te
+	}
+	if err := d.End(); err != nil {
+		return nil, runtime.ArgSyntax(err)
+	}
+	if late != nil {
+		return nil, late
+	}
+	return a, nil
+}
+
+var (
+	// fetchWebPageArgsNames are the properties of FetchWebPageArgs, sorted.
+	fetchWebPageArgsNames = []string{"max_chars", "url"}
+	// fetchWebPageArgsURLPattern is the pattern of FetchWebPageArgsURL.
+	fetchWebPageArgsURLPattern = regexp.MustCompile("^https://")
+	// fetchWebPageArgsURLFormat checks the format uri.
+	fetchWebPageArgsURLFormat = runtime.FormatChecker("uri")
+	// fetchWebPageArgsMaxCharsBounds are the bounds of FetchWebPageArgsMaxChars.
+	fetchWebPageArgsMaxCharsBounds = runtime.Bounds{
+		HasMax: true,
+		HasMin: true,
+		Max:    100000.0,
+		Min:    100.0,
+	}
+)
+
+// scanFetchWebPageArgs reads the members of FetchWebPageArgs into out; d has read its '{'.
+func scanFetchWebPageArgs(d *jsonscan.Decoder, at *runtime.Path, out *FetchWebPageArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
+	*out = FetchWebPageArgs{}
+	var seen uint64
+	var unknown string
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return runtime.ArgSyntax(err)
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "url":
+			seen |= 1 << 0
+			s, err := d.String()
+			if err != nil {
+				return runtime.ArgRead(at.Field("url"), "string", err)
+			}
+			if n := utf8.RuneCountInString(s); n > 2048 {
+				return runtime.ArgLength(at.Field("url"), s, -1, 2048)
+			}
+			if !fetchWebPageArgsURLPattern.MatchString(s) {
+				return runtime.ArgPattern(at.Field("url"), s, "^https://")
+			}
+			if !fetchWebPageArgsURLFormat(s) {
+				return runtime.ArgFormat(at.Field("url"), s, "uri")
+			}
+			out.URL = s
+		case "max_chars":
+			seen |= 1 << 1
+			n, err := d.Int64()
+			if err != nil {
+				if te := runtime.ArgInt(at.Field("max_chars"), "integer", err, &fetchWebPageArgsMaxCharsBounds, nil, late); te != nil {
+					return te
+				}
+			} else {
+				if !fetchWebPageArgsMaxCharsBounds.Check(float64(n)) {
+					return runtime.ArgOutOfRange(at.Field("max_chars"), float64(n), fetchWebPageArgsMaxCharsBounds)
+				}
+				out.MaxChars = n
+			}
+		default:
+			if unknown == "" || string(key) < unknown {
+				unknown = string(key)
+			}
+			if err := d.Skip(); err != nil {
+				return runtime.ArgSyntax(err)
+			}
+		}
+	}
+	if unknown != "" {
+		return runtime.ArgUnknown(at.String(), unknown, fetchWebPageArgsNames)
+	}
+	if seen&(1<<0) == 0 {
+		return runtime.ArgMissing(at.String(), "url", fetchWebPageArgsNames)
+	}
+	if defaults {
+		if seen&(1<<1) == 0 {
+			out.MaxChars = 20000
+		}
+	}
+	return nil
 }
 
 // fetchWebPageTool binds an implementation of FetchWebPage to the runtime.

@@ -1,0 +1,1149 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/toolcat/toolcat/catalog"
+)
+
+// The one-pass validator of a tool's arguments. Compiled from the args
+// schema, it decodes the raw JSON with a jsonscan.Decoder straight into the
+// Args struct and checks the schema as it goes: one function per struct
+// type (scan<Type>), plus the tool's Validate function. Its errors come
+// from the runtime's Arg* helpers, so they read as the general validator's.
+//
+// A schema that uses anything the generator does not compile (see
+// fallbackReasons) gets the general validator instead, and the generated
+// file says why.
+
+// annotations are keywords that constrain nothing.
+var annotations = map[string]bool{
+	"description": true, "title": true, "examples": true, "$comment": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "default": true,
+	"$schema": true, "$id": true, "$defs": true, "definitions": true, "nullable": true,
+}
+
+// genValidator emits the tool's argument validator.
+func genValidator(f *jen.File, t *toolModel) {
+	if reasons := fallbackReasons(t); len(reasons) > 0 {
+		genGeneralValidator(f, t, reasons)
+		return
+	}
+	g := &vgen{t: t, done: map[*goType]bool{}, names: newNamer(), enums: map[*catalog.Node]string{}}
+	g.tool(f)
+}
+
+// genGeneralValidator emits a validator that validates with the schema
+// (runtime.NewSchemaValidator) and decodes into the Args struct.
+func genGeneralValidator(f *jen.File, t *toolModel, reasons []string) {
+	f.Comment(t.lower + "Validator returns the validator of " + t.t.Name + "'s arguments.")
+	f.Comment("They are validated by the general validator: the schema uses " + strings.Join(reasons, ", ") + ".")
+	f.Func().Id(t.lower+"Validator").Params(jen.Id("meta").Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
+		jen.List(jen.Id("sv"), jen.Err()).Op(":=").Qual(runtimePkg, "NewSchemaValidator").Call(jen.Id("meta")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Qual(runtimePkg, "Typed").Types(jen.Id(t.args.Name)).Call(jen.Id("sv")), jen.Nil()),
+	)
+}
+
+// fallbackReasons lists what the one-pass validator would not check in the
+// tool's args schema: the keywords the type builder noted, and shapes the
+// generator does not compile.
+func fallbackReasons(t *toolModel) []string {
+	r := map[string]bool{}
+	for _, k := range t.general {
+		r[k] = true
+	}
+	c := &checker{reasons: r, visiting: map[*goType]bool{}}
+	root := t.t.Args
+	if root == nil || typeList(root) == nil || len(typeList(root)) != 1 || typeList(root)[0] != "object" {
+		r[`an args schema without "type": "object"`] = true
+	} else {
+		c.object(root, t.args, true, t.t.AdditionalArgs)
+	}
+	return sortedKeys(r)
+}
+
+// checker walks a schema alongside its Go types, noting what the one-pass
+// validator cannot check.
+type checker struct {
+	reasons  map[string]bool
+	visiting map[*goType]bool
+}
+
+func (c *checker) add(format string, args ...any) { c.reasons[fmt.Sprintf(format, args...)] = true }
+
+// only notes the keywords of s outside allowed and the annotations.
+func (c *checker) only(s *catalog.Node, what string, allowed ...string) {
+	for _, f := range s.Fields {
+		if !annotations[f.Key] && !slices.Contains(allowed, f.Key) {
+			c.add("%s on %s", f.Key, what)
+		}
+	}
+}
+
+// value checks the schema s of one value (a property, an item, a map
+// value) mapped to t.
+func (c *checker) value(s *catalog.Node, t *goType) {
+	if s == nil {
+		return
+	}
+	if s.Kind == catalog.Bool {
+		if !s.Bool {
+			c.add("false schemas")
+		}
+		return
+	}
+	if s.Kind != catalog.Object {
+		c.add("a schema that is not an object")
+		return
+	}
+	if _, ok := s.Get("$ref").StringValue(); ok {
+		c.only(s, "a $ref", "$ref")
+		if t.Kind == kAny && t.Schema == nil {
+			c.add("$ref outside the schema")
+			return
+		}
+		if t.Recursive {
+			c.add("recursive $ref")
+			return
+		}
+		c.value(t.Schema, t)
+		return
+	}
+	if inner, ok := nullableInner(s); ok {
+		if s.Get("anyOf") != nil || s.Get("oneOf") != nil {
+			c.only(s, "a nullable anyOf", "anyOf", "oneOf")
+		}
+		s = inner
+		if _, ok := s.Get("$ref").StringValue(); ok {
+			c.value(s, t)
+			return
+		}
+	}
+	types := typeList(s)
+	switch t.Kind {
+	case kUnion:
+		if s.Get("anyOf") != nil {
+			c.add("anyOf")
+		}
+		if s.Get("oneOf") != nil {
+			c.add("oneOf")
+		}
+		if len(types) > 1 {
+			c.add("a type list")
+		}
+		return
+	case kAny:
+		if len(types) == 0 {
+			c.only(s, "a value without type")
+		} else {
+			c.add("type %s", strings.Join(types, ", "))
+		}
+		return
+	}
+	if len(types) == 0 {
+		switch {
+		case t.Kind == kEnum:
+			c.scalarKeywords(s, t)
+		case s.Get("const") != nil:
+			c.only(s, "a const without type", "const")
+			c.constValue(s, t)
+		default:
+			c.add(`a %s schema without "type"`, describeKind(t.Kind))
+		}
+		return
+	}
+	switch t.Kind {
+	case kStruct:
+		if c.visiting[t] {
+			c.add("recursive $ref")
+			return
+		}
+		c.visiting[t] = true
+		c.object(s, t, false, "")
+		delete(c.visiting, t)
+	case kMap:
+		c.only(s, "a map", "type", "properties", "additionalProperties")
+		if ap := s.Get("additionalProperties"); ap != nil && ap.Kind == catalog.Object {
+			c.value(ap, t.Elem)
+		}
+	case kSlice:
+		c.only(s, "an array", "type", "items", "minItems", "maxItems", "uniqueItems")
+		c.value(s.Get("items"), t.Elem)
+		if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
+			switch t.Elem.Kind {
+			case kBool, kInt, kFloat, kString, kEnum:
+				if _, nullable := nullableInner(s.Get("items")); nullable {
+					c.add("uniqueItems on nullable items")
+				}
+			default:
+				c.add("uniqueItems on items of type %s", describeKind(t.Elem.Kind))
+			}
+		}
+	default:
+		c.scalarKeywords(s, t)
+	}
+}
+
+func describeKind(k kind) string {
+	switch k {
+	case kBool:
+		return "boolean"
+	case kInt:
+		return "integer"
+	case kFloat:
+		return "number"
+	case kString, kEnum:
+		return "string"
+	case kTime:
+		return "date-time"
+	case kStruct:
+		return "object"
+	case kMap:
+		return "map"
+	case kSlice:
+		return "array"
+	}
+	return "any"
+}
+
+// scalarKeywords checks the keywords of a boolean, number or string.
+func (c *checker) scalarKeywords(s *catalog.Node, t *goType) {
+	switch t.Kind {
+	case kBool:
+		c.only(s, "a boolean", "type", "const")
+	case kInt, kFloat:
+		c.only(s, "a number", "type", "const", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format")
+		if e := s.Get("enum"); e != nil {
+			if e.Kind != catalog.Array || len(e.Items) == 0 {
+				c.add("enum")
+			}
+			for _, it := range e.Items {
+				if it.Kind != catalog.Number || t.Kind == kFloat {
+					c.add("enum on numbers")
+					break
+				}
+				if f, ok := it.Float(); !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+					c.add("enum on numbers")
+					break
+				}
+			}
+		}
+		if m := s.Get("multipleOf"); m != nil {
+			if f, ok := m.Float(); !ok || f <= 0 {
+				c.add("multipleOf")
+			}
+		}
+		for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+			if b := s.Get(k); b != nil {
+				if _, ok := b.Float(); !ok {
+					c.add("%s", k)
+				}
+			}
+		}
+	case kString, kEnum, kTime:
+		c.only(s, "a string", "type", "const", "enum", "minLength", "maxLength", "pattern", "format")
+		if t.Kind != kEnum && s.Get("enum") != nil {
+			c.add("enum on strings that are not all strings")
+		}
+		if p, ok := s.Get("pattern").StringValue(); ok {
+			if _, err := regexp.Compile(p); err != nil {
+				c.add("pattern %q, which Go does not compile", p)
+			}
+		}
+		for _, k := range []string{"minLength", "maxLength"} {
+			if n := s.Get(k); n != nil {
+				if f, ok := n.Float(); !ok || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+					c.add("%s", k)
+				}
+			}
+		}
+	}
+	if s.Get("const") != nil {
+		c.constValue(s, t)
+	}
+}
+
+func (c *checker) constValue(s *catalog.Node, t *goType) {
+	v := s.Get("const")
+	switch {
+	case t.Kind == kBool && v.Kind == catalog.Bool,
+		(t.Kind == kString || t.Kind == kEnum) && v.Kind == catalog.String:
+	case t.Kind == kInt && v.Kind == catalog.Number:
+		if f, ok := v.Float(); !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			c.add("const")
+		}
+	default:
+		c.add("const of type %s", describeKind(t.Kind))
+	}
+}
+
+// object checks an object schema with properties, mapped to the struct t.
+func (c *checker) object(s *catalog.Node, t *goType, top bool, policy string) {
+	allowed := []string{"type", "properties", "required", "additionalProperties"}
+	c.only(s, "an object", allowed...)
+	if t.Kind != kStruct {
+		c.value(s, t)
+		return
+	}
+	if len(t.Fields) > 64 {
+		c.add("more than 64 properties in an object")
+	}
+	props := map[string]bool{}
+	for _, fd := range t.Fields {
+		props[fd.JSON] = true
+		c.value(fd.Schema, fd.Type)
+		c.defaultValue(fd)
+	}
+	if r := s.Get("required"); r != nil {
+		for _, it := range r.Items {
+			if !props[it.Str] {
+				c.add("required %q, which is not a property", it.Str)
+			}
+		}
+	}
+	if ap := s.Get("additionalProperties"); ap != nil && ap.Kind == catalog.Object {
+		if !top || policy != "strip" || s.Get("properties") == nil {
+			c.add("additionalProperties with a schema")
+		}
+	}
+}
+
+// defaultValue checks that a field's default fits its Go type.
+func (c *checker) defaultValue(fd *goField) {
+	d := fd.Default
+	if d == nil {
+		return
+	}
+	ok := true
+	switch fd.Type.Kind {
+	case kBool:
+		ok = d.Kind == catalog.Bool
+	case kString, kEnum:
+		ok = d.Kind == catalog.String
+	case kInt:
+		f, isNum := d.Float()
+		ok = isNum && f == math.Trunc(f) && math.Abs(f) <= 1<<53
+		if fd.Type.Bits == 32 {
+			ok = ok && f >= math.MinInt32 && f <= math.MaxInt32
+		}
+	case kFloat:
+		_, ok = d.Float()
+		if fd.Type.Bits == 32 {
+			f, _ := d.Float()
+			ok = ok && math.Abs(f) <= math.MaxFloat32
+		}
+	case kTime:
+		ok = false
+	case kStruct:
+		ok = d.Kind == catalog.Object
+	case kSlice:
+		ok = d.Kind == catalog.Array
+	case kMap:
+		ok = d.Kind == catalog.Object
+	}
+	if !ok {
+		c.add("a default of %s that its Go type does not hold", fd.JSON)
+	}
+}
+
+// vgen emits the one-pass validator of one tool.
+type vgen struct {
+	t     *toolModel
+	vars  []jen.Code
+	funcs []jen.Code
+	done  map[*goType]bool
+	names *namer // package variables of this validator
+	enums map[*catalog.Node]string
+	// depth numbers the variables of nested blocks.
+	depth int
+}
+
+func (g *vgen) tool(f *jen.File) {
+	t := g.t
+	policy := t.t.AdditionalArgs
+	if policy == "" {
+		policy = "reject"
+	}
+	root := t.t.Args
+	hasProps := root.Get("properties") != nil
+	closed := isClosed(root)
+	rejectTop := (hasProps && policy == "reject") || (closed && !(hasProps && policy == "strip"))
+	g.structFunc(t.args, root, rejectTop)
+
+	scan := t.lower + "Scan"
+	names := g.namesVar(t.args)
+	f.Add(comment(t.lower + "Validator returns the validator of " + t.t.Name + "'s arguments,\ngenerated from its schema: it decodes them into " + t.args.Name + " and\nchecks them in one pass."))
+	f.Func().Id(t.lower+"Validator").Params(jen.Id("meta").Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
+		jen.Return(jen.Qual(runtimePkg, "ValidatorFunc").Call(jen.Id(t.lower+"Validate")), jen.Nil()),
+	)
+	f.Add(comment(t.lower + "Validate checks the raw arguments of " + t.t.Name + " and returns\nthem as a *" + t.args.Name + ", defaults applied."))
+	f.Func().Id(t.lower+"Validate").Params(jen.Id("raw").Index().Byte()).Params(jen.Any(), jen.Op("*").Qual(runtimePkg, "ToolError")).Block(
+		jen.List(jen.Id("a"), jen.Id("te")).Op(":=").Id(scan).Call(jen.Id("raw")),
+		jen.If(jen.Id("te").Op("!=").Nil()).Block(
+			comment("Report what the general validator reports first: invalid JSON,\nundeclared arguments; with a key given twice, only the last counts."),
+			jen.Return(jen.Qual(runtimePkg, "RefineArgsError").Call(jen.Id("raw"), jen.Id("te"), jen.Id(names), jen.Lit(rejectTop), jen.Id(scan))),
+		),
+		jen.Return(jen.Id("a"), jen.Nil()),
+	)
+	f.Comment(scan + " decodes and checks raw in one pass, stopping at the first error.")
+	f.Func().Id(scan).Params(jen.Id("raw").Index().Byte()).Params(jen.Any(), jen.Op("*").Qual(runtimePkg, "ToolError")).Block(
+		jen.Id("a").Op(":=").New(jen.Id(t.args.Name)),
+		jen.Var().Id("d").Qual(jsonscanPkg, "Decoder"),
+		jen.Id("d").Dot("Reset").Call(jen.Qual(runtimePkg, "NormalizeArgs").Call(jen.Id("raw"))),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("BeginObject").Call(), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Qual(runtimePkg, "ArgRead").Call(jen.Lit(""), jen.Lit("object"), jen.Err())),
+		),
+		jen.Var().Id("late").Op("*").Qual(runtimePkg, "ToolError"),
+		jen.If(jen.Id("te").Op(":=").Id("scan"+t.args.Name).Call(jen.Op("&").Id("d"), jen.Nil(), jen.Id("a"), jen.True(), jen.Op("&").Id("late")), jen.Id("te").Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Id("te")),
+		),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("End").Call(), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err())),
+		),
+		jen.If(jen.Id("late").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("late"))),
+		jen.Return(jen.Id("a"), jen.Nil()),
+	)
+	if len(g.vars) > 0 {
+		f.Var().Defs(g.vars...)
+	}
+	for _, fn := range g.funcs {
+		f.Add(fn)
+	}
+}
+
+func isClosed(s *catalog.Node) bool {
+	ap := s.Get("additionalProperties")
+	return ap != nil && ap.Kind == catalog.Bool && !ap.Bool
+}
+
+// pkgVar declares a package variable of the validator and returns its name.
+func (g *vgen) pkgVar(base string, value jen.Code, doc string) string {
+	name := g.names.name(unexported(base))
+	g.vars = append(g.vars, jen.Comment(doc), jen.Id(name).Op("=").Add(value))
+	return name
+}
+
+// namesVar declares the sorted property names of a struct type.
+func (g *vgen) namesVar(t *goType) string {
+	if g.names.used[unexported(t.Name+"Names")] {
+		return unexported(t.Name + "Names")
+	}
+	names := make([]string, 0, len(t.Fields))
+	for _, fd := range t.Fields {
+		names = append(names, fd.JSON)
+	}
+	slices.Sort(names)
+	vals := make([]jen.Code, len(names))
+	for i, n := range names {
+		vals[i] = jen.Lit(n)
+	}
+	return g.pkgVar(t.Name+"Names", jen.Index().String().Values(vals...), unexported(t.Name+"Names")+" are the properties of "+t.Name+", sorted.")
+}
+
+// structFunc emits scan<Type>, which reads the members of an object whose
+// '{' d has consumed into out. With defaults, it applies the schema's
+// defaults to absent members, as the general validator does along
+// properties from the top.
+func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
+	if g.done[t] {
+		return
+	}
+	g.done[t] = true
+	names := g.namesVar(t)
+	required := map[string]bool{}
+	var reqOrder []string
+	if r := s.Get("required"); r != nil {
+		for _, it := range r.Items {
+			if !required[it.Str] {
+				reqOrder = append(reqOrder, it.Str)
+			}
+			required[it.Str] = true
+		}
+	}
+	bit := map[string]int{}
+	var body, cases, after []jen.Code
+	needSeen := false
+	for i, fd := range t.Fields {
+		bit[fd.JSON] = i
+		if required[fd.JSON] || fd.Default != nil {
+			needSeen = true
+		}
+	}
+	body = append(body, jen.Op("*").Id("out").Op("=").Id(t.Name).Values())
+	if needSeen {
+		body = append(body, jen.Var().Id("seen").Uint64())
+	}
+	if rejectUnknown {
+		body = append(body, jen.Var().Id("unknown").String())
+	}
+	for i, fd := range t.Fields {
+		var stmts []jen.Code
+		if required[fd.JSON] || fd.Default != nil {
+			stmts = append(stmts, jen.Id("seen").Op("|=").Lit(1).Op("<<").Lit(i))
+		}
+		g.depth = 0
+		stmts = append(stmts, g.field(t, fd)...)
+		cases = append(cases, jen.Case(jen.Lit(fd.JSON)).Block(stmts...))
+	}
+	if rejectUnknown {
+		cases = append(cases, jen.Default().Block(
+			jen.If(jen.Id("unknown").Op("==").Lit("").Op("||").String().Parens(jen.Id("key")).Op("<").Id("unknown")).Block(
+				jen.Id("unknown").Op("=").String().Parens(jen.Id("key")),
+			),
+			jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
+		))
+	} else {
+		cases = append(cases, jen.Default().Block(
+			jen.If(jen.Err().Op(":=").Qual(runtimePkg, "SkipArg").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
+		))
+	}
+	body = append(body, jen.For().Block(
+		jen.List(jen.Id("key"), jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
+		jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
+		jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
+	))
+	if rejectUnknown {
+		after = append(after, jen.If(jen.Id("unknown").Op("!=").Lit("")).Block(
+			jen.Return(jen.Qual(runtimePkg, "ArgUnknown").Call(jen.Id("at").Dot("String").Call(), jen.Id("unknown"), jen.Id(names))),
+		))
+	}
+	for _, r := range reqOrder {
+		after = append(after, jen.If(jen.Id("seen").Op("&").Parens(jen.Lit(1).Op("<<").Lit(bit[r])).Op("==").Lit(0)).Block(
+			jen.Return(jen.Qual(runtimePkg, "ArgMissing").Call(jen.Id("at").Dot("String").Call(), jen.Lit(r), jen.Id(names))),
+		))
+	}
+	var defaults []jen.Code
+	for i, fd := range t.Fields {
+		if fd.Default == nil {
+			continue
+		}
+		defaults = append(defaults, jen.If(jen.Id("seen").Op("&").Parens(jen.Lit(1).Op("<<").Lit(i)).Op("==").Lit(0)).Block(g.setDefault(t, fd)...))
+	}
+	if len(defaults) > 0 {
+		after = append(after, jen.If(jen.Id("defaults")).Block(defaults...))
+	}
+	body = append(body, after...)
+	body = append(body, jen.Return(jen.Nil()))
+	doc := "scan" + t.Name + " reads the members of " + t.Name + " into out; d has read its '{'."
+	fn := jen.Comment(doc).Line().Func().Id("scan"+t.Name).Params(
+		jen.Id("d").Op("*").Qual(jsonscanPkg, "Decoder"),
+		jen.Id("at").Op("*").Qual(runtimePkg, "Path"),
+		jen.Id("out").Op("*").Id(t.Name),
+		jen.Id("defaults").Bool(),
+		jen.Id("late").Op("**").Qual(runtimePkg, "ToolError"),
+	).Op("*").Qual(runtimePkg, "ToolError").Block(body...)
+	g.funcs = append(g.funcs, fn)
+}
+
+// setDefault assigns the default of an absent field.
+func (g *vgen) setDefault(t *goType, fd *goField) []jen.Code {
+	dst := jen.Id("out").Dot(fd.Name)
+	var lit jen.Code
+	d := fd.Default
+	switch fd.Type.Kind {
+	case kBool:
+		lit = jen.Lit(d.Bool)
+	case kString:
+		lit = jen.Lit(d.Str)
+	case kEnum:
+		lit = jen.Id(fd.Type.Name).Parens(jen.Lit(d.Str))
+	case kInt:
+		f, _ := d.Float()
+		lit = jen.Op(strconv.FormatInt(int64(f), 10))
+		if fd.Pointer {
+			lit = typeExpr(fd.Type).Parens(lit)
+		}
+	case kFloat:
+		f, _ := d.Float()
+		lit = jen.Lit(f)
+		if fd.Type.Bits == 32 {
+			lit = jen.Float32().Parens(lit)
+		}
+	}
+	if lit != nil {
+		if fd.Pointer {
+			return []jen.Code{jen.Id("v").Op(":=").Add(lit), dst.Op("=").Op("&").Id("v")}
+		}
+		return []jen.Code{dst.Op("=").Add(lit)}
+	}
+	// Objects, arrays and maps: decoded from the default's JSON, as the
+	// general validator decodes it, without defaults inside.
+	name := g.pkgVar(t.Name+fd.Name+"Default", jen.Index().Byte().Parens(rawString(string(d.JSON()))), "the default of "+t.Name+"."+fd.Name+", as JSON.")
+	target := jen.Op("&").Id("out").Dot(fd.Name)
+	if fd.Pointer {
+		return []jen.Code{
+			jen.Id("v").Op(":=").New(typeExpr(fd.Type)),
+			jen.Id("_").Op("=").Qual("encoding/json", "Unmarshal").Call(jen.Id(name), jen.Id("v")),
+			jen.Id("out").Dot(fd.Name).Op("=").Id("v"),
+		}
+	}
+	return []jen.Code{jen.Id("_").Op("=").Qual("encoding/json", "Unmarshal").Call(jen.Id(name), target)}
+}
+
+// valueCtx is where a value is read: its schema as written (nullable
+// wrappers included), its Go type, how its JSON pointer is written on error,
+// and the path variable of containers.
+type valueCtx struct {
+	schema  *catalog.Node // as written
+	typ     *goType
+	ptr     jen.Code // expression of the JSON pointer, evaluated on error only
+	path    string   // name of a runtime.Path variable of the value, for containers
+	base    string   // name stem for package variables
+	pointer bool     // the destination is a pointer
+	// zeroNull: a null is the zero value (items and map values are not
+	// pointers).
+	defaults jen.Code // passed to nested scans
+}
+
+// field emits the reading of one property of t.
+func (g *vgen) field(t *goType, fd *goField) []jen.Code {
+	ctx := valueCtx{
+		schema:  fd.Schema,
+		typ:     fd.Type,
+		ptr:     jen.Id("at").Dot("Field").Call(jen.Lit(fd.JSON)),
+		base:    t.Name + fd.Name,
+		pointer: fd.Pointer || (fd.Type.Kind == kStruct && fd.Type.Recursive),
+	}
+	ctx.defaults = jen.False()
+	if fd.Schema.Get("properties") != nil {
+		ctx.defaults = jen.Id("defaults")
+	}
+	var pre []jen.Code
+	if needsPath(fd.Type) {
+		ctx.path = "p"
+		ctx.ptr = jen.Id("p").Dot("String").Call()
+		pre = append(pre, jen.Id("p").Op(":=").Id("at").Dot("Key").Call(jen.Lit(fd.JSON)))
+	}
+	return append(pre, g.value(ctx, jen.Id("out").Dot(fd.Name))...)
+}
+
+func needsPath(t *goType) bool {
+	return t.Kind == kStruct || t.Kind == kSlice || t.Kind == kMap
+}
+
+// typeName is the JSON Schema type a value must have, as the general
+// validator words it: "integer", "null or string".
+func typeName(s *catalog.Node, t *goType) string {
+	if s != nil && s.Get("$ref") != nil && t.Schema != nil {
+		s = t.Schema
+	}
+	ts := typeList(s)
+	if len(ts) == 0 {
+		if inner, ok := nullableInner(s); ok {
+			return typeName(inner, t)
+		}
+		return describeKind(t.Kind)
+	}
+	order := []string{"null", "boolean", "number", "integer", "string", "array", "object"}
+	var out []string
+	for _, o := range order {
+		if slices.Contains(ts, o) {
+			out = append(out, o)
+		}
+	}
+	return strings.Join(out, " or ")
+}
+
+// value emits the reading of the next value of d into dst.
+func (g *vgen) value(ctx valueCtx, dst *jen.Statement) []jen.Code {
+	s := ctx.schema
+	if s != nil && s.Get("$ref") != nil {
+		s = ctx.typ.Schema
+	}
+	inner := s
+	nullable := false
+	if in, ok := nullableInner(s); ok {
+		inner, nullable = in, true
+		if in.Get("$ref") != nil {
+			inner = ctx.typ.Schema
+		}
+	}
+	want := typeName(ctx.schema, ctx.typ)
+	read := g.read(ctx, inner, want, dst)
+	if !nullable {
+		return read
+	}
+	var zero jen.Code = jen.Nil()
+	if !ctx.pointer {
+		zero = zeroOf(ctx.typ)
+	}
+	return []jen.Code{
+		jen.If(jen.Id("d").Dot("Peek").Call().Op("==").Qual(jsonscanPkg, "Null")).Block(
+			jen.If(jen.Err().Op(":=").Id("d").Dot("Null").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
+			dst.Clone().Op("=").Add(zero),
+		).Else().Block(read...),
+	}
+}
+
+func zeroOf(t *goType) jen.Code {
+	switch t.Kind {
+	case kBool:
+		return jen.False()
+	case kInt, kFloat:
+		return jen.Lit(0)
+	case kString:
+		return jen.Lit("")
+	case kEnum:
+		return jen.Id(t.Name).Parens(jen.Lit(""))
+	case kStruct:
+		return jen.Id(t.Name).Values()
+	case kTime:
+		return jen.Qual("time", "Time").Values()
+	}
+	return jen.Nil()
+}
+
+// assign stores v, a local of the value's type, in dst.
+func assign(ctx valueCtx, dst *jen.Statement, v jen.Code) jen.Code {
+	if ctx.pointer {
+		return dst.Clone().Op("=").Op("&").Add(v)
+	}
+	return dst.Clone().Op("=").Add(v)
+}
+
+// assignConst stores the value of an expression that is not addressable.
+func assignConst(ctx valueCtx, dst *jen.Statement, v jen.Code) []jen.Code {
+	if ctx.pointer {
+		return []jen.Code{jen.Id("v").Op(":=").Add(v), dst.Clone().Op("=").Op("&").Id("v")}
+	}
+	return []jen.Code{dst.Clone().Op("=").Add(v)}
+}
+
+func ret(call jen.Code) jen.Code { return jen.Return(call) }
+
+func rt(name string, args ...jen.Code) *jen.Statement {
+	return jen.Qual(runtimePkg, name).Call(args...)
+}
+
+// read emits the reading of a non-null value under the schema s.
+func (g *vgen) read(ctx valueCtx, s *catalog.Node, want string, dst *jen.Statement) []jen.Code {
+	t := ctx.typ
+	typed := s.Get("type") != nil
+	readErr := func(errExpr jen.Code) jen.Code {
+		if !typed {
+			return ret(rt("ArgEnumRead", ctx.ptr, errExpr, jen.Id(g.enumVar(ctx, s))))
+		}
+		return ret(rt("ArgRead", ctx.ptr, jen.Lit(want), errExpr))
+	}
+	switch t.Kind {
+	case kBool:
+		out := []jen.Code{
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("d").Dot("Bool").Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
+		}
+		if c := s.Get("const"); c != nil {
+			out = append(out, jen.If(jen.Id("v").Op("!=").Lit(c.Bool)).Block(
+				ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("v"), jen.Id(g.enumVar(ctx, s))))))
+		}
+		return append(out, assign(ctx, dst, jen.Id("v")))
+	case kInt:
+		return g.readInt(ctx, s, want, dst, readErr)
+	case kFloat:
+		return g.readFloat(ctx, s, dst, readErr)
+	case kString, kEnum, kTime:
+		return g.readString(ctx, s, dst, readErr)
+	case kStruct:
+		v := jen.Op("&").Add(dst.Clone())
+		var pre []jen.Code
+		if ctx.pointer {
+			pre = []jen.Code{jen.Id("v").Op(":=").New(jen.Id(t.Name)), dst.Clone().Op("=").Id("v")}
+			v = jen.Id("v")
+		}
+		g.structFunc(t, s, isClosed(s))
+		return append(pre,
+			jen.If(jen.Err().Op(":=").Id("d").Dot("BeginObject").Call(), jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
+			jen.If(jen.Id("te").Op(":=").Id("scan"+t.Name).Call(jen.Id("d"), jen.Op("&").Id(ctx.path), v, ctx.defaults, jen.Id("late")), jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te"))),
+		)
+	case kSlice:
+		return g.readSlice(ctx, s, dst, readErr)
+	case kMap:
+		return g.readMap(ctx, s, dst, readErr)
+	}
+	// Any JSON value.
+	return []jen.Code{
+		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id("d").Dot("Raw").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
+		jen.Var().Id("v").Any(),
+		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
+		dst.Clone().Op("=").Id("v"),
+	}
+}
+
+// enumVar declares the allowed values of an enum or const.
+func (g *vgen) enumVar(ctx valueCtx, s *catalog.Node) string {
+	if name, ok := g.enums[s]; ok {
+		return name
+	}
+	var items []*catalog.Node
+	if e := s.Get("enum"); e != nil {
+		items = e.Items
+	} else if c := s.Get("const"); c != nil {
+		items = []*catalog.Node{c}
+	}
+	vals := make([]jen.Code, len(items))
+	for i, it := range items {
+		switch it.Kind {
+		case catalog.String:
+			vals[i] = jen.Lit(it.Str)
+		case catalog.Number:
+			vals[i] = jen.Qual("encoding/json", "Number").Parens(jen.Lit(it.Num))
+		case catalog.Bool:
+			vals[i] = jen.Lit(it.Bool)
+		default:
+			vals[i] = jen.Nil()
+		}
+	}
+	name := g.pkgVar(ctx.base+"Allowed", jen.Index().Any().Values(vals...), unexported(ctx.base+"Allowed")+" are the values the schema allows.")
+	g.enums[s] = name
+	return name
+}
+
+func (g *vgen) boundsVar(ctx valueCtx, s *catalog.Node) string {
+	var b struct {
+		min, max                     float64
+		hasMin, hasMax, exMin, exMax bool
+	}
+	b.min, b.hasMin = s.Get("minimum").Float()
+	if f, ok := s.Get("exclusiveMinimum").Float(); ok && (!b.hasMin || f >= b.min) {
+		b.min, b.hasMin, b.exMin = f, true, true
+	}
+	b.max, b.hasMax = s.Get("maximum").Float()
+	if f, ok := s.Get("exclusiveMaximum").Float(); ok && (!b.hasMax || f <= b.max) {
+		b.max, b.hasMax, b.exMax = f, true, true
+	}
+	if !b.hasMin && !b.hasMax {
+		return ""
+	}
+	d := jen.Dict{}
+	if b.hasMin {
+		d[jen.Id("Min")], d[jen.Id("HasMin")] = jen.Lit(b.min), jen.True()
+		if b.exMin {
+			d[jen.Id("ExclusiveMin")] = jen.True()
+		}
+	}
+	if b.hasMax {
+		d[jen.Id("Max")], d[jen.Id("HasMax")] = jen.Lit(b.max), jen.True()
+		if b.exMax {
+			d[jen.Id("ExclusiveMax")] = jen.True()
+		}
+	}
+	return g.pkgVar(ctx.base+"Bounds", jen.Qual(runtimePkg, "Bounds").Values(d), unexported(ctx.base+"Bounds")+" are the bounds of "+ctx.base+".")
+}
+
+// multipleVar declares the multipleOf of a number.
+func (g *vgen) multipleVar(ctx valueCtx, s *catalog.Node) string {
+	m := s.Get("multipleOf")
+	if m == nil {
+		return ""
+	}
+	return g.pkgVar(ctx.base+"Multiple", rt("NewMultiple", jen.Lit(m.Num)), unexported(ctx.base+"Multiple")+" is the multipleOf of "+ctx.base+".")
+}
+
+func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
+	bounds := g.boundsVar(ctx, s)
+	mult := g.multipleVar(ctx, s)
+	fl := jen.Float64().Parens(jen.Id("n"))
+	var checks []jen.Code
+	if bounds != "" {
+		checks = append(checks, jen.If(jen.Op("!").Id(bounds).Dot("Check").Call(fl.Clone())).Block(ret(rt("ArgOutOfRange", ctx.ptr, fl.Clone(), jen.Id(bounds)))))
+	}
+	if mult != "" {
+		checks = append(checks, jen.If(jen.Op("!").Id(mult).Dot("Int").Call(jen.Id("n"))).Block(ret(rt("ArgNotMultiple", ctx.ptr, fl.Clone(), jen.Id(mult)))))
+	}
+	if e := s.Get("enum"); e != nil {
+		vals := make([]jen.Code, len(e.Items))
+		for i, it := range e.Items {
+			f, _ := it.Float()
+			vals[i] = jen.Lit(int64(f))
+		}
+		checks = append(checks, jen.Switch(jen.Id("n")).Block(
+			jen.Case(vals...),
+			jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, fl.Clone(), jen.Id(g.enumVar(ctx, s))))),
+		))
+	}
+	if c := s.Get("const"); c != nil {
+		f, _ := c.Float()
+		checks = append(checks, jen.If(jen.Id("n").Op("!=").Lit(int64(f))).Block(ret(rt("ArgNotInEnum", ctx.ptr, fl.Clone(), jen.Id(g.enumVar(ctx, s))))))
+	}
+	var onErr jen.Code
+	if s.Get("type") == nil {
+		onErr = readErr(jen.Err())
+	} else {
+		bArg, mArg := jen.Nil(), jen.Nil()
+		if bounds != "" {
+			bArg = jen.Op("&").Id(bounds)
+		}
+		if mult != "" {
+			mArg = jen.Id(mult)
+		}
+		onErr = jen.If(jen.Id("te").Op(":=").Qual(runtimePkg, "ArgInt").Call(ctx.ptr, jen.Lit(want), jen.Err(), bArg, mArg, jen.Id("late")), jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te")))
+	}
+	var store []jen.Code
+	if ctx.typ.Bits == 32 {
+		store = append(store,
+			jen.If(jen.Id("n").Op("<").Qual("math", "MinInt32").Op("||").Id("n").Op(">").Qual("math", "MaxInt32")).Block(
+				rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, jen.Add(fl.Clone()), jen.Lit("int32"))),
+			).Else().Block(
+				jen.Id("v").Op(":=").Int32().Parens(jen.Id("n")),
+				assign(ctx, dst, jen.Id("v")),
+			))
+	} else {
+		store = append(store, assign(ctx, dst, jen.Id("n")))
+	}
+	return []jen.Code{
+		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("d").Dot("Int64").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(onErr).Else().Block(append(checks, store...)...),
+	}
+}
+
+func (g *vgen) readFloat(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
+	bounds := g.boundsVar(ctx, s)
+	mult := g.multipleVar(ctx, s)
+	out := []jen.Code{
+		jen.List(jen.Id("f"), jen.Err()).Op(":=").Id("d").Dot("Float64").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
+	}
+	if bounds != "" {
+		out = append(out, jen.If(jen.Op("!").Id(bounds).Dot("Check").Call(jen.Id("f"))).Block(ret(rt("ArgOutOfRange", ctx.ptr, jen.Id("f"), jen.Id(bounds)))))
+	}
+	if mult != "" {
+		out = append(out, jen.If(jen.Op("!").Id(mult).Dot("Float").Call(jen.Id("f"))).Block(ret(rt("ArgNotMultiple", ctx.ptr, jen.Id("f"), jen.Id(mult)))))
+	}
+	if c := s.Get("const"); c != nil {
+		out = append(out, jen.If(jen.Id("f").Op("!=").Lit(mustFloat(c))).Block(ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("f"), jen.Id(g.enumVar(ctx, s))))))
+	}
+	if ctx.typ.Bits == 32 {
+		return append(out,
+			jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "Float32").Call(jen.Id("f")), jen.Op("!").Id("ok")).Block(
+				rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, jen.Id("f"), jen.Lit("float32"))),
+			).Else().Block(assign(ctx, dst, jen.Id("v"))))
+	}
+	return append(out, assign(ctx, dst, jen.Id("f")))
+}
+
+func mustFloat(n *catalog.Node) float64 {
+	f, _ := strconv.ParseFloat(n.Num, 64)
+	return f
+}
+
+func (g *vgen) readString(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
+	t := ctx.typ
+	var checks []jen.Code
+	minL, hasMin := s.Get("minLength").Float()
+	maxL, hasMax := s.Get("maxLength").Float()
+	if hasMin || hasMax {
+		mn, mx := -1, -1
+		var cond *jen.Statement
+		if hasMin {
+			mn = int(minL)
+			cond = jen.Id("n").Op("<").Lit(mn)
+		}
+		if hasMax {
+			mx = int(maxL)
+			c := jen.Id("n").Op(">").Lit(mx)
+			if cond != nil {
+				cond = cond.Op("||").Add(c)
+			} else {
+				cond = c
+			}
+		}
+		checks = append(checks, jen.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("s")), cond).Block(
+			ret(rt("ArgLength", ctx.ptr, jen.Id("s"), jen.Lit(mn), jen.Lit(mx)))))
+	}
+	if p, ok := s.Get("pattern").StringValue(); ok {
+		re := g.pkgVar(ctx.base+"Pattern", jen.Qual("regexp", "MustCompile").Call(jen.Lit(p)), unexported(ctx.base+"Pattern")+" is the pattern of "+ctx.base+".")
+		checks = append(checks, jen.If(jen.Op("!").Id(re).Dot("MatchString").Call(jen.Id("s"))).Block(
+			ret(rt("ArgPattern", ctx.ptr, jen.Id("s"), jen.Lit(p)))))
+	}
+	if fm, ok := s.Get("format").StringValue(); ok && formatAsserted(fm) {
+		fv := g.pkgVar(ctx.base+"Format", rt("FormatChecker", jen.Lit(fm)), unexported(ctx.base+"Format")+" checks the format "+fm+".")
+		checks = append(checks, jen.If(jen.Op("!").Id(fv).Call(jen.Id("s"))).Block(
+			ret(rt("ArgFormat", ctx.ptr, jen.Id("s"), jen.Lit(fm)))))
+	}
+	if c := s.Get("const"); c != nil {
+		checks = append(checks, jen.If(jen.Id("s").Op("!=").Lit(c.Str)).Block(
+			ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("s"), jen.Id(g.enumVar(ctx, s))))))
+	}
+	if t.Kind == kEnum && len(checks) == 0 {
+		// Only the enum to check: compare the bytes, store the constant.
+		var cases []jen.Code
+		for _, v := range t.Values {
+			cases = append(cases, jen.Case(jen.Lit(v.Value)).Block(assignConst(ctx, dst, jen.Id(v.Name))...))
+		}
+		cases = append(cases, jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, jen.String().Parens(jen.Id("b")), jen.Id(g.enumVar(ctx, s))))))
+		return []jen.Code{
+			jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("d").Dot("StringBytes").Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
+			jen.Switch(jen.String().Parens(jen.Id("b"))).Block(cases...),
+		}
+	}
+	var store []jen.Code
+	switch t.Kind {
+	case kEnum:
+		var vals []jen.Code
+		for _, v := range t.Values {
+			vals = append(vals, jen.Lit(v.Value))
+		}
+		checks = append(checks, jen.Switch(jen.Id("s")).Block(
+			jen.Case(vals...),
+			jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("s"), jen.Id(g.enumVar(ctx, s))))),
+		))
+		store = assignConst(ctx, dst, jen.Id(t.Name).Parens(jen.Id("s")))
+	case kTime:
+		store = []jen.Code{
+			jen.Var().Id("v").Qual("time", "Time"),
+			jen.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalText").Call(jen.Index().Byte().Parens(jen.Id("s"))), jen.Err().Op("!=").Nil()).Block(
+				rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, jen.Id("s"), jen.Lit("time.Time"))),
+			).Else().Block(assign(ctx, dst, jen.Id("v"))),
+		}
+	default:
+		store = []jen.Code{assign(ctx, dst, jen.Id("s"))}
+	}
+	out := []jen.Code{
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("d").Dot("String").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
+	}
+	out = append(out, checks...)
+	return append(out, store...)
+}
+
+// formatAsserted reports whether the general validator asserts a format;
+// it ignores the others.
+func formatAsserted(f string) bool {
+	switch f {
+	case "json-pointer", "relative-json-pointer", "uuid", "duration", "period", "ipv4", "ipv6",
+		"hostname", "email", "date", "time", "date-time", "uri", "iri", "uri-reference",
+		"iri-reference", "uri-template", "semver", "regex":
+		return true
+	}
+	return false
+}
+
+func (g *vgen) readSlice(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
+	t := ctx.typ
+	g.depth++
+	depth := g.depth
+	i, ep, list := "i", "ep", "list"
+	if depth > 1 {
+		i, ep, list = fmt.Sprintf("i%d", depth), fmt.Sprintf("ep%d", depth), fmt.Sprintf("list%d", depth)
+	}
+	elem := valueCtx{
+		schema:   s.Get("items"),
+		typ:      t.Elem,
+		ptr:      jen.Id(ctx.path).Dot("Elem").Call(jen.Id(i)),
+		base:     ctx.base + "Item",
+		defaults: jen.False(),
+	}
+	var elemBody []jen.Code
+	if needsPath(t.Elem) {
+		elem.path, elem.ptr = ep, jen.Id(ep).Dot("String").Call()
+		elemBody = append(elemBody, jen.Id(ep).Op(":=").Id(ctx.path).Dot("Index").Call(jen.Id(i)))
+	}
+	elemBody = append(elemBody, jen.Var().Id("item").Add(typeExpr(t.Elem)))
+	elemBody = append(elemBody, g.value(elem, jen.Id("item"))...)
+	elemBody = append(elemBody, jen.Id(list).Op("=").Append(jen.Id(list), jen.Id("item")))
+	out := []jen.Code{
+		jen.If(jen.Err().Op(":=").Id("d").Dot("BeginArray").Call(), jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
+		jen.Id(list).Op(":=").Add(typeExpr(t)).Values(),
+		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Empty(), jen.Id(i).Op("++")).Block(
+			jen.List(jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextElem").Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
+			jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
+			jen.Block(elemBody...),
+		),
+	}
+	g.depth = depth - 1
+	minI, hasMin := s.Get("minItems").Float()
+	maxI, hasMax := s.Get("maxItems").Float()
+	if hasMin || hasMax {
+		mn, mx := -1, -1
+		var cond *jen.Statement
+		if hasMin {
+			mn = int(minI)
+			cond = jen.Len(jen.Id(list)).Op("<").Lit(mn)
+		}
+		if hasMax {
+			mx = int(maxI)
+			c := jen.Len(jen.Id(list)).Op(">").Lit(mx)
+			if cond != nil {
+				cond = cond.Op("||").Add(c)
+			} else {
+				cond = c
+			}
+		}
+		out = append(out, jen.If(cond).Block(ret(rt("ArgItems", jen.Id(ctx.path).Dot("String").Call(), jen.Len(jen.Id(list)), jen.Lit(mn), jen.Lit(mx)))))
+	}
+	if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
+		out = append(out, jen.If(jen.List(jen.Id("j"), jen.Id("k"), jen.Id("dup")).Op(":=").Qual(runtimePkg, "Duplicate").Call(jen.Id(list)), jen.Id("dup")).Block(
+			ret(rt("ArgNotUnique", jen.Id(ctx.path).Dot("String").Call(), jen.Id("j"), jen.Id("k"), jen.Id(list)))))
+	}
+	return append(out, assign(ctx, dst, jen.Id(list)))
+}
+
+func (g *vgen) readMap(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
+	t := ctx.typ
+	g.depth++
+	depth := g.depth
+	ep, m := "ep", "m"
+	if depth > 1 {
+		ep, m = fmt.Sprintf("ep%d", depth), fmt.Sprintf("m%d", depth)
+	}
+	closed := isClosed(s)
+	var member []jen.Code
+	if closed {
+		// No member is allowed: report the first name in order.
+		member = []jen.Code{
+			jen.If(jen.Id("unknown").Op("==").Lit("").Op("||").String().Parens(jen.Id("key")).Op("<").Id("unknown")).Block(
+				jen.Id("unknown").Op("=").String().Parens(jen.Id("key")),
+			),
+			jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
+		}
+	} else {
+		var ap *catalog.Node
+		if a := s.Get("additionalProperties"); a != nil && a.Kind == catalog.Object {
+			ap = a
+		}
+		elem := valueCtx{
+			schema:   ap,
+			typ:      t.Elem,
+			ptr:      jen.Id(ctx.path).Dot("Field").Call(jen.Id("k")),
+			base:     ctx.base + "Value",
+			defaults: jen.False(),
+		}
+		member = append(member, jen.Id("k").Op(":=").String().Parens(jen.Id("key")))
+		if needsPath(t.Elem) {
+			elem.path, elem.ptr = ep, jen.Id(ep).Dot("String").Call()
+			member = append(member, jen.Id(ep).Op(":=").Id(ctx.path).Dot("Key").Call(jen.Id("k")))
+		}
+		member = append(member, jen.Var().Id("item").Add(typeExpr(t.Elem)))
+		member = append(member, g.value(elem, jen.Id("item"))...)
+		member = append(member, jen.Id(m).Index(jen.Id("k")).Op("=").Id("item"))
+	}
+	g.depth = depth - 1
+	out := []jen.Code{
+		jen.If(jen.Err().Op(":=").Id("d").Dot("BeginObject").Call(), jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
+		jen.Id(m).Op(":=").Add(typeExpr(t)).Values(),
+	}
+	if closed {
+		out = append(out, jen.Var().Id("unknown").String())
+	}
+	out = append(out, jen.For().Block(
+		jen.List(jen.Id("key"), jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
+		jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
+		jen.Block(member...),
+	))
+	if closed {
+		out = append(out, jen.If(jen.Id("unknown").Op("!=").Lit("")).Block(
+			ret(rt("ArgUnknown", jen.Id(ctx.path).Dot("String").Call(), jen.Id("unknown"), jen.Index().String().Values()))))
+	}
+	return append(out, assign(ctx, dst, jen.Id(m)))
+}

@@ -1,0 +1,410 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/toolcat/toolcat/runtime/jsonscan"
+)
+
+// This file holds what every generated one-pass validator would otherwise
+// repeat. A generated validator decodes the raw arguments with a
+// jsonscan.Decoder straight into the tool's Args struct and checks the
+// schema as it goes; the helpers below keep its errors and its verdicts the
+// same as SchemaValidator's (wrapped by Typed) on the same input.
+
+// Path is the location of a value being validated: the JSON pointer is
+// built only when an error needs it. The nil *Path is the arguments object.
+type Path struct {
+	up  *Path
+	key string
+	idx int // -1 for a key
+}
+
+// Key returns the path of the member key of the object at p.
+func (p *Path) Key(key string) Path { return Path{up: p, key: key, idx: -1} }
+
+// Index returns the path of element i of the array at p.
+func (p *Path) Index(i int) Path { return Path{up: p, idx: i} }
+
+// String returns the JSON pointer of p: "" for the arguments object.
+func (p *Path) String() string {
+	if p == nil {
+		return ""
+	}
+	return p.up.String() + "/" + p.token()
+}
+
+// Field returns the JSON pointer of the member key of the object at p.
+func (p *Path) Field(key string) string { return p.String() + "/" + escapeToken(key) }
+
+// Elem returns the JSON pointer of element i of the array at p.
+func (p *Path) Elem(i int) string { return p.String() + "/" + strconv.Itoa(i) }
+
+func (p *Path) token() string {
+	if p.idx >= 0 {
+		return strconv.Itoa(p.idx)
+	}
+	return escapeToken(p.key)
+}
+
+// ArgRead converts an error of a jsonscan.Decoder reading the value at ptr,
+// which should be of JSON Schema type want ("integer", "null or string"),
+// to invalid_args, naming the received value's type as SchemaValidator
+// does ("integer" for 3, "number" for 2.5).
+func ArgRead(ptr, want string, err error) *ToolError {
+	var te *jsonscan.TypeError
+	var re *jsonscan.RangeError
+	switch {
+	case errors.As(err, &te):
+		var v any
+		if json.Unmarshal(te.Value, &v) != nil {
+			return ArgSyntax(err)
+		}
+		e := ArgTypeError(ptr, want, jsonType(v))
+		if b, err := json.Marshal(v); err == nil && len(b) <= 1024 {
+			e.Details["received"] = v
+		}
+		return e
+	case errors.As(err, &re) && re.Msg == "not an integer":
+		f, _ := strconv.ParseFloat(re.Number, 64)
+		e := ArgTypeError(ptr, want, "number")
+		e.Details["received"] = f
+		return e
+	}
+	return ArgDecodeError(ptr, want, err)
+}
+
+// ArgEnumRead converts an error of a jsonscan.Decoder reading a value that
+// must be one of allowed, under a schema that gives no type: a value of
+// another kind is not one of the allowed values.
+func ArgEnumRead(ptr string, err error, allowed []any) *ToolError {
+	var te *jsonscan.TypeError
+	var re *jsonscan.RangeError
+	switch {
+	case errors.As(err, &te):
+		var v any
+		if json.Unmarshal(te.Value, &v) != nil {
+			return ArgSyntax(err)
+		}
+		return ArgNotInEnum(ptr, v, allowed)
+	case errors.As(err, &re):
+		f, perr := strconv.ParseFloat(re.Number, 64)
+		if perr != nil {
+			return ArgDecodeError(ptr, "number", err)
+		}
+		return ArgNotInEnum(ptr, f, allowed)
+	}
+	return ArgSyntax(err)
+}
+
+// ArgInt handles an error of jsonscan.Decoder.Int64 reading the value at
+// ptr. An integer too large for int64 is still checked against the schema's
+// bounds b and multiple m (either may be nil), as SchemaValidator checks it;
+// if it passes, it does not fit the Go type, which late records unless an
+// earlier such error is there: the caller reports late once the schema
+// holds everywhere. The returned error, if any, is to be reported now.
+func ArgInt(ptr, want string, err error, b *Bounds, m *Multiple, late **ToolError) *ToolError {
+	var re *jsonscan.RangeError
+	if !errors.As(err, &re) || re.Msg == "not an integer" {
+		return ArgRead(ptr, want, err)
+	}
+	f, perr := strconv.ParseFloat(re.Number, 64)
+	if perr != nil || math.IsInf(f, 0) {
+		return ArgDecodeError(ptr, want, err)
+	}
+	if b != nil && !b.Check(f) {
+		return ArgOutOfRange(ptr, f, *b)
+	}
+	if m != nil && !m.Float(f) {
+		return ArgNotMultiple(ptr, f, m)
+	}
+	Late(late, ArgNotFit(ptr, f, "int64"))
+	return nil
+}
+
+// Late records te in *late unless an error is there already. Generated
+// validators report such errors, of values that the schema allows but the
+// Go type cannot hold, only after the whole schema has been checked.
+func Late(late **ToolError, te *ToolError) {
+	if *late == nil {
+		*late = te
+	}
+}
+
+// ArgNotFit reports a value the schema allows but the field's Go type
+// cannot hold: an integer beyond int64 or int32, a number beyond float32,
+// a date-time the time package does not parse.
+func ArgNotFit(ptr string, got any, goType string) *ToolError {
+	return argError(ptr,
+		fmt.Sprintf("%s=%s does not fit the tool's type %s", display(ptr), quoteValue(got), goType),
+		"Use a smaller value.", got, map[string]any{"type": goType})
+}
+
+// Float32 converts f as encoding/json would decode its shortest form into
+// a float32; ok is false when it does not fit.
+func Float32(f float64) (v float32, ok bool) {
+	g, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', -1, 64), 32)
+	if err != nil {
+		return 0, false
+	}
+	return float32(g), true
+}
+
+// Multiple is a schema's multipleOf, checked as SchemaValidator checks it:
+// on the value's shortest decimal form, exactly.
+type Multiple struct {
+	r     *big.Rat
+	n     int64 // r as an int64 when it is one, else 0
+	float float64
+}
+
+// NewMultiple parses the multipleOf of a schema, as written.
+func NewMultiple(s string) *Multiple {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || r.Sign() <= 0 {
+		panic("runtime: invalid multipleOf " + strconv.Quote(s))
+	}
+	m := &Multiple{r: r}
+	m.float, _ = r.Float64()
+	if r.IsInt() && r.Num().IsInt64() {
+		m.n = r.Num().Int64()
+	}
+	return m
+}
+
+// Int reports whether n is a multiple of m.
+func (m *Multiple) Int(n int64) bool {
+	if m.n != 0 && n > -1<<53 && n < 1<<53 {
+		return n%m.n == 0
+	}
+	return m.Float(float64(n))
+}
+
+// Float reports whether f is a multiple of m.
+func (m *Multiple) Float(f float64) bool {
+	r, ok := new(big.Rat).SetString(fmt.Sprintf("%v", f))
+	if !ok {
+		return false
+	}
+	return r.Quo(r, m.r).IsInt()
+}
+
+// ArgNotMultiple reports a number that is not a multiple of m.
+func ArgNotMultiple(ptr string, got float64, m *Multiple) *ToolError {
+	r, _ := new(big.Rat).SetString(fmt.Sprintf("%v", got))
+	return argError(ptr, fmt.Sprintf("%s=%s is not a multiple of %s", display(ptr), ratString(r), ratString(m.r)),
+		"Use a multiple of "+ratString(m.r)+".", got, map[string]any{"multipleOf": m.float})
+}
+
+// Duplicate returns the first pair of equal elements of s, j < i, in the
+// order JSON Schema's uniqueItems reports them.
+func Duplicate[T comparable](s []T) (j, i int, ok bool) {
+	if len(s) <= 20 {
+		for i := 1; i < len(s); i++ {
+			for j := 0; j < i; j++ {
+				if s[i] == s[j] {
+					return j, i, true
+				}
+			}
+		}
+		return -1, -1, false
+	}
+	first := make(map[T]int, len(s))
+	for i, v := range s {
+		if j, dup := first[v]; dup {
+			return j, i, true
+		}
+		first[v] = i
+	}
+	return -1, -1, false
+}
+
+// ArgNotUnique reports an array whose items j and i are equal.
+func ArgNotUnique(ptr string, j, i int, got any) *ToolError {
+	msg := printer.Sprintf("items at %d and %d are equal", j, i)
+	return argError(ptr, display(ptr)+": "+msg, "", got, nil)
+}
+
+var formatCheckers sync.Map // format name → func(string) bool
+
+// FormatChecker returns the check of a string format as SchemaValidator
+// asserts it ("email", "uri", "date-time"...); formats it does not know
+// accept any string.
+func FormatChecker(format string) func(string) bool {
+	if f, ok := formatCheckers.Load(format); ok {
+		return f.(func(string) bool)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	url := "mem://toolcat/format/" + format + ".json"
+	sch, err := func() (*jsonschema.Schema, error) {
+		if err := c.AddResource(url, map[string]any{"format": format}); err != nil {
+			return nil, err
+		}
+		return c.Compile(url)
+	}()
+	check := func(string) bool { return true }
+	if err == nil {
+		check = func(s string) bool { return sch.Validate(s) == nil }
+	}
+	f, _ := formatCheckers.LoadOrStore(format, check)
+	return f.(func(string) bool)
+}
+
+// SkipArg skips the next value of d, an argument the schema does not
+// check, rejecting what encoding/json rejects: numbers beyond float64.
+func SkipArg(d *jsonscan.Decoder) error {
+	return skipArg(d, 0)
+}
+
+func skipArg(d *jsonscan.Decoder, depth int) error {
+	switch d.Peek() {
+	case jsonscan.Number:
+		_, err := d.Float64()
+		return err
+	case jsonscan.Object:
+		if depth >= maxArgDepth {
+			return errors.New("arguments nested too deep")
+		}
+		if err := d.BeginObject(); err != nil {
+			return err
+		}
+		for {
+			_, ok, err := d.NextKey()
+			if err != nil || !ok {
+				return err
+			}
+			if err := skipArg(d, depth+1); err != nil {
+				return err
+			}
+		}
+	case jsonscan.Array:
+		if depth >= maxArgDepth {
+			return errors.New("arguments nested too deep")
+		}
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		for {
+			ok, err := d.NextElem()
+			if err != nil || !ok {
+				return err
+			}
+			if err := skipArg(d, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return d.Skip()
+}
+
+// maxArgDepth is the nesting encoding/json accepts.
+const maxArgDepth = 10000
+
+// DecodeAny decodes raw, a value read by a jsonscan.Decoder, as
+// encoding/json decodes it into an any.
+func DecodeAny(raw []byte, dst *any) error {
+	return json.Unmarshal(raw, dst)
+}
+
+// RefineArgsError turns te, the first error a generated validator found in
+// raw, into the error SchemaValidator gives for the same input, which checks
+// the whole input first: invalid JSON is reported before anything else, then
+// (when rejectUnknown) the first undeclared top-level argument in
+// alphabetical order of the sorted names. When an object of raw holds a key
+// twice, only the last counts, as in encoding/json: raw is then rewritten
+// without repeated keys and scanned again with scan, the validator's
+// one-pass scan, whose verdict is final.
+func RefineArgsError(raw []byte, te *ToolError, names []string, rejectUnknown bool, scan func([]byte) (any, *ToolError)) (any, *ToolError) {
+	raw = NormalizeArgs(raw)
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := json.Unmarshal(raw, new(any)); err != nil {
+		return nil, ArgSyntax(err)
+	}
+	if err := dec.Decode(&doc); err != nil {
+		return nil, ArgSyntax(err)
+	}
+	obj, isObj := doc.(map[string]any)
+	if isObj && rejectUnknown {
+		var unknown []string
+		for k := range obj {
+			if _, ok := slices.BinarySearch(names, k); !ok {
+				unknown = append(unknown, k)
+			}
+		}
+		if len(unknown) > 0 {
+			slices.Sort(unknown)
+			return nil, ArgUnknown("", unknown[0], names)
+		}
+	}
+	if scan != nil && hasRepeatedKeys(raw) {
+		canon, err := json.Marshal(doc)
+		if err == nil {
+			return scan(canon)
+		}
+	}
+	return nil, te
+}
+
+// hasRepeatedKeys reports whether an object of raw, valid JSON, holds a
+// key twice.
+func hasRepeatedKeys(raw []byte) bool {
+	var d jsonscan.Decoder
+	d.Reset(raw)
+	return repeated(&d) == errRepeated
+}
+
+var errRepeated = errors.New("repeated key")
+
+func repeated(d *jsonscan.Decoder) error {
+	switch d.Peek() {
+	case jsonscan.Object:
+		if err := d.BeginObject(); err != nil {
+			return err
+		}
+		var keys map[string]bool
+		for {
+			k, ok, err := d.NextKey()
+			if err != nil || !ok {
+				return err
+			}
+			if keys == nil {
+				keys = map[string]bool{}
+			}
+			if keys[string(k)] {
+				return errRepeated
+			}
+			keys[strings.Clone(string(k))] = true
+			if err := repeated(d); err != nil {
+				return err
+			}
+		}
+	case jsonscan.Array:
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		for {
+			ok, err := d.NextElem()
+			if err != nil || !ok {
+				return err
+			}
+			if err := repeated(d); err != nil {
+				return err
+			}
+		}
+	}
+	return d.Skip()
+}
