@@ -36,51 +36,82 @@ func (l *loader) decode(cat cue.Value, files []File) *Catalog {
 }
 
 func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
-	t := &Tool{
-		Name:                name,
-		Description:         str(v, "description"),
-		Category:            str(v, "category"),
-		Version:             str(v, "version"),
-		Owner:               str(v, "owner"),
-		Risk:                Risk(str(v, "risk")),
-		HasSideEffects:      boolean(v, "has_side_effects"),
-		Idempotent:          boolean(v, "idempotent"),
-		IdempotencyRequired: boolean(v, "idempotency_required"),
-		SupportsDryRun:      boolean(v, "supports_dry_run"),
-		Revertible:          boolean(v, "revertible"),
-		ReturnsUntrusted:    boolean(v, "returns_untrusted"),
-		CapabilityRequired:  str(v, "capability_required"),
-		Exposure:            str(v, "exposure"),
-		Autonomy:            Autonomy(str(v, "autonomy")),
-		MaxRetries:          integer(v, "max_retries"),
-		SLAms:               integer(v, "sla_ms"),
-		FallbackTool:        str(v, "fallback_tool"),
-		AdditionalArgs:      str(v, "additional_args"),
-		Pos:                 l.pos(user.Pos()),
-		FieldPos:            map[string]Pos{},
-	}
-	if !t.Pos.IsValid() {
-		t.Pos = l.pos(v.Pos())
-	}
-	if it, err := user.Fields(); err == nil {
+	t := &Tool{Name: name, FieldPos: map[string]Pos{}}
+	// One pass over the tool's fields: a lookup per field costs more.
+	var toolName string
+	if it, err := v.Fields(); err == nil {
 		for it.Next() {
-			if p := l.pos(it.Value().Pos()); p.IsValid() {
-				t.FieldPos[it.Selector().Unquoted()] = p
+			f := it.Value()
+			switch it.Selector().Unquoted() {
+			case "name":
+				toolName, _ = f.String()
+			case "description":
+				t.Description, _ = f.String()
+			case "category":
+				t.Category, _ = f.String()
+			case "version":
+				t.Version, _ = f.String()
+			case "owner":
+				t.Owner, _ = f.String()
+			case "risk":
+				r, _ := f.String()
+				t.Risk = Risk(r)
+			case "has_side_effects":
+				t.HasSideEffects, _ = f.Bool()
+			case "idempotent":
+				t.Idempotent, _ = f.Bool()
+			case "idempotency_required":
+				t.IdempotencyRequired, _ = f.Bool()
+			case "supports_dry_run":
+				t.SupportsDryRun, _ = f.Bool()
+			case "revertible":
+				t.Revertible, _ = f.Bool()
+			case "returns_untrusted":
+				t.ReturnsUntrusted, _ = f.Bool()
+			case "capability_required":
+				t.CapabilityRequired, _ = f.String()
+			case "exposure":
+				t.Exposure, _ = f.String()
+			case "autonomy":
+				a, _ := f.String()
+				t.Autonomy = Autonomy(a)
+			case "max_retries":
+				n, _ := f.Int64()
+				t.MaxRetries = int(n)
+			case "sla_ms":
+				n, _ := f.Int64()
+				t.SLAms = int(n)
+			case "fallback_tool":
+				t.FallbackTool, _ = f.String()
+			case "additional_args":
+				t.AdditionalArgs, _ = f.String()
 			}
 		}
 	}
-	if p := l.cuePos("tools", name); p.IsValid() {
-		t.Pos = p
-	}
-	// A tool written in YAML or JSON has exact positions in its tree.
 	if f := l.treeField("tools", name); f != nil {
+		// A tool written in YAML or JSON has exact positions in its tree.
 		t.Pos = f.KeyPos
 		for _, tf := range f.Value.Fields {
 			t.FieldPos[tf.Key] = tf.KeyPos
 		}
+	} else {
+		t.Pos = l.pos(user.Pos())
+		if !t.Pos.IsValid() {
+			t.Pos = l.pos(v.Pos())
+		}
+		if it, err := user.Fields(); err == nil {
+			for it.Next() {
+				if p := l.pos(it.Value().Pos()); p.IsValid() {
+					t.FieldPos[it.Selector().Unquoted()] = p
+				}
+			}
+		}
+		if p := l.cuePos("tools", name); p.IsValid() {
+			t.Pos = p
+		}
 	}
-	if n := str(v, "name"); n != "" && n != name {
-		l.errs.add(t.PosOf("name"), "tools.%s: name %q differs from the tool's key %q; drop the name field or make them equal", name, n, name)
+	if toolName != "" && toolName != name {
+		l.errs.add(t.PosOf("name"), "tools.%s: name %q differs from the tool's key %q; drop the name field or make them equal", name, toolName, name)
 	}
 	if it, err := v.LookupPath(cue.ParsePath("dependencies")).List(); err == nil {
 		var user *Node
@@ -254,8 +285,26 @@ func integer(v cue.Value, field string) int {
 }
 
 // treeField finds the field at path in the parsed YAML and JSON files, in
-// load order; nil when no such file writes it.
+// load order; nil when no such file writes it. Tools are found through an
+// index: catalogs have thousands.
 func (l *loader) treeField(path ...string) *Field {
+	if len(path) >= 2 && path[0] == "tools" {
+		if l.toolIndex == nil {
+			l.indexTools()
+		}
+		for _, tf := range l.toolIndex[path[1]] {
+			f := tf
+			for _, p := range path[2:] {
+				if f = f.Value.Field(p); f == nil {
+					break
+				}
+			}
+			if f != nil {
+				return f
+			}
+		}
+		return nil
+	}
 	for _, root := range l.trees {
 		var f *Field
 		n := root
@@ -270,6 +319,18 @@ func (l *loader) treeField(path ...string) *Field {
 		}
 	}
 	return nil
+}
+
+// indexTools maps each tool name to its fields in the parsed files.
+func (l *loader) indexTools() {
+	l.toolIndex = map[string][]*Field{}
+	for _, root := range l.trees {
+		if tools := root.Get("tools"); tools != nil && tools.Kind == Object {
+			for _, f := range tools.Fields {
+				l.toolIndex[f.Key] = append(l.toolIndex[f.Key], f)
+			}
+		}
+	}
 }
 
 // overlayPos copies the exact positions of a parsed value onto the node

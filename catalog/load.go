@@ -134,11 +134,13 @@ type loader struct {
 	ctx   *cue.Context
 	lines map[string]*lineIndex
 	errs  ErrorList
-	def   cue.Value   // #Catalog
-	data  cue.Value   // the user's files unified, before #Catalog
-	trees []*Node     // the YAML and JSON files as parsed, for exact positions
-	asts  []*ast.File // the CUE files as parsed
-	start Pos         // the top of the first file
+	def   cue.Value // #Catalog
+	data  cue.Value // the user's files unified, before #Catalog
+	trees []*Node   // the YAML and JSON files as parsed, for exact positions
+	// toolIndex maps tool names to their fields in trees; see treeField.
+	toolIndex map[string][]*Field
+	asts      []*ast.File // the CUE files as parsed
+	start     Pos         // the top of the first file
 
 	patternDefs map[string]cue.Value // checkFields' caches, by definition path
 	required    map[string][]string

@@ -62,6 +62,10 @@ func checkSchema(errs *ErrorList, tool, field string, n *Node) {
 		errs.add(n.Pos, "%s: a JSON Schema is an object; found %s", where, describe(n))
 		return
 	}
+	if quickSchemaOK(n) {
+		checkRefs(errs, where, n)
+		return
+	}
 	err := metaschema().Validate(n.Interface())
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
