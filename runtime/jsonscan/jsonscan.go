@@ -112,6 +112,9 @@ type Decoder struct {
 	pos     int
 	scratch []byte
 	depth   int
+	// open is set by BeginObject and BeginArray, which consume the '{' or
+	// '[': the next NextKey or NextElem expects no comma.
+	open bool
 }
 
 // MaxDepth is the deepest nesting Skip and Raw accept.
@@ -122,6 +125,7 @@ func (d *Decoder) Reset(b []byte) {
 	d.buf = b
 	d.pos = 0
 	d.depth = 0
+	d.open = false
 }
 
 // Offset returns the offset of the next unread byte.
@@ -198,14 +202,9 @@ func (d *Decoder) BeginObject() error {
 	if err := d.expect(Object); err != nil {
 		return err
 	}
-	open := d.pos
 	d.pos++
 	d.depth++
-	d.skipWS()
-	if d.pos < len(d.buf) && d.buf[d.pos] == '}' {
-		return nil
-	}
-	d.pos = open // NextKey sees the '{' and knows no comma is due
+	d.open = true // NextKey knows no comma is due
 	return nil
 }
 
@@ -217,14 +216,16 @@ func (d *Decoder) NextKey() (key []byte, ok bool, err error) {
 	if d.pos >= len(d.buf) {
 		return nil, false, d.syntax("unexpected end of input in object")
 	}
-	switch c := d.buf[d.pos]; c {
-	case '}':
+	open := d.open
+	d.open = false
+	switch c := d.buf[d.pos]; {
+	case c == '}':
 		d.pos++
 		d.depth--
 		return nil, false, nil
-	case '{', ',':
+	case c == ',' && !open:
 		d.pos++
-	default:
+	case !open:
 		return nil, false, d.syntax("expected ',' or '}' after object member")
 	}
 	d.skipWS()
@@ -248,14 +249,9 @@ func (d *Decoder) BeginArray() error {
 	if err := d.expect(Array); err != nil {
 		return err
 	}
-	open := d.pos
 	d.pos++
 	d.depth++
-	d.skipWS()
-	if d.pos < len(d.buf) && d.buf[d.pos] == ']' {
-		return nil
-	}
-	d.pos = open // NextElem sees the '[' and knows no comma is due
+	d.open = true // NextElem knows no comma is due
 	return nil
 }
 
@@ -266,12 +262,16 @@ func (d *Decoder) NextElem() (bool, error) {
 	if d.pos >= len(d.buf) {
 		return false, d.syntax("unexpected end of input in array")
 	}
-	switch d.buf[d.pos] {
-	case ']':
+	open := d.open
+	d.open = false
+	switch c := d.buf[d.pos]; {
+	case c == ']':
 		d.pos++
 		d.depth--
 		return false, nil
-	case '[', ',':
+	case open:
+		return true, nil
+	case c == ',':
 		d.pos++
 		return true, nil
 	}

@@ -229,3 +229,24 @@ func FuzzSkip(f *testing.F) {
 		}
 	})
 }
+
+// TestNoCommaAfterOpening checks that only the first member of an object
+// or array goes without a comma: a '{' or '[' between members is invalid.
+func TestNoCommaAfterOpening(t *testing.T) {
+	for _, in := range []string{`{"a":0{"b":0}`, `[1[2]`, `{,"a":1}`, `[,1]`, `{"a":1,}`, `[1,]`, `{"a":{}{"b":1}}`, `[[][]]`} {
+		var d jsonscan.Decoder
+		d.Reset([]byte(in))
+		if err := d.Skip(); err == nil {
+			if err := d.End(); err == nil {
+				t.Errorf("%s: accepted", in)
+			}
+		}
+	}
+	for _, in := range []string{`{}`, `[]`, `{"a":{},"b":[[],[1]]}`, ` { "a" : [ 1 , { } ] } `} {
+		var d jsonscan.Decoder
+		d.Reset([]byte(in))
+		if err := d.Skip(); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+}
