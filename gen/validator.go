@@ -481,7 +481,7 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 		body = append(body, jen.Var().Id("seen").Uint64())
 	}
 	if rejectUnknown {
-		body = append(body, jen.Var().Id("unknown").String())
+		body = append(body, jen.Var().Id("unknown").String(), jen.Var().Id("hasUnknown").Bool())
 	}
 	for i, fd := range t.Fields {
 		var stmts []jen.Code
@@ -494,8 +494,8 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 	}
 	if rejectUnknown {
 		cases = append(cases, jen.Default().Block(
-			jen.If(jen.Id("unknown").Op("==").Lit("").Op("||").String().Parens(jen.Id("key")).Op("<").Id("unknown")).Block(
-				jen.Id("unknown").Op("=").String().Parens(jen.Id("key")),
+			jen.If(jen.Op("!").Id("hasUnknown").Op("||").String().Parens(jen.Id("key")).Op("<").Id("unknown")).Block(
+				jen.List(jen.Id("unknown"), jen.Id("hasUnknown")).Op("=").List(jen.String().Parens(jen.Id("key")), jen.True()),
 			),
 			jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
 		))
@@ -511,7 +511,7 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 		jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
 	))
 	if rejectUnknown {
-		after = append(after, jen.If(jen.Id("unknown").Op("!=").Lit("")).Block(
+		after = append(after, jen.If(jen.Id("hasUnknown")).Block(
 			jen.Return(jen.Qual(runtimePkg, "ArgUnknown").Call(jen.Id("at").Dot("String").Call(), jen.Id("unknown"), jen.Id(names))),
 		))
 	}
@@ -1101,8 +1101,8 @@ func (g *vgen) readMap(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readEr
 	if closed {
 		// No member is allowed: report the first name in order.
 		member = []jen.Code{
-			jen.If(jen.Id("unknown").Op("==").Lit("").Op("||").String().Parens(jen.Id("key")).Op("<").Id("unknown")).Block(
-				jen.Id("unknown").Op("=").String().Parens(jen.Id("key")),
+			jen.If(jen.Op("!").Id("hasUnknown").Op("||").String().Parens(jen.Id("key")).Op("<").Id("unknown")).Block(
+				jen.List(jen.Id("unknown"), jen.Id("hasUnknown")).Op("=").List(jen.String().Parens(jen.Id("key")), jen.True()),
 			),
 			jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
 		}
@@ -1133,7 +1133,7 @@ func (g *vgen) readMap(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readEr
 		jen.Id(m).Op(":=").Add(typeExpr(t)).Values(),
 	}
 	if closed {
-		out = append(out, jen.Var().Id("unknown").String())
+		out = append(out, jen.Var().Id("unknown").String(), jen.Var().Id("hasUnknown").Bool())
 	}
 	out = append(out, jen.For().Block(
 		jen.List(jen.Id("key"), jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
@@ -1142,7 +1142,7 @@ func (g *vgen) readMap(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readEr
 		jen.Block(member...),
 	))
 	if closed {
-		out = append(out, jen.If(jen.Id("unknown").Op("!=").Lit("")).Block(
+		out = append(out, jen.If(jen.Id("hasUnknown")).Block(
 			ret(rt("ArgUnknown", jen.Id(ctx.path).Dot("String").Call(), jen.Id("unknown"), jen.Index().String().Values()))))
 	}
 	return append(out, assign(ctx, dst, jen.Id(m)))

@@ -139,6 +139,7 @@ func scanFetchWebPageArgs(d *jsonscan.Decoder, at *runtime.Path, out *FetchWebPa
 	*out = FetchWebPageArgs{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -178,15 +179,15 @@ func scanFetchWebPageArgs(d *jsonscan.Decoder, at *runtime.Path, out *FetchWebPa
 				out.MaxChars = n
 			}
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, fetchWebPageArgsNames)
 	}
 	if seen&(1<<0) == 0 {

@@ -141,6 +141,7 @@ func scanGetArticleByIDArgs(d *jsonscan.Decoder, at *runtime.Path, out *GetArtic
 	*out = GetArticleByIDArgs{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -164,15 +165,15 @@ func scanGetArticleByIDArgs(d *jsonscan.Decoder, at *runtime.Path, out *GetArtic
 				out.ArticleID = n
 			}
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, getArticleByIDArgsNames)
 	}
 	if seen&(1<<0) == 0 {

@@ -159,6 +159,7 @@ func scanPublishArticleArgs(d *jsonscan.Decoder, at *runtime.Path, out *PublishA
 	*out = PublishArticleArgs{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -203,15 +204,15 @@ func scanPublishArticleArgs(d *jsonscan.Decoder, at *runtime.Path, out *PublishA
 			}
 			out.NotifySubscribers = v
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, publishArticleArgsNames)
 	}
 	if seen&(1<<0) == 0 {

@@ -159,6 +159,7 @@ func scanSearchArticlesByKeywordArgs(d *jsonscan.Decoder, at *runtime.Path, out 
 	*out = SearchArticlesByKeywordArgs{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -206,15 +207,15 @@ func scanSearchArticlesByKeywordArgs(d *jsonscan.Decoder, at *runtime.Path, out 
 				out.MaxResults = n
 			}
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, searchArticlesByKeywordArgsNames)
 	}
 	if seen&(1<<0) == 0 {

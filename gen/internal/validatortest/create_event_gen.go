@@ -290,6 +290,7 @@ func scanCreateEventArgsLocation(d *jsonscan.Decoder, at *runtime.Path, out *Cre
 	*out = CreateEventArgsLocation{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -340,15 +341,15 @@ func scanCreateEventArgsLocation(d *jsonscan.Decoder, at *runtime.Path, out *Cre
 				out.Building = &s
 			}
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, createEventArgsLocationNames)
 	}
 	if seen&(1<<0) == 0 {
@@ -371,6 +372,7 @@ func scanCreateEventArgsAttendeesItem(d *jsonscan.Decoder, at *runtime.Path, out
 	*out = CreateEventArgsAttendeesItem{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -413,15 +415,15 @@ func scanCreateEventArgsAttendeesItem(d *jsonscan.Decoder, at *runtime.Path, out
 				return runtime.ArgNotInEnum(at.Field("role"), string(b), createEventArgsAttendeesItemRoleAllowed)
 			}
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, createEventArgsAttendeesItemNames)
 	}
 	if seen&(1<<0) == 0 {
@@ -440,6 +442,7 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 	*out = CreateEventArgs{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -888,15 +891,15 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 			}
 			out.Metadata = v
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, createEventArgsNames)
 	}
 	if seen&(1<<0) == 0 {

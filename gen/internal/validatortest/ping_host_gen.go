@@ -102,6 +102,7 @@ func scanPingHostArgs(d *jsonscan.Decoder, at *runtime.Path, out *PingHostArgs, 
 	*out = PingHostArgs{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -134,15 +135,15 @@ func scanPingHostArgs(d *jsonscan.Decoder, at *runtime.Path, out *PingHostArgs, 
 				out.Count = n
 			}
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, pingHostArgsNames)
 	}
 	if defaults {

@@ -202,6 +202,7 @@ func scanUpdateSettingsArgsDisplayZoom(d *jsonscan.Decoder, at *runtime.Path, ou
 	*out = UpdateSettingsArgsDisplayZoom{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -219,15 +220,15 @@ func scanUpdateSettingsArgsDisplayZoom(d *jsonscan.Decoder, at *runtime.Path, ou
 			}
 			out.Level = f
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, updateSettingsArgsDisplayZoomNames)
 	}
 	if defaults {
@@ -303,6 +304,7 @@ func scanUpdateSettingsArgsShortcutsValue(d *jsonscan.Decoder, at *runtime.Path,
 	*out = UpdateSettingsArgsShortcutsValue{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -330,15 +332,15 @@ func scanUpdateSettingsArgsShortcutsValue(d *jsonscan.Decoder, at *runtime.Path,
 			}
 			out.Global = v
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, updateSettingsArgsShortcutsValueNames)
 	}
 	if seen&(1<<0) == 0 {
@@ -357,6 +359,7 @@ func scanUpdateSettingsArgsLimits(d *jsonscan.Decoder, at *runtime.Path, out *Up
 	*out = UpdateSettingsArgsLimits{}
 	var seen uint64
 	var unknown string
+	var hasUnknown bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -386,15 +389,15 @@ func scanUpdateSettingsArgsLimits(d *jsonscan.Decoder, at *runtime.Path, out *Up
 				out.Weekly = n
 			}
 		default:
-			if unknown == "" || string(key) < unknown {
-				unknown = string(key)
+			if !hasUnknown || string(key) < unknown {
+				unknown, hasUnknown = string(key), true
 			}
 			if err := d.Skip(); err != nil {
 				return runtime.ArgSyntax(err)
 			}
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return runtime.ArgUnknown(at.String(), unknown, updateSettingsArgsLimitsNames)
 	}
 	if defaults {
