@@ -6,6 +6,8 @@ BIN      := bin/toolcat
 EXAMPLE  := examples/articles/catalog
 SCHEMA   := catalog/catalog.schema.json
 RULESDOC := docs/lint-rules.md
+# Catalogs with generated docs in their docs/ folder.
+DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles
 
@@ -59,6 +61,7 @@ generate: build
 check-generate: build
 	@$(BIN) schema | diff -u $(SCHEMA) - || { echo "$(SCHEMA) is stale: run make generate"; exit 1; }
 	@for d in $(GEN_DIRS); do $(BIN) gen --check --out $$d $$d/catalog || exit 1; done
+	@for d in $(DOCS_DIRS); do $(BIN) docs --check --out $$d/docs $$d/catalog || exit 1; done
 	@$(BIN) lint --rules --format markdown | diff -u $(RULESDOC) - || { echo "$(RULESDOC) is stale: run make generate"; exit 1; }
 
 # Short fuzzing runs of the parsers (FUZZTIME=10m for a longer one).
