@@ -72,7 +72,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadCUE -fuzztime $(FUZZTIME) ./catalog/
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./runtime/...
+	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./gen/ ./runtime/...
 
 clean:
 	rm -rf bin
