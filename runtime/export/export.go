@@ -1,0 +1,144 @@
+// Package export turns a catalog's tool metadata (runtime.Meta, as returned
+// by a generated package's Metas function) into the tool definitions each
+// LLM provider and MCP expect, at run time, with the standard library only.
+//
+//	b, err := export.OpenAIChat(articles.Metas())      // Chat Completions "tools"
+//	b, err := export.OpenAIResponses(articles.Metas()) // Responses API "tools"
+//	b, err := export.Anthropic(articles.Metas())       // Messages API "tools"
+//	b, err := export.Gemini(articles.Metas())          // a Tool: {"functionDeclarations": [...]}
+//	b, err := export.MCP(articles.Metas())             // a tools/list result: {"tools": [...]}
+//
+// Every exporter returns deterministic bytes: tools sorted by name, object
+// keys in a fixed order (a schema's own keys in the order the catalog wrote
+// them), two-space indentation, no HTML escaping and a final newline. The
+// same catalog therefore always yields the same bytes, so provider prompt
+// caches hit and diffs of committed exports are reviewable.
+//
+// Hidden tools (exposure: hidden), which a model finds through discovery
+// rather than in its first tool list, are left out unless IncludeHidden is
+// given, as runtime.Registry.Visible leaves them out.
+//
+// What each exporter does to a schema:
+//
+//   - OpenAIChat and OpenAIResponses send the args schema as written, less
+//     the "$schema" and "$comment" annotations, and set "strict": true only
+//     when the schema already fits OpenAI's Structured Outputs subset (see
+//     StrictProblem); the schema is never rewritten to make it fit.
+//   - Anthropic sends the args schema as written as input_schema.
+//   - Gemini rewrites the schema into Gemini's OpenAPI 3.0 subset (see
+//     GeminiSchema).
+//   - MCP sends the args schema as inputSchema, the result schema as
+//     outputSchema when it is an object and the output is not wrapped as
+//     untrusted, and annotations derived from the metadata (see
+//     MCPAnnotations).
+package export
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolcat/toolcat/runtime"
+)
+
+// Option changes what an exporter includes.
+type Option func(*options)
+
+type options struct {
+	includeHidden bool
+}
+
+// IncludeHidden includes hidden tools (exposure: hidden), which are left
+// out by default: a host lists them to a model only once discovery has
+// surfaced them.
+func IncludeHidden() Option { return func(o *options) { o.includeHidden = true } }
+
+// tool is one Meta prepared for export.
+type tool struct {
+	meta   *runtime.Meta
+	desc   string
+	args   *node // the args schema, an object schema
+	result *node // the result schema, or nil
+}
+
+// prepare selects, checks and sorts the tools to export.
+func prepare(metas []runtime.Meta, opts []Option) ([]tool, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	tools := make([]tool, 0, len(metas))
+	for i := range metas {
+		m := &metas[i]
+		if m.Exposure == runtime.ExposureHidden && !o.includeHidden {
+			continue
+		}
+		if m.Name == "" {
+			return nil, fmt.Errorf("tool %d has no name", i)
+		}
+		t := tool{meta: m, desc: strings.TrimSpace(m.Description)}
+		var err error
+		if t.args, err = argsSchema(m); err != nil {
+			return nil, err
+		}
+		if len(m.ResultSchema) > 0 {
+			if t.result, err = parse(m.ResultSchema); err != nil {
+				return nil, fmt.Errorf("tool %s: result schema: %w", m.Name, err)
+			}
+		}
+		tools = append(tools, t)
+	}
+	slices.SortFunc(tools, func(a, b tool) int { return cmp.Compare(a.meta.Name, b.meta.Name) })
+	for i := 1; i < len(tools); i++ {
+		if tools[i].meta.Name == tools[i-1].meta.Name {
+			return nil, fmt.Errorf("tool %s is listed twice", tools[i].meta.Name)
+		}
+	}
+	return tools, nil
+}
+
+// argsSchema parses a tool's args schema, which every provider needs to be
+// an object schema; a tool without one takes no arguments.
+func argsSchema(m *runtime.Meta) (*node, error) {
+	if len(m.ArgsSchema) == 0 || string(m.ArgsSchema) == "null" {
+		return object().set("type", str("object")).set("properties", object()), nil
+	}
+	n, err := parse(m.ArgsSchema)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: args schema: %w", m.Name, err)
+	}
+	if n.kind != 'o' {
+		return nil, fmt.Errorf("tool %s: args schema is not a JSON object", m.Name)
+	}
+	switch ty := n.get("type"); {
+	case ty == nil:
+		// Tool input is always an object; say so, as every provider requires.
+		n.keys = append([]string{"type"}, n.keys...)
+		n.vals = append([]*node{str("object")}, n.vals...)
+	case ty.text() != "object":
+		return nil, fmt.Errorf("tool %s: args schema has type %s; every provider needs \"type\": \"object\" at the top", m.Name, ty)
+	}
+	return n, nil
+}
+
+// withDescription sets "description" on o when d is not empty.
+func withDescription(o *node, d string) *node {
+	if d != "" {
+		o.set("description", str(d))
+	}
+	return o
+}
+
+// isObjectSchema reports whether a schema describes an object.
+func isObjectSchema(n *node) bool {
+	if n == nil || n.kind != 'o' {
+		return false
+	}
+	ty := n.get("type")
+	return ty.text() == "object" || ty == nil && n.get("properties") != nil
+}
+
+// rawOf returns n as a json.RawMessage.
+func rawOf(n *node) json.RawMessage { return json.RawMessage(n.String()) }

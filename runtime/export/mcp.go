@@ -1,0 +1,77 @@
+package export
+
+import "github.com/toolcat/toolcat/runtime"
+
+// MCPAnnotations are the behaviour hints of an MCP tool (ToolAnnotations
+// in the MCP schema). MCP reads a missing hint as its most cautious value
+// (destructiveHint and openWorldHint default to true), so MCP writes every
+// hint explicitly.
+type MCPAnnotations struct {
+	// ReadOnlyHint: the tool does not modify its environment.
+	ReadOnlyHint bool
+	// DestructiveHint: the tool may perform destructive updates; false
+	// means its updates are additive or can be undone. Meaningful only
+	// when ReadOnlyHint is false.
+	DestructiveHint bool
+	// IdempotentHint: calling it again with the same arguments has no
+	// further effect. Meaningful only when ReadOnlyHint is false.
+	IdempotentHint bool
+	// OpenWorldHint: the tool interacts with an open world of outside
+	// entities, such as the web, rather than a closed domain.
+	OpenWorldHint bool
+}
+
+// AnnotationsOf derives a tool's MCP hints from its catalog metadata:
+//
+//   - readOnlyHint = !has_side_effects
+//   - destructiveHint = has_side_effects && (!revertible || risk == high):
+//     a side effect is destructive unless the tool can undo it, and a
+//     high-risk one always counts as destructive; a read-only tool is not
+//     destructive
+//   - idempotentHint = idempotent
+//   - openWorldHint = returns_untrusted: the tool reads content that
+//     outsiders control (web pages, e-mail, user uploads); a tool that only
+//     talks to the team's own services works in a closed domain
+func AnnotationsOf(m *runtime.Meta) MCPAnnotations {
+	return MCPAnnotations{
+		ReadOnlyHint:    !m.HasSideEffects,
+		DestructiveHint: m.HasSideEffects && (!m.Revertible || m.Risk == runtime.RiskHigh),
+		IdempotentHint:  m.Idempotent,
+		OpenWorldHint:   m.ReturnsUntrusted,
+	}
+}
+
+// MCP returns the result of an MCP tools/list request:
+//
+//	{"tools": [{"name", "description", "inputSchema", "outputSchema", "annotations"}]}
+//
+// inputSchema is the args schema as the catalog wrote it. outputSchema is
+// the result schema, the shape of the data of a successful call (the
+// envelope's "data", which an MCP server returns as structuredContent),
+// written when it is an object schema, as MCP requires, and the tool's
+// output is not wrapped as untrusted: wrapping puts every string inside an
+// untrusted block, so the strings would no longer match their enum,
+// pattern, format or length constraints. annotations holds the hints of
+// AnnotationsOf, every one written.
+func MCP(metas []runtime.Meta, opts ...Option) ([]byte, error) {
+	tools, err := prepare(metas, opts)
+	if err != nil {
+		return nil, err
+	}
+	list := array()
+	for _, t := range tools {
+		o := withDescription(object().set("name", str(t.meta.Name)), t.desc)
+		o.set("inputSchema", t.args)
+		if t.result != nil && t.result.get("type").text() == "object" && !t.meta.ReturnsUntrusted {
+			o.set("outputSchema", t.result)
+		}
+		a := AnnotationsOf(t.meta)
+		o.set("annotations", object().
+			set("readOnlyHint", boolean(a.ReadOnlyHint)).
+			set("destructiveHint", boolean(a.DestructiveHint)).
+			set("idempotentHint", boolean(a.IdempotentHint)).
+			set("openWorldHint", boolean(a.OpenWorldHint)))
+		list.items = append(list.items, o)
+	}
+	return render(object().set("tools", list)), nil
+}

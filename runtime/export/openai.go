@@ -1,0 +1,245 @@
+package export
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolcat/toolcat/runtime"
+)
+
+// OpenAIChat returns the "tools" array of an OpenAI Chat Completions
+// request:
+//
+//	[{"type": "function", "function": {"name", "description", "parameters", "strict": true}}]
+//
+// "strict": true is written only for tools whose args schema qualifies for
+// Structured Outputs (StrictProblem returns ""); for the others it is left
+// out, which the API reads as false.
+func OpenAIChat(metas []runtime.Meta, opts ...Option) ([]byte, error) {
+	tools, err := prepare(metas, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := array()
+	for _, t := range tools {
+		params := openAIParameters(t.args)
+		fn := withDescription(object().set("name", str(t.meta.Name)), t.desc).set("parameters", params)
+		if StrictProblem(rawOf(params)) == "" {
+			fn.set("strict", boolean(true))
+		}
+		out.items = append(out.items, object().set("type", str("function")).set("function", fn))
+	}
+	return render(out), nil
+}
+
+// OpenAIResponses returns the "tools" array of an OpenAI Responses API
+// request:
+//
+//	[{"type": "function", "name", "description", "parameters", "strict"}]
+//
+// The Responses API treats a missing "strict" as true, so it is always
+// written: true when the args schema qualifies for Structured Outputs,
+// false otherwise.
+func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
+	tools, err := prepare(metas, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := array()
+	for _, t := range tools {
+		params := openAIParameters(t.args)
+		fn := withDescription(object().set("type", str("function")).set("name", str(t.meta.Name)), t.desc)
+		fn.set("parameters", params).set("strict", boolean(StrictProblem(rawOf(params)) == ""))
+		out.items = append(out.items, fn)
+	}
+	return render(out), nil
+}
+
+// openAIParameters is the args schema less the "$schema" and "$comment"
+// annotations, which address tooling, not the model.
+func openAIParameters(args *node) *node {
+	p := args.clone()
+	var strip func(n *node)
+	strip = func(n *node) {
+		switch n.kind {
+		case 'o':
+			n.del("$schema")
+			n.del("$comment")
+			for i, k := range n.keys {
+				if k == "enum" || k == "const" || k == "default" || k == "examples" {
+					continue // values, not schemas
+				}
+				strip(n.vals[i])
+			}
+		case 'a':
+			for _, v := range n.items {
+				strip(v)
+			}
+		}
+	}
+	strip(p)
+	return p
+}
+
+// strictKeywords are the keywords OpenAI Structured Outputs accepts.
+// "default", "minLength", "maxLength" and "uniqueItems" are left out: the
+// API rejects them in strict mode (some deployments reject "default" only).
+var strictKeywords = []string{
+	"type", "description", "title", "properties", "required", "additionalProperties",
+	"items", "enum", "const", "anyOf", "$ref", "$defs", "definitions",
+	"pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum",
+	"exclusiveMaximum", "minItems", "maxItems",
+}
+
+// strictFormats are the string formats Structured Outputs accepts.
+var strictFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+
+// The size limits of a strict schema.
+const (
+	strictMaxDepth      = 10   // levels of nested objects
+	strictMaxProperties = 5000 // properties in all
+	strictMaxEnumValues = 1000 // enum values in all
+)
+
+// StrictProblem returns why an args schema does not qualify for OpenAI's
+// Structured Outputs (strict function calling), or "" when it does. A schema
+// qualifies when its top is an object without anyOf; every object sets
+// "additionalProperties": false and lists every property in "required"
+// (optional ones are typed [T, "null"]); every schema has a type, an enum or
+// const, anyOf or a local $ref; "type" is one type, or one type and "null";
+// it uses only the keywords OpenAI lists as supported (type, description,
+// title, properties, required, additionalProperties, items, enum, const,
+// anyOf, $ref, $defs, definitions, pattern, format, multipleOf, minimum,
+// maximum, exclusiveMinimum, exclusiveMaximum, minItems, maxItems) and the
+// listed string formats; and it stays within 10 levels of nested objects,
+// 5000 properties and 1000 enum values. "default", "minLength",
+// "maxLength" and "uniqueItems" disqualify a schema. The schema is taken as
+// OpenAIChat sends it, so pass the args schema without "$schema" or
+// "$comment".
+func StrictProblem(schema []byte) string {
+	root, err := parse(schema)
+	if err != nil {
+		return "the schema is not JSON: " + err.Error()
+	}
+	if root.kind != 'o' || root.get("type").text() != "object" {
+		return "the top of the schema is not an object"
+	}
+	if root.get("anyOf") != nil {
+		return "anyOf at the top of the schema"
+	}
+	c := strictChecker{}
+	c.check(root, "", 0)
+	if c.props > strictMaxProperties {
+		return fmt.Sprintf("%d properties, more than %d", c.props, strictMaxProperties)
+	}
+	if c.enums > strictMaxEnumValues {
+		return fmt.Sprintf("%d enum values, more than %d", c.enums, strictMaxEnumValues)
+	}
+	return c.problem
+}
+
+type strictChecker struct {
+	problem      string
+	props, enums int
+}
+
+func (c *strictChecker) fail(format string, args ...any) {
+	if c.problem == "" {
+		c.problem = fmt.Sprintf(format, args...)
+	}
+}
+
+// check looks at the schema n at JSON pointer at, depth objects deep.
+func (c *strictChecker) check(n *node, at string, depth int) {
+	where := at
+	if where == "" {
+		where = "the top"
+	}
+	if n.kind != 'o' {
+		c.fail("schema at %s is not an object", where)
+		return
+	}
+	for _, k := range n.keys {
+		if !slices.Contains(strictKeywords, k) {
+			c.fail("%q at %s is not supported", k, where)
+		}
+	}
+	ty := n.get("type")
+	var types []string
+	switch {
+	case ty == nil:
+		if n.get("enum") == nil && n.get("const") == nil && n.get("anyOf") == nil && n.get("$ref") == nil {
+			c.fail("schema at %s has no type", where)
+		}
+	case ty.kind == 's':
+		types = []string{ty.str}
+	case ty.kind == 'a':
+		named := 0
+		for _, t := range ty.items {
+			types = append(types, t.text())
+			if t.text() != "null" {
+				named++
+			}
+		}
+		if named > 1 {
+			c.fail("type %s at %s names more than one type besides null", ty, where)
+		}
+	}
+	if f := n.get("format"); f != nil && !slices.Contains(strictFormats, f.text()) {
+		c.fail("format %s at %s is not supported", f, where)
+	}
+	if r := n.get("$ref"); r != nil && !strings.HasPrefix(r.text(), "#") {
+		c.fail("$ref %s at %s is not local", r, where)
+	}
+	if e := n.get("enum"); e != nil {
+		c.enums += len(e.items)
+	}
+	if slices.Contains(types, "object") || n.get("properties") != nil {
+		if depth+1 > strictMaxDepth {
+			c.fail("objects nested more than %d deep at %s", strictMaxDepth, where)
+		}
+		if !n.get("additionalProperties").isFalse() {
+			c.fail("object at %s lacks \"additionalProperties\": false", where)
+		}
+		req := map[string]bool{}
+		if r := n.get("required"); r != nil {
+			for _, x := range r.items {
+				req[x.text()] = true
+			}
+		}
+		if props := n.get("properties"); props != nil && props.kind == 'o' {
+			for i, k := range props.keys {
+				c.props++
+				if !req[k] {
+					c.fail("property %q at %s is not in required", k, where)
+				}
+				c.check(props.vals[i], at+"/properties/"+escapePointer(k), depth+1)
+			}
+		}
+	}
+	if items := n.get("items"); items != nil {
+		if items.kind == 'a' {
+			c.fail("items at %s is a tuple", where)
+		} else {
+			c.check(items, at+"/items", depth)
+		}
+	}
+	if alts := n.get("anyOf"); alts != nil {
+		for i, b := range alts.items {
+			c.check(b, fmt.Sprintf("%s/anyOf/%d", at, i), depth)
+		}
+	}
+	for _, defs := range []string{"$defs", "definitions"} {
+		if d := n.get(defs); d != nil && d.kind == 'o' {
+			for i, k := range d.keys {
+				c.check(d.vals[i], at+"/"+defs+"/"+escapePointer(k), depth)
+			}
+		}
+	}
+}
+
+// escapePointer escapes a key as a JSON pointer token.
+func escapePointer(k string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+}
