@@ -272,15 +272,39 @@ func titleSuffix(c *catalog.Catalog) string {
 // conformanceTools function returns.
 func genConformanceFile(m *model) *jen.File {
 	f := newFile(m.pkg)
-	f.Add(comment("TestConformance checks every tool's implementation against its catalog\nentry. The package provides the implementations with a function\n\n\tfunc conformanceTools(t *testing.T) Tools"))
+	f.Add(comment("TestConformance checks every tool's implementation against its catalog\nentry with package conformance. The package provides the implementations\nunder test, over test doubles of their dependencies, and the options of\nthe checks, with a function\n\n\tfunc conformanceTools(t *testing.T) (Tools, conformance.Options)"))
 	f.Func().Id("TestConformance").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-		jen.List(jen.Id("reg"), jen.Err()).Op(":=").Id("NewRegistry").Call(jen.Id("conformanceTools").Call(jen.Id("t"))),
+		jen.List(jen.Id("impls"), jen.Id("opts")).Op(":=").Id("conformanceTools").Call(jen.Id("t")),
+		jen.List(jen.Id("reg"), jen.Err()).Op(":=").Id("NewRegistry").Call(jen.Id("impls")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("t").Dot("Fatal").Call(jen.Err())),
-		jen.Qual(conformancePkg, "Run").Call(jen.Id("t"), jen.Id("reg"), jen.Id("conformanceExamples")),
+		jen.Qual(conformancePkg, "Run").Call(jen.Id("t"), jen.Id("reg"), jen.Id("conformanceSpecs"), jen.Id("opts")),
 	)
-	// Examples from the catalog, by tool.
+	// What the catalog says of each tool: positions, declared errors,
+	// examples.
 	d := jen.Dict{}
 	for _, t := range m.tools {
+		spec := jen.Dict{jen.Id("Pos"): jen.Lit(m.pos(t.t.Pos))}
+		fields := jen.Dict{}
+		for _, name := range []string{"args", "result", "errors", "has_side_effects", "supports_dry_run", "revertible"} {
+			if t.t.Has(name) {
+				fields[jen.Lit(name)] = jen.Lit(m.pos(t.t.PosOf(name)))
+			}
+		}
+		if len(fields) > 0 {
+			spec[jen.Id("Fields")] = jen.Map(jen.String()).String().Values(fields)
+		}
+		var codes []string
+		for _, e := range t.t.Errors {
+			codes = append(codes, e.Code)
+		}
+		sort.Strings(codes)
+		if len(codes) > 0 {
+			var lits []jen.Code
+			for _, c := range codes {
+				lits = append(lits, jen.Lit(c))
+			}
+			spec[jen.Id("Errors")] = jen.Index().String().Values(lits...)
+		}
 		var exs []jen.Code
 		for _, ex := range t.t.Examples {
 			v := jen.Dict{jen.Id("Args"): jen.Lit(string(ex.Args.JSON()))}
@@ -297,10 +321,11 @@ func genConformanceFile(m *model) *jen.File {
 			exs = append(exs, jen.Values(v))
 		}
 		if len(exs) > 0 {
-			d[jen.Lit(t.t.Name)] = jen.Values(exs...)
+			spec[jen.Id("Examples")] = jen.Index().Qual(conformancePkg, "Example").Values(exs...)
 		}
+		d[jen.Lit(t.t.Name)] = jen.Values(spec)
 	}
-	f.Comment("conformanceExamples are the catalog's examples, by tool.")
-	f.Var().Id("conformanceExamples").Op("=").Map(jen.String()).Index().Qual(conformancePkg, "Example").Values(d)
+	f.Add(comment("conformanceSpecs are what the catalog says of each tool: where it is\nwritten, the error codes it declares and its examples."))
+	f.Var().Id("conformanceSpecs").Op("=").Map(jen.String()).Qual(conformancePkg, "Spec").Values(d)
 	return f
 }

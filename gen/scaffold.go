@@ -62,13 +62,25 @@ func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
 		out = append(out, s)
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "package %s\n\nimport \"testing\"\n\n", m.pkg)
-	b.WriteString("// conformanceTools returns the implementations that TestConformance\n// checks: give them test doubles of their dependencies here.\n")
-	b.WriteString("func conformanceTools(t *testing.T) Tools {\n\treturn Tools{\n")
+	fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"testing\"\n\n\t%q\n)\n\n", m.pkg, conformancePkg)
+	b.WriteString("// conformanceTools returns the implementations that TestConformance\n" +
+		"// checks, and the options of the checks. TestConformance calls them with\n" +
+		"// valid and invalid arguments it makes up: give them test doubles of their\n" +
+		"// databases and services here, never the real ones.\n")
+	b.WriteString("func conformanceTools(t *testing.T) (Tools, conformance.Options) {\n\timpls := Tools{\n")
 	for _, t := range m.tools {
 		fmt.Fprintf(&b, "\t\t%s: &%s{},\n", t.field, t.impl)
 	}
-	b.WriteString("\t}\n}\n")
+	b.WriteString("\t}\n\topts := conformance.Options{\n" +
+		"\t\t// Probe snapshots the state the tools change, such as the rows of\n" +
+		"\t\t// the test doubles, to check dry runs and reverts:\n" +
+		"\t\t// Probe: func(ctx context.Context) (any, error) { return store.Snapshot(), nil },\n" +
+		"\t\t// Deterministic names the tools without side effects that give the\n" +
+		"\t\t// same result for the same arguments.\n" +
+		"\t\t// Deterministic: []string{\"...\"},\n" +
+		"\t\t// Skip turns a check off for one tool, with the reason:\n" +
+		"\t\t// Skip: map[string]map[conformance.Check]string{\"...\": {conformance.CheckCancellation: \"...\"}},\n" +
+		"\t}\n\treturn impls, opts\n}\n")
 	src, err := formatSource(b.Bytes())
 	if err != nil {
 		return nil, err

@@ -8,36 +8,79 @@ import (
 )
 
 // TestConformance checks every tool's implementation against its catalog
-// entry. The package provides the implementations with a function
+// entry with package conformance. The package provides the implementations
+// under test, over test doubles of their dependencies, and the options of
+// the checks, with a function
 //
-//	func conformanceTools(t *testing.T) Tools
+//	func conformanceTools(t *testing.T) (Tools, conformance.Options)
 func TestConformance(t *testing.T) {
-	reg, err := NewRegistry(conformanceTools(t))
+	impls, opts := conformanceTools(t)
+	reg, err := NewRegistry(impls)
 	if err != nil {
 		t.Fatal(err)
 	}
-	conformance.Run(t, reg, conformanceExamples)
+	conformance.Run(t, reg, conformanceSpecs, opts)
 }
 
-// conformanceExamples are the catalog's examples, by tool.
-var conformanceExamples = map[string][]conformance.Example{
-	"fetch_web_page": {{
-		Args: "{\"url\":\"https://go.dev/doc/\"}",
-		Pos:  "catalog/tools.yaml:202:9",
-	}},
-	"get_article_by_id": {{
-		Args: "{\"article_id\":42}",
-		Pos:  "catalog/tools.yaml:105:9",
-	}},
-	"publish_article": {{
-		Args: "{\"article_id\":42,\"channel\":\"blog\"}",
-		Pos:  "catalog/tools.yaml:156:9",
-	}},
-	"search_articles_by_keyword": {{
-		Args: "{\"query\":\"pgvector\"}",
-		Pos:  "catalog/tools.yaml:67:9",
-	}, {
-		Args: "{\"query\":\"retrieval augmented generation\",\"max_results\":3,\"language\":\"en\"}",
-		Pos:  "catalog/tools.yaml:68:9",
-	}},
+// conformanceSpecs are what the catalog says of each tool: where it is
+// written, the error codes it declares and its examples.
+var conformanceSpecs = map[string]conformance.Spec{
+	"fetch_web_page": {
+		Errors: []string{"external_error", "timeout"},
+		Examples: []conformance.Example{{
+			Args: "{\"url\":\"https://go.dev/doc/\"}",
+			Pos:  "catalog/tools.yaml:202:9",
+		}},
+		Fields: map[string]string{
+			"args":   "catalog/tools.yaml:171:5",
+			"errors": "catalog/tools.yaml:196:5",
+			"result": "catalog/tools.yaml:188:5",
+		},
+		Pos: "catalog/tools.yaml:158:3",
+	},
+	"get_article_by_id": {
+		Errors: []string{"not_found"},
+		Examples: []conformance.Example{{
+			Args: "{\"article_id\":42}",
+			Pos:  "catalog/tools.yaml:105:9",
+		}},
+		Fields: map[string]string{
+			"args":   "catalog/tools.yaml:82:5",
+			"errors": "catalog/tools.yaml:101:5",
+			"result": "catalog/tools.yaml:91:5",
+		},
+		Pos: "catalog/tools.yaml:70:3",
+	},
+	"publish_article": {
+		Errors: []string{"approval_required", "not_found"},
+		Examples: []conformance.Example{{
+			Args: "{\"article_id\":42,\"channel\":\"blog\"}",
+			Pos:  "catalog/tools.yaml:156:9",
+		}},
+		Fields: map[string]string{
+			"args":             "catalog/tools.yaml:125:5",
+			"errors":           "catalog/tools.yaml:150:5",
+			"has_side_effects": "catalog/tools.yaml:116:5",
+			"result":           "catalog/tools.yaml:142:5",
+			"revertible":       "catalog/tools.yaml:120:5",
+			"supports_dry_run": "catalog/tools.yaml:119:5",
+		},
+		Pos: "catalog/tools.yaml:107:3",
+	},
+	"search_articles_by_keyword": {
+		Errors: []string{"dependency_unavailable", "not_found"},
+		Examples: []conformance.Example{{
+			Args: "{\"query\":\"pgvector\"}",
+			Pos:  "catalog/tools.yaml:67:9",
+		}, {
+			Args: "{\"query\":\"retrieval augmented generation\",\"max_results\":3,\"language\":\"en\"}",
+			Pos:  "catalog/tools.yaml:68:9",
+		}},
+		Fields: map[string]string{
+			"args":   "catalog/tools.yaml:25:5",
+			"errors": "catalog/tools.yaml:61:5",
+			"result": "catalog/tools.yaml:46:5",
+		},
+		Pos: "catalog/tools.yaml:13:3",
+	},
 }
