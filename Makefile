@@ -21,13 +21,18 @@ build:
 # Every test: generated files up to date, vet and gofmt clean, the whole
 # module (Redis tests start their own redis-server), and the runtime under
 # the race detector.
-test: check-generate lint test-unit test-race
+test: check-generate lint test-unit test-race test-sdk
 
 test-unit:
 	$(GO) test -count=1 ./...
 
 test-race:
 	$(GO) test -count=1 -race ./runtime/...
+
+# The provider exports read by the official SDKs (OpenAI, Anthropic, Gemini,
+# MCP), in a module of their own so toolcat does not depend on them.
+test-sdk:
+	cd internal/sdkcheck && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 lint: build
 	$(GO) vet ./...
