@@ -10,7 +10,7 @@ import "github.com/toolcat/toolcat/runtime"
 // JSON Schema 2020-12 and needs only "type": "object" at the top, which
 // every args schema has.
 func Anthropic(metas []runtime.Meta, opts ...Option) ([]byte, error) {
-	tools, err := prepare(metas, opts)
+	tools, err := prepare(metas, opts, anthropicNames)
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -63,8 +64,24 @@ type tool struct {
 	result *node // the result schema, or nil
 }
 
+// nameRule is what a provider accepts as a tool name.
+type nameRule struct {
+	provider string
+	re       *regexp.Regexp
+	says     string // the rule, in words
+}
+
+// The providers' name rules. runtime.Meta names are already made of
+// lower-case letters, digits, '_', '-' and '.'.
+var (
+	openAINames    = nameRule{"OpenAI", regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`), "letters, digits, '_' and '-', at most 64"}
+	anthropicNames = nameRule{"Anthropic", regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`), "letters, digits, '_' and '-', at most 64"}
+	geminiNames    = nameRule{"Gemini", regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$`), "a letter or '_' first, then letters, digits, '_', '.', ':' and '-', at most 128"}
+	mcpNames       = nameRule{"MCP", regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,128}$`), "letters, digits, '_', '-' and '.', at most 128"}
+)
+
 // prepare selects, checks and sorts the tools to export.
-func prepare(metas []runtime.Meta, opts []Option) ([]tool, error) {
+func prepare(metas []runtime.Meta, opts []Option, names nameRule) ([]tool, error) {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
@@ -77,6 +94,9 @@ func prepare(metas []runtime.Meta, opts []Option) ([]tool, error) {
 		}
 		if m.Name == "" {
 			return nil, fmt.Errorf("tool %d has no name", i)
+		}
+		if !names.re.MatchString(m.Name) {
+			return nil, fmt.Errorf("tool name %q is not accepted by %s, which takes %s", m.Name, names.provider, names.says)
 		}
 		t := tool{meta: m, desc: strings.TrimSpace(m.Description)}
 		var err error

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolcat/toolcat/runtime"
@@ -97,6 +99,7 @@ func TestStrictProblem(t *testing.T) {
 		{"oneOf", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"oneOf":[{"type":"string"}]}}}`, `"oneOf" at /properties/a is not supported`},
 		{"format uri", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"type":"string","format":"uri"}}}`, `format "uri" at /properties/a is not supported`},
 		{"type union", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"type":["string","number"]}}}`, `type ["string","number"] at /properties/a names more than one type besides null`},
+		{"ref with description", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"$ref":"#/$defs/a","description":"x"}},"$defs":{"a":{"type":"string"}}}`, `$ref at /properties/a has other keywords beside it`},
 		{"untyped", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"description":"x"}}}`, `schema at /properties/a has no type`},
 		{"top anyOf", `{"type":"object","anyOf":[]}`, `anyOf at the top of the schema`},
 		{"nested open object", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"type":"array","items":{"type":"object"}}}}`, `object at /properties/a/items lacks "additionalProperties": false`},
@@ -174,6 +177,27 @@ func TestErrors(t *testing.T) {
 			for _, e := range exporters {
 				if _, err := e.fn(tc.metas); err == nil {
 					t.Errorf("%s: no error", e.desc)
+				}
+			}
+		})
+	}
+}
+
+func TestNames(t *testing.T) {
+	for _, tc := range []struct {
+		desc, name string
+		accepted   []string // the exporters that take the name
+	}{
+		{"plain", "read_file", []string{"openai_chat", "openai_responses", "anthropic", "gemini", "mcp"}},
+		{"dot", "fs.read", []string{"gemini", "mcp"}},
+		{"leading digit", "3d_print", []string{"openai_chat", "openai_responses", "anthropic", "mcp"}},
+		{"long", strings.Repeat("a", 65), []string{"gemini", "mcp"}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			for _, e := range exporters {
+				_, err := e.fn([]runtime.Meta{{Name: tc.name}})
+				if want := slices.Contains(tc.accepted, e.desc); (err == nil) != want {
+					t.Errorf("%s: error %v, want accepted %v", e.desc, err, want)
 				}
 			}
 		})

@@ -17,7 +17,7 @@ import (
 // for a tool without arguments (Gemini refuses an OBJECT without
 // properties).
 func Gemini(metas []runtime.Meta, opts ...Option) ([]byte, error) {
-	tools, err := prepare(metas, opts)
+	tools, err := prepare(metas, opts, geminiNames)
 	if err != nil {
 		return nil, err
 	}

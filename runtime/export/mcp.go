@@ -54,7 +54,7 @@ func AnnotationsOf(m *runtime.Meta) MCPAnnotations {
 // pattern, format or length constraints. annotations holds the hints of
 // AnnotationsOf, every one written.
 func MCP(metas []runtime.Meta, opts ...Option) ([]byte, error) {
-	tools, err := prepare(metas, opts)
+	tools, err := prepare(metas, opts, mcpNames)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 // Structured Outputs (StrictProblem returns ""); for the others it is left
 // out, which the API reads as false.
 func OpenAIChat(metas []runtime.Meta, opts ...Option) ([]byte, error) {
-	tools, err := prepare(metas, opts)
+	tools, err := prepare(metas, opts, openAINames)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func OpenAIChat(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 // written: true when the args schema qualifies for Structured Outputs,
 // false otherwise.
 func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
-	tools, err := prepare(metas, opts)
+	tools, err := prepare(metas, opts, openAINames)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +108,7 @@ const (
 // "additionalProperties": false and lists every property in "required"
 // (optional ones are typed [T, "null"]); every schema has a type, an enum or
 // const, anyOf or a local $ref; "type" is one type, or one type and "null";
+// a $ref stands alone, without keywords beside it such as "description";
 // it uses only the keywords OpenAI lists as supported (type, description,
 // title, properties, required, additionalProperties, items, enum, const,
 // anyOf, $ref, $defs, definitions, pattern, format, multipleOf, minimum,
@@ -189,8 +190,13 @@ func (c *strictChecker) check(n *node, at string, depth int) {
 	if f := n.get("format"); f != nil && !slices.Contains(strictFormats, f.text()) {
 		c.fail("format %s at %s is not supported", f, where)
 	}
-	if r := n.get("$ref"); r != nil && !strings.HasPrefix(r.text(), "#") {
-		c.fail("$ref %s at %s is not local", r, where)
+	if r := n.get("$ref"); r != nil {
+		if !strings.HasPrefix(r.text(), "#") {
+			c.fail("$ref %s at %s is not local", r, where)
+		}
+		if len(n.keys) > 1 {
+			c.fail("$ref at %s has other keywords beside it", where)
+		}
 	}
 	if e := n.get("enum"); e != nil {
 		c.enums += len(e.items)
