@@ -100,6 +100,7 @@ func TestStrictProblem(t *testing.T) {
 		{"format uri", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"type":"string","format":"uri"}}}`, `format "uri" at /properties/a is not supported`},
 		{"type union", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"type":["string","number"]}}}`, `type ["string","number"] at /properties/a names more than one type besides null`},
 		{"ref with description", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"$ref":"#/$defs/a","description":"x"}},"$defs":{"a":{"type":"string"}}}`, `$ref at /properties/a has other keywords beside it`},
+		{"array without items", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"type":"array"}}}`, `array at /properties/a has no items`},
 		{"untyped", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"description":"x"}}}`, `schema at /properties/a has no type`},
 		{"top anyOf", `{"type":"object","anyOf":[]}`, `anyOf at the top of the schema`},
 		{"nested open object", `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":{"type":"array","items":{"type":"object"}}}}`, `object at /properties/a/items lacks "additionalProperties": false`},
@@ -129,6 +130,7 @@ func TestGeminiSchema(t *testing.T) {
 		{"root recursion", `{"type":"object","properties":{"child":{"$ref":"#"}}}`, `{"type":"OBJECT","properties":{"child":{"type":"OBJECT","description":"Same shape as the enclosing schema (recursive, not expanded here)."}}}`},
 		{"remote ref", `{"$ref":"https://example.com/s.json","description":"X."}`, `{"description":"X. Follows the schema https://example.com/s.json."}`},
 		{"dropped", `{"type":"object","additionalProperties":false,"$comment":"c","examples":[{}],"properties":{"a":{"type":"string","examples":["x"]}}}`, `{"type":"OBJECT","properties":{"a":{"type":"STRING"}}}`},
+		{"required not declared", `{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}`, `{"type":"OBJECT","properties":{"a":{"type":"STRING"}},"required":["a"]}`},
 		{"dependent required", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"dependentRequired":{"a":["b"]}}`, `{"type":"OBJECT","description":"With a, also give b.","properties":{"a":{"type":"STRING"},"b":{"type":"STRING"}}}`},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {

@@ -48,6 +48,7 @@ func Gemini(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 //     remote $ref is dropped with a note
 //   - allOf branches are merged into the schema (properties and required
 //     joined; other keywords taken when the schema lacks them)
+//   - required keeps only the names among the properties
 //   - oneOf becomes anyOf; a {"type": "null"} branch becomes "nullable": true
 //   - const becomes a one-value enum, and enum is kept, when the values are
 //     strings; other values are listed in the description ("One of: 1, 2.")
@@ -224,8 +225,17 @@ func (g *geminiConv) conv(n *node, expanding []string) *node {
 			out["type"] = str("OBJECT")
 		}
 	}
-	if r := n.get("required"); r != nil && r.kind == 'a' && len(r.items) > 0 {
-		out["required"] = r.clone()
+	if r := n.get("required"); r != nil && r.kind == 'a' {
+		// Gemini wants every required name among the properties.
+		req := array()
+		for _, x := range r.items {
+			if out["properties"].get(x.text()) != nil {
+				req.items = append(req.items, x.clone())
+			}
+		}
+		if len(req.items) > 0 {
+			out["required"] = req
+		}
 	}
 	if items := n.get("items"); items != nil {
 		if items.kind == 'a' {

@@ -104,20 +104,26 @@ const (
 
 // StrictProblem returns why an args schema does not qualify for OpenAI's
 // Structured Outputs (strict function calling), or "" when it does. A schema
-// qualifies when its top is an object without anyOf; every object sets
-// "additionalProperties": false and lists every property in "required"
-// (optional ones are typed [T, "null"]); every schema has a type, an enum or
-// const, anyOf or a local $ref; "type" is one type, or one type and "null";
-// a $ref stands alone, without keywords beside it such as "description";
-// it uses only the keywords OpenAI lists as supported (type, description,
-// title, properties, required, additionalProperties, items, enum, const,
-// anyOf, $ref, $defs, definitions, pattern, format, multipleOf, minimum,
-// maximum, exclusiveMinimum, exclusiveMaximum, minItems, maxItems) and the
-// listed string formats; and it stays within 10 levels of nested objects,
-// 5000 properties and 1000 enum values. "default", "minLength",
-// "maxLength" and "uniqueItems" disqualify a schema. The schema is taken as
-// OpenAIChat sends it, so pass the args schema without "$schema" or
-// "$comment".
+// qualifies when:
+//
+//   - its top is an object without anyOf;
+//   - every object sets "additionalProperties": false and lists every
+//     property in "required" (optional ones are typed [T, "null"]);
+//   - every schema has a type, an enum or const, anyOf or a local $ref;
+//     "type" is one type, or one type and "null"; an array has items;
+//   - a $ref stands alone, without keywords such as "description" beside it;
+//   - it uses only the keywords OpenAI lists as supported (type,
+//     description, title, properties, required, additionalProperties,
+//     items, enum, const, anyOf, $ref, $defs, definitions, pattern, format,
+//     multipleOf, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+//     minItems, maxItems) and the listed string formats (date-time, time,
+//     date, duration, email, hostname, ipv4, ipv6, uuid), so "default",
+//     "minLength", "maxLength" and "uniqueItems" disqualify it;
+//   - it stays within 10 levels of nested objects, 5000 properties and
+//     1000 enum values.
+//
+// The schema is taken as OpenAIChat sends it: pass the args schema without
+// "$schema" or "$comment".
 func StrictProblem(schema []byte) string {
 	root, err := parse(schema)
 	if err != nil {
@@ -224,7 +230,11 @@ func (c *strictChecker) check(n *node, at string, depth int) {
 			}
 		}
 	}
-	if items := n.get("items"); items != nil {
+	if items := n.get("items"); items == nil {
+		if slices.Contains(types, "array") {
+			c.fail("array at %s has no items", where)
+		}
+	} else {
 		if items.kind == 'a' {
 			c.fail("items at %s is a tuple", where)
 		} else {
