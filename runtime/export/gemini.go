@@ -84,7 +84,13 @@ func geminiRewrite(root *node) *node {
 
 type geminiConv struct {
 	root *node
+	// inlined counts the $refs replaced by their target, which stops at
+	// maxInlined: references that share targets can multiply the size of
+	// the schema at each level.
+	inlined int
 }
+
+const maxInlined = 1000
 
 // conv rewrites the schema n; expanding lists the $refs being expanded.
 func (g *geminiConv) conv(n *node, expanding []string) *node {
@@ -364,7 +370,7 @@ func (g *geminiConv) resolve(n *node, expanding []string) (*node, []string, []st
 		case target == nil:
 			n = rest
 			notes = append(notes, "Follows the schema "+ref+".")
-		case slices.Contains(expanding, ref):
+		case slices.Contains(expanding, ref) || g.inlined >= maxInlined:
 			// Recursion: keep the kind of value, cut the shape.
 			cut := object()
 			if t := target.get("type"); t != nil {
@@ -380,6 +386,7 @@ func (g *geminiConv) resolve(n *node, expanding []string) (*node, []string, []st
 			notes = append(notes, "Same shape as the enclosing "+refName(ref)+" (recursive, not expanded here).")
 			return cut, notes, expanding
 		default:
+			g.inlined++
 			merged := target.clone()
 			for i, k := range rest.keys {
 				merged.set(k, rest.vals[i])
