@@ -9,6 +9,8 @@ import (
 
 	"github.com/tiktoken-go/tokenizer"
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/export"
 )
 
 // DocsIndex is the index page of the generated docs.
@@ -53,7 +55,9 @@ func Tokens(cat *catalog.Catalog) ([]TokenCount, error) {
 // Docs renders the catalog as Markdown: an index by category with the
 // prompt size of every tool, and a page per tool with what it does, when
 // to use it, its arguments, result, errors, side effects and examples.
-// The same text is what a model is told; reviewers read it in diffs.
+// Beside them go the tool definitions of every provider (openai.json,
+// openai-responses.json, anthropic.json, gemini.json, mcp.json), from the
+// runtime's exporters: what a model is sent, for review in diffs.
 func Docs(cat *catalog.Catalog) (map[string][]byte, error) {
 	tokens, err := Tokens(cat)
 	if err != nil {
@@ -63,7 +67,29 @@ func Docs(cat *catalog.Catalog) (map[string][]byte, error) {
 	for _, t := range cat.Tools {
 		files[fileName(t.Name)+".md"] = toolPage(cat, t)
 	}
+	metas := Metas(cat)
+	for _, p := range providers {
+		b, err := p.export(metas, export.IncludeHidden())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.file, err)
+		}
+		files[p.file] = b
+	}
 	return files, nil
+}
+
+// providers are the tool definitions docs writes, as each provider's API
+// takes them, so that reviewers see in a diff what the model will see.
+// Hidden tools are included: a host sends them once discovered.
+var providers = []struct {
+	file   string
+	export func([]runtime.Meta, ...export.Option) ([]byte, error)
+}{
+	{"openai.json", export.OpenAIChat},
+	{"openai-responses.json", export.OpenAIResponses},
+	{"anthropic.json", export.Anthropic},
+	{"gemini.json", export.Gemini},
+	{"mcp.json", export.MCP},
 }
 
 func docsIndex(cat *catalog.Catalog, tokens []TokenCount) []byte {

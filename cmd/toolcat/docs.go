@@ -18,6 +18,8 @@ directory (default: docs/tools):
   index.md        the tools by category, with each one's size in tokens
   <tool>.md       what it does, when to use it and not, arguments, result,
                   errors with their suggestions, side effects, examples
+  openai.json, openai-responses.json, anthropic.json, gemini.json, mcp.json
+                  the tool definitions each provider is sent
 
 The token counts use the o200k_base encoding, which ships with toolcat.
 When toolcat.yaml sets lint.prompt_budget_tokens, core tools over that
