@@ -44,8 +44,9 @@ func Gemini(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 //     branch per type
 //   - local $ref (#, #/$defs/..., #/definitions/...) is replaced by its
 //     target; a reference back into a schema being expanded (recursion) is
-//     cut, keeping the target's type and saying so in the description; a
-//     remote $ref is dropped with a note
+//     cut, keeping the target's type and saying so in the description, as
+//     is every $ref after the first 1000 inlined; a remote $ref is dropped
+//     with a note
 //   - allOf branches are merged into the schema (properties and required
 //     joined; other keywords taken when the schema lacks them)
 //   - required keeps only the names among the properties
