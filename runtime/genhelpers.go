@@ -263,59 +263,18 @@ func FormatChecker(format string) func(string) bool {
 }
 
 // SkipArg skips the next value of d, an argument the schema does not
-// check, rejecting what encoding/json rejects: numbers beyond float64.
+// check, rejecting what encoding/json rejects: numbers beyond float64 too.
 func SkipArg(d *jsonscan.Decoder) error {
-	return skipArg(d, 0)
-}
-
-func skipArg(d *jsonscan.Decoder, depth int) error {
-	switch d.Peek() {
-	case jsonscan.Number:
-		_, err := d.Float64()
+	raw, err := d.Raw()
+	if err != nil {
 		return err
-	case jsonscan.Object:
-		if depth >= maxArgDepth {
-			return errors.New("arguments nested too deep")
-		}
-		if err := d.BeginObject(); err != nil {
-			return err
-		}
-		for {
-			_, ok, err := d.NextKey()
-			if err != nil || !ok {
-				return err
-			}
-			if err := skipArg(d, depth+1); err != nil {
-				return err
-			}
-		}
-	case jsonscan.Array:
-		if depth >= maxArgDepth {
-			return errors.New("arguments nested too deep")
-		}
-		if err := d.BeginArray(); err != nil {
-			return err
-		}
-		for {
-			ok, err := d.NextElem()
-			if err != nil || !ok {
-				return err
-			}
-			if err := skipArg(d, depth+1); err != nil {
-				return err
-			}
-		}
 	}
-	return d.Skip()
-}
-
-// maxArgDepth is the nesting encoding/json accepts.
-const maxArgDepth = 10000
-
-// DecodeAny decodes raw, a value read by a jsonscan.Decoder, as
-// encoding/json decodes it into an any.
-func DecodeAny(raw []byte, dst *any) error {
-	return json.Unmarshal(raw, dst)
+	// Only an exponent, or some 300 digits, takes a number beyond float64.
+	if len(raw) > 300 || bytes.ContainsAny(raw, "eE") {
+		var v any
+		return json.Unmarshal(raw, &v)
+	}
+	return nil
 }
 
 // RefineArgsError turns te, the first error a generated validator found in

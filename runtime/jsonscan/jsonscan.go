@@ -117,8 +117,8 @@ type Decoder struct {
 	open bool
 }
 
-// MaxDepth is the deepest nesting Skip and Raw accept.
-const MaxDepth = 512
+// MaxDepth is the deepest nesting Skip and Raw accept: encoding/json's.
+const MaxDepth = 10000
 
 // Reset makes the decoder read b from its start.
 func (d *Decoder) Reset(b []byte) {

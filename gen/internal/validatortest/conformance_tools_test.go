@@ -1,15 +1,31 @@
 package validatortest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/toolcat/toolcat/conformance"
+)
 
 // conformanceTools returns the implementations that TestConformance
-// checks: give them test doubles of their dependencies here.
-func conformanceTools(t *testing.T) Tools {
-	return Tools{
+// checks. They are the scaffolded stubs: this package tests the generated
+// validators, so the check that the tools are implemented is skipped, and
+// the others (generated arguments, valid and invalid, against the
+// validators) run.
+func conformanceTools(t *testing.T) (Tools, conformance.Options) {
+	impls := Tools{
 		CreateEvent:    &createEvent{},
 		FindContact:    &findContact{},
 		LogNote:        &logNote{},
 		PingHost:       &pingHost{},
 		UpdateSettings: &updateSettings{},
 	}
+	stub := map[conformance.Check]string{conformance.CheckImplemented: "the tools are stubs; the package tests the validators"}
+	opts := conformance.Options{Skip: map[string]map[conformance.Check]string{
+		"create_event":    stub,
+		"find_contact":    stub,
+		"log_note":        stub,
+		"ping_host":       stub,
+		"update_settings": stub,
+	}}
+	return impls, opts
 }

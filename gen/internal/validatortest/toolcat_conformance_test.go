@@ -8,16 +8,47 @@ import (
 )
 
 // TestConformance checks every tool's implementation against its catalog
-// entry. The package provides the implementations with a function
+// entry with package conformance. The package provides the implementations
+// under test, over test doubles of their dependencies, and the options of
+// the checks, with a function
 //
-//	func conformanceTools(t *testing.T) Tools
+//	func conformanceTools(t *testing.T) (Tools, conformance.Options)
 func TestConformance(t *testing.T) {
-	reg, err := NewRegistry(conformanceTools(t))
+	impls, opts := conformanceTools(t)
+	reg, err := NewRegistry(impls)
 	if err != nil {
 		t.Fatal(err)
 	}
-	conformance.Run(t, reg, conformanceExamples)
+	conformance.Run(t, reg, conformanceSpecs, opts)
 }
 
-// conformanceExamples are the catalog's examples, by tool.
-var conformanceExamples = map[string][]conformance.Example{}
+// conformanceSpecs are what the catalog says of each tool: where it is
+// written, the error codes it declares and its examples.
+var conformanceSpecs = map[string]conformance.Spec{
+	"create_event": {
+		Fields: map[string]string{
+			"args":             "catalog/tools.yaml:14:5",
+			"has_side_effects": "catalog/tools.yaml:11:5",
+		},
+		Pos: "catalog/tools.yaml:7:3",
+	},
+	"find_contact": {
+		Fields: map[string]string{"args": "catalog/tools.yaml:234:5"},
+		Pos:    "catalog/tools.yaml:230:3",
+	},
+	"log_note": {
+		Fields: map[string]string{"args": "catalog/tools.yaml:211:5"},
+		Pos:    "catalog/tools.yaml:206:3",
+	},
+	"ping_host": {
+		Fields: map[string]string{"args": "catalog/tools.yaml:223:5"},
+		Pos:    "catalog/tools.yaml:218:3",
+	},
+	"update_settings": {
+		Fields: map[string]string{
+			"args":             "catalog/tools.yaml:160:5",
+			"has_side_effects": "catalog/tools.yaml:157:5",
+		},
+		Pos: "catalog/tools.yaml:153:3",
+	},
+}
