@@ -205,3 +205,15 @@ func TestNames(t *testing.T) {
 		})
 	}
 }
+
+func TestOpenAIParameters(t *testing.T) {
+	in := `{"$schema":"x","type":"object","$comment":"c","properties":{"$comment":{"type":"string","$comment":"d"},"e":{"enum":[{"$comment":"kept"}]}},"items":[{"$comment":"t"}]}`
+	want := `{"type":"object","properties":{"$comment":{"type":"string"},"e":{"enum":[{"$comment":"kept"}]}},"items":[{}]}`
+	n, err := parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := openAIParameters(n).String(); got != want {
+		t.Errorf("openAIParameters =\n%s\nwant\n%s", got, want)
+	}
+}

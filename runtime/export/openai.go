@@ -60,26 +60,42 @@ func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 // annotations, which address tooling, not the model.
 func openAIParameters(args *node) *node {
 	p := args.clone()
-	var strip func(n *node)
-	strip = func(n *node) {
-		switch n.kind {
-		case 'o':
-			n.del("$schema")
-			n.del("$comment")
-			for i, k := range n.keys {
-				if k == "enum" || k == "const" || k == "default" || k == "examples" {
-					continue // values, not schemas
+	eachSchema(p, func(n *node) {
+		n.del("$schema")
+		n.del("$comment")
+	})
+	return p
+}
+
+// eachSchema calls f on the schema n and on every schema inside it (not on
+// values such as enum, const or default, nor on property names).
+func eachSchema(n *node, f func(*node)) {
+	if n == nil || n.kind != 'o' {
+		return
+	}
+	f(n)
+	for i, k := range n.keys {
+		v := n.vals[i]
+		switch k {
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+			if v.kind == 'o' {
+				for _, s := range v.vals {
+					eachSchema(s, f)
 				}
-				strip(n.vals[i])
 			}
-		case 'a':
-			for _, v := range n.items {
-				strip(v)
+		case "items", "prefixItems", "anyOf", "oneOf", "allOf":
+			if v.kind == 'a' {
+				for _, s := range v.items {
+					eachSchema(s, f)
+				}
+			} else {
+				eachSchema(v, f)
 			}
+		case "not", "if", "then", "else", "additionalProperties", "additionalItems", "contains",
+			"propertyNames", "unevaluatedItems", "unevaluatedProperties":
+			eachSchema(v, f)
 		}
 	}
-	strip(p)
-	return p
 }
 
 // strictKeywords are the keywords OpenAI Structured Outputs accepts.
