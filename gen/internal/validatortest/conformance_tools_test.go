@@ -17,6 +17,7 @@ func conformanceTools(t *testing.T) (Tools, conformance.Options) {
 		FindContact:    &findContact{},
 		LogNote:        &logNote{},
 		PingHost:       &pingHost{},
+		SearchNotes:    &searchNotes{},
 		UpdateSettings: &updateSettings{},
 	}
 	stub := map[conformance.Check]string{conformance.CheckImplemented: "the tools are stubs; the package tests the validators"}

@@ -44,6 +44,13 @@ var conformanceSpecs = map[string]conformance.Spec{
 		Fields: map[string]string{"args": "catalog/tools.yaml:223:5"},
 		Pos:    "catalog/tools.yaml:218:3",
 	},
+	"search_notes": {
+		Fields: map[string]string{
+			"args":   "catalog/tools.yaml:252:5",
+			"result": "catalog/tools.yaml:260:5",
+		},
+		Pos: "catalog/tools.yaml:248:3",
+	},
 	"update_settings": {
 		Fields: map[string]string{
 			"args":             "catalog/tools.yaml:160:5",

@@ -23,6 +23,8 @@ type Tools struct {
 	LogNote LogNote
 	// PingHost implements ping_host.
 	PingHost PingHost
+	// SearchNotes implements search_notes.
+	SearchNotes SearchNotes
 	// UpdateSettings implements update_settings.
 	UpdateSettings UpdateSettings
 }
@@ -61,6 +63,13 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 	} else if err := reg.Register(t); err != nil {
 		return nil, err
 	}
+	if impls.SearchNotes == nil {
+		missing = append(missing, "search_notes")
+	} else if t, err := searchNotesTool(impls.SearchNotes); err != nil {
+		return nil, fmt.Errorf("search_notes: %w", err)
+	} else if err := reg.Register(t); err != nil {
+		return nil, err
+	}
 	if impls.UpdateSettings == nil {
 		missing = append(missing, "update_settings")
 	} else if t, err := updateSettingsTool(impls.UpdateSettings); err != nil {
@@ -77,5 +86,5 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 // Metas returns the catalog entry of every tool, sorted by name: what
 // provider exports and docs are made from.
 func Metas() []runtime.Meta {
-	return []runtime.Meta{createEventMeta(), findContactMeta(), logNoteMeta(), pingHostMeta(), updateSettingsMeta()}
+	return []runtime.Meta{createEventMeta(), findContactMeta(), logNoteMeta(), pingHostMeta(), searchNotesMeta(), updateSettingsMeta()}
 }
