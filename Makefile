@@ -9,7 +9,7 @@ RULESDOC := docs/lint-rules.md
 # Catalogs with generated docs in their docs/ folder.
 DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
-GEN_DIRS := examples/articles
+GEN_DIRS := examples/articles gen/internal/validatortest
 
 .PHONY: all build test test-unit test-race lint demo generate check-generate fuzz bench clean
 
