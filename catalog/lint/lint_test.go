@@ -153,7 +153,10 @@ func TestRegistry(t *testing.T) {
 }
 
 // TestGoodCatalog checks that a realistic, careful catalog passes every
-// rule at its default severity.
+// rule at its default severity. The one finding allowed is the note that
+// OpenAI's strict mode cannot take a schema: strict mode refuses
+// minLength and maxLength, which a careful catalog uses, and the note only
+// says what the exporter will do.
 func TestGoodCatalog(t *testing.T) {
 	cat, err := catalog.Load(filepath.Join("testdata", "good_catalog.yaml"))
 	if err != nil {
@@ -162,7 +165,13 @@ func TestGoodCatalog(t *testing.T) {
 	if len(cat.Tools) < 4 {
 		t.Fatalf("good catalog has %d tools, want at least 4", len(cat.Tools))
 	}
-	if d := diagLines(Run(cat, nil)); len(d) > 0 {
+	var other []Diagnostic
+	for _, d := range Run(cat, nil) {
+		if d.RuleID != SchemaStrictMode.ID || d.Severity != Note {
+			other = append(other, d)
+		}
+	}
+	if d := diagLines(other); len(d) > 0 {
 		t.Errorf("findings on the good catalog:\n%s", strings.Join(d, "\n"))
 	}
 }

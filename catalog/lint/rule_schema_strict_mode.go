@@ -1,64 +1,79 @@
 package lint
 
 import (
-	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime/export"
 )
 
 // SchemaStrictMode tells which tools lose OpenAI's strict mode.
 var SchemaStrictMode = &Rule{
 	ID:       "SCHEMA_STRICT_MODE",
 	Category: "schemas",
-	Purpose: "Notes, once per tool, args schemas that OpenAI strict mode (structured outputs) cannot take, so the exporter sends strict: false and the model's arguments are not guaranteed to match: " +
-		"strict mode needs every object closed with \"additionalProperties\": false and every property in required (optional ones typed [T, \"null\"]), " +
-		"and refuses allOf, oneOf, not, if/then/else, dependentRequired, dependentSchemas, patternProperties, unevaluatedProperties, unevaluatedItems, propertyNames, minProperties, maxProperties and contains. " +
+	Purpose: "Notes, once per tool, args schemas that OpenAI strict mode (structured outputs) cannot take, so the exporter sends strict: false and the model's arguments are not guaranteed to match. " +
+		"The verdict is the exporter's own (runtime/export.StrictProblem): every object closed with \"additionalProperties\": false and every property in required (optional ones typed [T, \"null\"]), " +
+		"one type per schema (or one and null), arrays with items, a $ref alone, only the keywords and string formats OpenAI supports (default, minLength, maxLength and uniqueItems are not), and its size limits. " +
 		"Only checked when providers lists openai.",
 	Check: forEachTool(checkSchemaStrictMode),
 }
 
-var strictRejected = []string{
-	"allOf", "oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
-	"patternProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames",
-	"minProperties", "maxProperties", "contains", "minContains", "maxContains",
-}
+// strictAt finds the keyword, the property and the pointer ("at /a/b" or
+// "at the top") in the exporter's reason.
+var strictAt = regexp.MustCompile(`^(?:"([^"]+)")?(?:.*?property "([^"]+)")?.*? at (/\S*|the top)`)
 
 func checkSchemaStrictMode(p *Pass, t *catalog.Tool) {
 	if !slices.Contains(p.Config.Providers, "openai") || t.Args == nil || t.Args.Kind != catalog.Object {
 		return
 	}
-	type reason struct {
-		pos catalog.Pos
-		msg string
-	}
-	var reasons []reason
-	walkSchema(t, "args", func(s schemaRef) bool {
-		n := s.Node
-		for _, f := range n.Fields {
-			if slices.Contains(strictRejected, f.Key) {
-				reasons = append(reasons, reason{f.KeyPos, fmt.Sprintf("%q at %s is not supported", f.Key, s.where())})
-			}
-		}
-		if isObjectSchema(n) && !isFalse(n, "additionalProperties") && !allOfBranch.MatchString(s.Ptr) {
-			reasons = append(reasons, reason{s.KeyPos, fmt.Sprintf("object at %s lacks \"additionalProperties\": false", s.where())})
-		}
-		if props := n.Get("properties"); props != nil && props.Kind == catalog.Object {
-			req := requiredNames(n)
-			for _, f := range props.Fields {
-				if !req[f.Key] {
-					reasons = append(reasons, reason{f.KeyPos, fmt.Sprintf("optional property %q is not in required (make it required with type [T, \"null\"])", f.Key)})
-				}
-			}
-		}
-		return true
-	})
-	if len(reasons) == 0 {
+	problem := export.StrictProblem(withoutAnnotations(t.Args).JSON())
+	if problem == "" {
 		return
 	}
-	more := ""
-	if len(reasons) > 1 {
-		more = fmt.Sprintf(" (and %d more)", len(reasons)-1)
+	pos := t.PosOf("args")
+	if m := strictAt.FindStringSubmatch(problem); m != nil {
+		ptr := strings.TrimRight(m[3], ",;:")
+		if ptr == "the top" {
+			ptr = ""
+		}
+		if n := t.Args.Lookup(ptr); n != nil {
+			if ptr != "" {
+				pos = n.Pos
+			}
+			switch {
+			case m[1] != "" && n.Get(m[1]) != nil:
+				pos = n.KeyPos(m[1])
+			case m[2] != "" && n.Get("properties") != nil:
+				pos = n.Get("properties").KeyPos(m[2])
+			}
+		}
 	}
-	p.Reportf(t, reasons[0].pos, "args are not openai strict-compatible: %s%s; the exporter will send strict: false", reasons[0].msg, more)
+	p.Reportf(t, pos, "args are not openai strict-compatible: %s; the exporter will send strict: false", problem)
+}
+
+// withoutAnnotations returns the schema as the OpenAI exporter sends it:
+// without "$schema" and "$comment", wherever they are.
+func withoutAnnotations(n *catalog.Node) *catalog.Node {
+	switch n.Kind {
+	case catalog.Object:
+		c := *n
+		c.Fields = nil
+		for _, f := range n.Fields {
+			if f.Key == "$schema" || f.Key == "$comment" {
+				continue
+			}
+			c.Fields = append(c.Fields, &catalog.Field{Key: f.Key, KeyPos: f.KeyPos, Value: withoutAnnotations(f.Value)})
+		}
+		return &c
+	case catalog.Array:
+		c := *n
+		c.Items = make([]*catalog.Node, len(n.Items))
+		for i, it := range n.Items {
+			c.Items[i] = withoutAnnotations(it)
+		}
+		return &c
+	}
+	return n
 }

@@ -36,7 +36,6 @@ tools:
         time_zone:
           type: string
           pattern: "^[A-Za-z_]+(/[A-Za-z_]+)*$"
-          maxLength: 64
           description: IANA time zone name, such as Europe/Rome or UTC.
     result:
       type: object
