@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/toolcat/toolcat/runtime"
 )
 
 // unknownArg is the name of the argument added to test additional_args.
@@ -22,9 +24,10 @@ type mutation struct {
 
 // invalidArgs derives invalid arguments from the valid base: for every
 // property a wrong type and values out of its bounds, every required
-// property dropped, and an unknown argument when reject is true. Each one
-// is kept only if the schema refuses it (the unknown argument excepted).
-func invalidArgs(args *schema, base any, reject bool) []mutation {
+// property dropped, and an unknown argument where the schema or the
+// additional_args policy refuses it. Each one is kept only if the schema
+// refuses it (a top-level unknown argument under reject excepted).
+func invalidArgs(args *schema, base any, policy runtime.AdditionalArgs) []mutation {
 	if args == nil {
 		return nil
 	}
@@ -84,12 +87,22 @@ func invalidArgs(args *schema, base any, reject bool) []mutation {
 				walk(sub, v[n], child, setChild)
 			}
 			closed := sm["additionalProperties"] == false
-			if ptr == "" && reject && props != nil || closed {
-				if _, taken := props[unknownArg]; !taken {
-					cp := clone(v)
-					cp[unknownArg] = "example"
-					add("unknown argument "+ptr+"/"+unknownArg, set(cp), ptr == "" && reject)
+			refused := closed
+			if ptr == "" {
+				// At the top, the additional_args policy comes first: strip
+				// drops the unknown argument wherever the schema names its
+				// properties, reject refuses it.
+				switch policy {
+				case runtime.AdditionalArgsReject:
+					refused = closed || props != nil
+				case runtime.AdditionalArgsStrip:
+					refused = closed && props == nil
 				}
+			}
+			if _, taken := props[unknownArg]; refused && !taken {
+				cp := clone(v)
+				cp[unknownArg] = "example"
+				add("unknown argument "+ptr+"/"+unknownArg, set(cp), ptr == "" && policy == runtime.AdditionalArgsReject)
 			}
 		case []any:
 			if len(v) == 0 {

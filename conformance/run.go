@@ -380,8 +380,11 @@ func (r *toolRun) invalidArgs(t tester) {
 		return
 	}
 	m := &r.tool.Meta
-	reject := m.AdditionalArgs == "" || m.AdditionalArgs == runtime.AdditionalArgsReject
-	muts := invalidArgs(r.args, r.base, reject)
+	policy := m.AdditionalArgs
+	if policy == "" {
+		policy = runtime.AdditionalArgsReject
+	}
+	muts := invalidArgs(r.args, r.base, policy)
 	for _, mu := range muts {
 		c := call{what: mu.what + ":", args: mu.json}
 		out := r.do(t.Context(), mu.json, false)
