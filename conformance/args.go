@@ -217,12 +217,15 @@ func genNumber(s map[string]any, ptr string, m mode, integer bool) (any, error) 
 	switch {
 	case m == upperEdge && hasHi:
 		v = hi
+	case m == upperEdge:
+		v = 42 // no upper bound: a value other than the lower edge
+		if hasLo && lo > v {
+			v = lo
+		}
 	case hasLo:
 		v = lo
 	case hasHi:
 		v = math.Min(hi, 1)
-	case m == upperEdge:
-		v = 42
 	default:
 		v = 1
 	}

@@ -34,6 +34,7 @@ type toolRun struct {
 	base           any    // valid arguments to mutate
 	reported       map[string]bool
 	succeeded      bool // an Execute succeeded (for revert)
+	reverts        int  // reverts checked
 	notImplemented bool
 }
 
@@ -149,8 +150,12 @@ func (r *toolRun) run(t tester) {
 			s.run(t)
 		})
 	}
-	if r.tool.Revert != nil && r.on(CheckRevert) && !r.succeeded {
-		t.Logf("%s: no call of Execute succeeded, so Revert was not tried; add an example that succeeds", r.spec.pos("revertible"))
+	if r.tool.Revert != nil && r.on(CheckRevert) {
+		if r.reverts == 0 {
+			t.Logf("%s: no call of Execute succeeded, so Revert was not tried; add an example that succeeds", r.spec.pos("revertible"))
+		} else {
+			t.Logf("revert: %d successful calls reverted", r.reverts)
+		}
 	}
 }
 
@@ -294,6 +299,7 @@ func (r *toolRun) after(t tester, c call, out outcome, before any, probed bool) 
 		r.fail(t, CheckRevert, c.pos, "%s: its result does not encode as JSON: %v", c, err)
 		return
 	}
+	r.reverts++
 	res := r.reg.Revert(t.Context(), r.name, c.args, data, r.callOptions(false))
 	if !res.Success {
 		if r.obs.revertReturn().err != nil && errors.Is(r.obs.revertReturn().err, runtime.ErrNotImplemented) {
@@ -334,6 +340,7 @@ func (r *toolRun) examples(t tester) {
 		}
 		out := r.exec(t, t.Context(), c)
 		res := out.res
+		t.Logf("%s: %s", c, answer(res))
 		switch {
 		case ex.Error != "":
 			if res.Success || string(res.Error.Code) != ex.Error {
@@ -368,9 +375,11 @@ func (r *toolRun) validArgs(t tester) {
 		out := r.exec(t, t.Context(), c)
 		if !out.executed {
 			r.fail(t, CheckValidArgs, "", "%s, which its args schema accepts, were answered without reaching the tool: %s", c, envelope(out.res))
+			continue
 		}
+		t.Logf("%s reached the tool: %s", c, answer(out.res))
 	}
-	t.Logf("%d sets of valid arguments reached the tool", n)
+	t.Logf("%d sets of generated arguments", n)
 }
 
 func (r *toolRun) invalidArgs(t tester) {
@@ -407,6 +416,7 @@ func (r *toolRun) checkDeterministic(t tester) {
 			r.fail(t, CheckDeterministic, c.pos, "%s: %s", c, d)
 		}
 	}
+	t.Logf("%d calls made twice", len(r.valid))
 }
 
 // sameAnswer compares two outcomes by the implementation's data (before
@@ -446,6 +456,7 @@ func (r *toolRun) dryRun(t tester) {
 			r.compare(t, CheckDryRun, c, before, "after the dry run")
 		}
 	}
+	t.Logf("%d dry runs", len(r.valid))
 }
 
 func (r *toolRun) cancellation(t tester) {
@@ -564,6 +575,14 @@ func (w *logWriter) close() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.closed = true
+}
+
+// answer summarises an envelope: success, or the error code.
+func answer(r runtime.Result) string {
+	if r.Success {
+		return "success"
+	}
+	return string(r.Error.Code)
 }
 
 func envelope(r runtime.Result) string {
