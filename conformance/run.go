@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -103,7 +104,12 @@ func (r *toolRun) run(t tester) {
 		return
 	}
 
-	for _, ex := range r.spec.Examples {
+	r.spec.Examples = slices.Clone(r.spec.Examples)
+	for i, ex := range r.spec.Examples {
+		if strings.TrimSpace(ex.Args) == "" {
+			ex.Args = "{}" // an example without arguments
+			r.spec.Examples[i] = ex
+		}
 		if ex.Error == "" && (r.args == nil || r.args.validateJSON([]byte(ex.Args)) == nil) {
 			r.valid = append(r.valid, call{what: "example", pos: ex.Pos, args: []byte(ex.Args)})
 			if r.base == nil {
