@@ -179,6 +179,22 @@ func TestConformantTools(t *testing.T) {
 	}{
 		{"read-only tool", func(f *fixture) {}},
 		{"tool with side effects, dry run and revert", (*fixture).sideEffects},
+		{"untrusted output, checked before wrapping", func(f *fixture) {
+			// The wrapped strings are longer than maxLength, and their
+			// markers differ on every call.
+			f.tool.Meta.ReturnsUntrusted = true
+			f.tool.Meta.ResultSchema = json.RawMessage(`{"type": "object", "properties": {"id": {"type": "integer"}, "text": {"type": "string", "maxLength": 5}}}`)
+			f.tool.Execute = func(ctx context.Context, args any) (any, error) {
+				if idOf(args) == 99 {
+					return nil, runtime.NotFound("no item 99")
+				}
+				return map[string]any{"id": idOf(args), "text": "hello"}, nil
+			}
+			f.spec.Examples[0].Result = `{"id": 7, "text": "hello"}`
+		}},
+		{"additional_args strip lets unknown arguments through", func(f *fixture) {
+			f.tool.Meta.AdditionalArgs = runtime.AdditionalArgsStrip
+		}},
 		{"checks skipped with a reason", func(f *fixture) {
 			f.tool.Execute = func(ctx context.Context, args any) (any, error) { return map[string]any{"id": "seven"}, nil }
 			f.spec.Examples = nil
