@@ -110,7 +110,7 @@ var promises = map[Check]string{
 	CheckCancellation:  "it returns promptly once its context is done",
 }
 
-// field is the catalog field each check points at in failures.
+// fields name the catalog field each check points at in failures.
 var fields = map[Check]string{
 	CheckValidArgs:   "args",
 	CheckInvalidArgs: "args",
@@ -272,7 +272,8 @@ func (t testingT) Skipf(format string, args ...any) {
 
 func (t testingT) Context() context.Context { return t.T.Context() }
 
-// tool returns what the spec's catalog position prints as.
+// pos returns the position of field in the catalog, or the tool's when the
+// catalog does not write the field.
 func (s *Spec) pos(field string) string {
 	if p, ok := s.Fields[field]; ok && p != "" {
 		return p
