@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/toolcat/toolcat/runtime"
 )
 
 // getArticleByID implements the tool get_article_by_id.
@@ -19,7 +17,7 @@ var _ GetArticleByID = (*getArticleByID)(nil)
 func (t *getArticleByID) Execute(ctx context.Context, args *GetArticleByIDArgs) (*GetArticleByIDResult, error) {
 	a, ok, err := t.store.get(args.ArticleID)
 	if errors.Is(err, errDown) {
-		return nil, runtime.DependencyUnavailable(err.Error())
+		return nil, GetArticleByIDDependencyUnavailable(err.Error())
 	}
 	if err != nil {
 		return nil, err

@@ -57,6 +57,12 @@ type GetArticleByID interface {
 	Execute(ctx context.Context, args *GetArticleByIDArgs) (*GetArticleByIDResult, error)
 }
 
+// GetArticleByIDDependencyUnavailable returns the dependency_unavailable error of get_article_by_id, with the catalog's suggestion:
+// "The article database is down. Tell the user the article cannot be read for now.".
+func GetArticleByIDDependencyUnavailable(message string) *runtime.ToolError {
+	return runtime.NewError(runtime.CodeDependencyUnavailable, message).WithSuggestion("The article database is down. Tell the user the article cannot be read for now.")
+}
+
 // GetArticleByIDNotFound returns the not_found error of get_article_by_id, with the catalog's suggestion:
 // "No article has this id. Search for it with search_articles_by_keyword.".
 func GetArticleByIDNotFound(message string) *runtime.ToolError {
@@ -72,17 +78,20 @@ func getArticleByIDMeta() runtime.Meta {
 		Category:           "content",
 		Dependencies:       []string{"postgresql"},
 		Description:        "Reads one article, with its body, by its numeric id.\nUse when: you have an id from search_articles_by_keyword or from the user.\nDo not use: to search by topic; this tool does not search.\n",
-		ErrorHints:         map[runtime.Code]string{runtime.CodeNotFound: "No article has this id. Search for it with search_articles_by_keyword."},
-		Exposure:           runtime.ExposureCore,
-		Idempotent:         true,
-		MaxRetries:         2,
-		MinAutonomy:        runtime.AutonomyReadOnly,
-		Name:               "get_article_by_id",
-		Owner:              "backend-api",
-		ResultSchema:       json.RawMessage(`{"type":"object","additionalProperties":false,"required":["id","title","body","status"],"properties":{"id":{"type":"integer","description":"Article id."},"title":{"type":"string","description":"Article title."},"body":{"type":"string","description":"Article text, in Markdown."},"status":{"type":"string","enum":["draft","published"],"description":"Whether readers can see it."},"tags":{"type":"array","items":{"type":"string"},"description":"Topics of the article."}}}`),
-		Risk:               runtime.RiskLow,
-		SLA:                150 * time.Millisecond,
-		Version:            "1.0.0",
+		ErrorHints: map[runtime.Code]string{
+			runtime.CodeDependencyUnavailable: "The article database is down. Tell the user the article cannot be read for now.",
+			runtime.CodeNotFound:              "No article has this id. Search for it with search_articles_by_keyword.",
+		},
+		Exposure:     runtime.ExposureCore,
+		Idempotent:   true,
+		MaxRetries:   2,
+		MinAutonomy:  runtime.AutonomyReadOnly,
+		Name:         "get_article_by_id",
+		Owner:        "backend-api",
+		ResultSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["id","title","body","status"],"properties":{"id":{"type":"integer","description":"Article id."},"title":{"type":"string","description":"Article title."},"body":{"type":"string","description":"Article text, in Markdown."},"status":{"type":"string","enum":["draft","published"],"description":"Whether readers can see it."},"tags":{"type":"array","items":{"type":"string"},"description":"Topics of the article."}}}`),
+		Risk:         runtime.RiskLow,
+		SLA:          150 * time.Millisecond,
+		Version:      "1.0.0",
 	}
 }
 

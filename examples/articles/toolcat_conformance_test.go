@@ -29,20 +29,20 @@ var conformanceSpecs = map[string]conformance.Spec{
 		Errors: []string{"external_error", "timeout"},
 		Examples: []conformance.Example{{
 			Args: "{\"url\":\"https://go.dev/doc/\"}",
-			Pos:  "catalog/tools.yaml:202:9",
+			Pos:  "catalog/tools.yaml:204:9",
 		}},
 		Fields: map[string]string{
-			"args":   "catalog/tools.yaml:171:5",
-			"errors": "catalog/tools.yaml:196:5",
-			"result": "catalog/tools.yaml:188:5",
+			"args":   "catalog/tools.yaml:173:5",
+			"errors": "catalog/tools.yaml:198:5",
+			"result": "catalog/tools.yaml:190:5",
 		},
-		Pos: "catalog/tools.yaml:158:3",
+		Pos: "catalog/tools.yaml:160:3",
 	},
 	"get_article_by_id": {
-		Errors: []string{"not_found"},
+		Errors: []string{"dependency_unavailable", "not_found"},
 		Examples: []conformance.Example{{
 			Args: "{\"article_id\":42}",
-			Pos:  "catalog/tools.yaml:105:9",
+			Pos:  "catalog/tools.yaml:107:9",
 		}},
 		Fields: map[string]string{
 			"args":   "catalog/tools.yaml:82:5",
@@ -55,17 +55,17 @@ var conformanceSpecs = map[string]conformance.Spec{
 		Errors: []string{"approval_required", "not_found"},
 		Examples: []conformance.Example{{
 			Args: "{\"article_id\":42,\"channel\":\"blog\"}",
-			Pos:  "catalog/tools.yaml:156:9",
+			Pos:  "catalog/tools.yaml:158:9",
 		}},
 		Fields: map[string]string{
-			"args":             "catalog/tools.yaml:125:5",
-			"errors":           "catalog/tools.yaml:150:5",
-			"has_side_effects": "catalog/tools.yaml:116:5",
-			"result":           "catalog/tools.yaml:142:5",
-			"revertible":       "catalog/tools.yaml:120:5",
-			"supports_dry_run": "catalog/tools.yaml:119:5",
+			"args":             "catalog/tools.yaml:127:5",
+			"errors":           "catalog/tools.yaml:152:5",
+			"has_side_effects": "catalog/tools.yaml:118:5",
+			"result":           "catalog/tools.yaml:144:5",
+			"revertible":       "catalog/tools.yaml:122:5",
+			"supports_dry_run": "catalog/tools.yaml:121:5",
 		},
-		Pos: "catalog/tools.yaml:107:3",
+		Pos: "catalog/tools.yaml:109:3",
 	},
 	"search_articles_by_keyword": {
 		Errors: []string{"dependency_unavailable", "not_found"},
