@@ -235,3 +235,24 @@ func escapePointer(s string) string {
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
+
+// SchemaTypes returns the names a JSON Schema's "type" keyword lists (a
+// string or an array of strings), or nil when it has none.
+func (n *Node) SchemaTypes() []string {
+	t := n.Get("type")
+	switch {
+	case t == nil:
+		return nil
+	case t.Kind == String:
+		return []string{t.Str}
+	case t.Kind == Array:
+		var out []string
+		for _, it := range t.Items {
+			if it.Kind == String {
+				out = append(out, it.Str)
+			}
+		}
+		return out
+	}
+	return nil
+}

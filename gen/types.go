@@ -129,7 +129,7 @@ func (b *typeBuilder) schemaType(s *catalog.Node, name func() string) *goType {
 	if inner, ok := nullableInner(s); ok {
 		return b.schemaType(inner, name)
 	}
-	types := typeList(s)
+	types := s.SchemaTypes()
 	switch {
 	case s.Get("enum") != nil && allStrings(s.Get("enum")) && (len(types) == 0 || types[0] == "string"):
 		t := &goType{Kind: kEnum, Name: name(), Schema: s, Doc: doc}
@@ -268,7 +268,7 @@ func variantLabel(s *catalog.Node, i int) string {
 	if ref, ok := s.Get("$ref").StringValue(); ok {
 		return ref[strings.LastIndex(ref, "/")+1:]
 	}
-	if ts := typeList(s); len(ts) == 1 {
+	if ts := s.SchemaTypes(); len(ts) == 1 {
 		return ts[0]
 	}
 	if s.Get("properties") != nil {
@@ -315,27 +315,10 @@ func once(f func() string) func() string {
 	}
 }
 
-func typeList(s *catalog.Node) []string {
-	t := s.Get("type")
-	switch {
-	case t == nil:
-		return nil
-	case t.Kind == catalog.String:
-		return []string{t.Str}
-	case t.Kind == catalog.Array:
-		var out []string
-		for _, it := range t.Items {
-			out = append(out, it.Str)
-		}
-		return out
-	}
-	return nil
-}
-
 // nullableInner recognises "T or null": type [T, "null"], or anyOf/oneOf
 // with one schema and {type: null}.
 func nullableInner(s *catalog.Node) (*catalog.Node, bool) {
-	if ts := typeList(s); len(ts) == 2 && (ts[0] == "null" || ts[1] == "null") {
+	if ts := s.SchemaTypes(); len(ts) == 2 && (ts[0] == "null" || ts[1] == "null") {
 		other := ts[0]
 		if other == "null" {
 			other = ts[1]
@@ -366,7 +349,7 @@ func nullableInner(s *catalog.Node) (*catalog.Node, bool) {
 }
 
 func isNullSchema(s *catalog.Node) bool {
-	ts := typeList(s)
+	ts := s.SchemaTypes()
 	return len(ts) == 1 && ts[0] == "null"
 }
 
@@ -423,3 +406,5 @@ func (t *goType) String() string {
 	}
 	return fmt.Sprintf("kind(%d)", t.Kind)
 }
+
+func typeList(s *catalog.Node) []string { return s.SchemaTypes() }

@@ -69,8 +69,8 @@ func TestClosest(t *testing.T) {
 		{"get_articles", "get_article"},
 		{"delete_everything", ""},
 	} {
-		if got := closest(tc.in, names); got != tc.want {
-			t.Errorf("closest(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := catalog.Closest(tc.in, names); got != tc.want {
+			t.Errorf("Closest(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

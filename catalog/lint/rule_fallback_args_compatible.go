@@ -35,7 +35,7 @@ func checkFallbackArgsCompatible(p *Pass, t *catalog.Tool) {
 			p.Reportf(t, t.PosOf("fallback_tool"), "fallback %q requires argument %q, which %q does not take; add it here or make it optional there", f.Name, name, t.Name)
 			continue
 		}
-		a, b := schemaTypes(mine), schemaTypes(fprops.Get(name))
+		a, b := mine.SchemaTypes(), fprops.Get(name).SchemaTypes()
 		if len(a) > 0 && len(b) > 0 && !typesCompatible(a, b) {
 			p.Reportf(t, t.PosOf("fallback_tool"), "argument %q is %s here but %s in fallback %q; use one type in both", name, typeList(a), typeList(b), f.Name)
 		}

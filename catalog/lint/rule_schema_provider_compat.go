@@ -78,7 +78,7 @@ func checkGemini(p *Pass, t *catalog.Tool, s schemaRef) {
 			lost, how = f.Value.Kind == catalog.Array, "use an object with named properties instead of a tuple"
 		case "type":
 			var named []string
-			for _, ty := range schemaTypes(s.Node) {
+			for _, ty := range s.Node.SchemaTypes() {
 				if ty != "null" {
 					named = append(named, ty)
 				}

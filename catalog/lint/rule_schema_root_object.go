@@ -21,7 +21,7 @@ func checkSchemaRootObject(p *Pass, t *catalog.Tool) {
 		p.Reportf(t, t.PosOf("args"), "args must be an object schema, not a %s; write {type: object, properties: {...}}", a.Kind)
 		return
 	}
-	types := schemaTypes(a)
+	types := a.SchemaTypes()
 	switch {
 	case a.Get("type") == nil:
 		p.Reportf(t, t.PosOf("args"), "args schema does not say \"type\": \"object\"; add it, providers require an object at the top")

@@ -221,29 +221,8 @@ func requiredNames(n *catalog.Node) map[string]bool {
 	return m
 }
 
-// schemaTypes returns the names in a schema's "type" keyword (a string or
-// an array of strings), or nil.
-func schemaTypes(n *catalog.Node) []string {
-	t := n.Get("type")
-	switch {
-	case t == nil:
-		return nil
-	case t.Kind == catalog.String:
-		return []string{t.Str}
-	case t.Kind == catalog.Array:
-		var out []string
-		for _, it := range t.Items {
-			if it.Kind == catalog.String {
-				out = append(out, it.Str)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
 func hasType(n *catalog.Node, typ string) bool {
-	for _, x := range schemaTypes(n) {
+	for _, x := range n.SchemaTypes() {
 		if x == typ {
 			return true
 		}
@@ -322,52 +301,12 @@ func estimateTokens(s string) int {
 	return max(byBytes, byWords)
 }
 
-// closest returns the candidate nearest to name by edit distance, or ""
-// when none is near enough to be a plausible typo.
-func closest(name string, candidates []string) string {
-	best, bestD := "", -1
-	for _, c := range candidates {
-		if c == name {
-			continue
-		}
-		d := editDistance(strings.ToLower(name), strings.ToLower(c))
-		if bestD < 0 || d < bestD || d == bestD && c < best {
-			best, bestD = c, d
-		}
-	}
-	if bestD < 0 || bestD > max(2, len(name)/3) {
-		return ""
-	}
-	return best
-}
-
 // didYouMean formats the suggestion of closest, or "".
 func didYouMean(name string, candidates []string) string {
-	if c := closest(name, candidates); c != "" {
+	if c := catalog.Closest(name, candidates); c != "" {
 		return "; did you mean " + strconv.Quote(c) + "?"
 	}
 	return ""
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // quoteList formats names as "a", "b" and "c".

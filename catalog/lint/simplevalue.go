@@ -35,7 +35,7 @@ func checkSimple(schema, v *catalog.Node) (problem string, handled bool) {
 			return "", false
 		}
 	}
-	if types := schemaTypes(schema); schema.Get("type") != nil {
+	if types := schema.SchemaTypes(); schema.Get("type") != nil {
 		if types == nil {
 			return "", false
 		}
