@@ -555,6 +555,11 @@ func (g *vgen) setDefault(t *goType, fd *goField) []jen.Code {
 		lit = jen.Lit(d.Str)
 	case kEnum:
 		lit = jen.Id(fd.Type.Name).Parens(jen.Lit(d.Str))
+		for _, v := range fd.Type.Values {
+			if v.Value == d.Str {
+				lit = jen.Id(v.Name)
+			}
+		}
 	case kInt:
 		f, _ := d.Float()
 		lit = jen.Op(strconv.FormatInt(int64(f), 10))

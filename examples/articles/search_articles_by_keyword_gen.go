@@ -223,7 +223,7 @@ func scanSearchArticlesByKeywordArgs(d *jsonscan.Decoder, at *runtime.Path, out 
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {
-			out.Language = SearchArticlesByKeywordArgsLanguage("en")
+			out.Language = SearchArticlesByKeywordArgsLanguageEn
 		}
 		if seen&(1<<2) == 0 {
 			out.MaxResults = 5

@@ -913,7 +913,7 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {
-			out.Kind = CreateEventArgsKind("meeting")
+			out.Kind = CreateEventArgsKindMeeting
 		}
 		if seen&(1<<5) == 0 {
 			out.DurationMinutes = 30

@@ -157,7 +157,7 @@ func scanLogNoteArgs(d *jsonscan.Decoder, at *runtime.Path, out *LogNoteArgs, de
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {
-			out.Level = LogNoteArgsLevel("info")
+			out.Level = LogNoteArgsLevelInfo
 		}
 	}
 	return nil

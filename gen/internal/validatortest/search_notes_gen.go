@@ -204,7 +204,7 @@ func scanSearchNotesArgs(d *jsonscan.Decoder, at *runtime.Path, out *SearchNotes
 			out.MaxResults = 5
 		}
 		if seen&(1<<2) == 0 {
-			out.Sort = SearchNotesArgsSort("relevance")
+			out.Sort = SearchNotesArgsSortRelevance
 		}
 	}
 	return nil

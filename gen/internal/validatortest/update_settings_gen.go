@@ -574,7 +574,7 @@ func scanUpdateSettingsArgs(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSe
 	}
 	if defaults {
 		if seen&(1<<2) == 0 {
-			out.Theme = UpdateSettingsArgsTheme("light")
+			out.Theme = UpdateSettingsArgsThemeLight
 		}
 		if seen&(1<<5) == 0 {
 			_ = json.Unmarshal(updateSettingsArgsQuietHoursDefault, &out.QuietHours)
