@@ -13,6 +13,7 @@ import (
 // validators) run.
 func conformanceTools(t *testing.T) (Tools, conformance.Options) {
 	impls := Tools{
+		AssignTask:     &assignTask{},
 		CreateEvent:    &createEvent{},
 		FindContact:    &findContact{},
 		LogNote:        &logNote{},
@@ -22,6 +23,7 @@ func conformanceTools(t *testing.T) (Tools, conformance.Options) {
 	}
 	stub := map[conformance.Check]string{conformance.CheckImplemented: "the tools are stubs; the package tests the validators"}
 	opts := conformance.Options{Skip: map[string]map[conformance.Check]string{
+		"assign_task":     stub,
 		"create_event":    stub,
 		"find_contact":    stub,
 		"log_note":        stub,

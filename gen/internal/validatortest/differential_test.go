@@ -37,6 +37,7 @@ func validatorPairs(tb testing.TB) []validatorPair {
 		{logNoteMeta(), logNoteValidator, runtime.Typed[LogNoteArgs]},
 		{pingHostMeta(), pingHostValidator, runtime.Typed[PingHostArgs]},
 		{findContactMeta(), findContactValidator, runtime.Typed[FindContactArgs]},
+		{assignTaskMeta(), assignTaskValidator, runtime.Typed[AssignTaskArgs]},
 	}
 	var out []validatorPair
 	for _, e := range entries {
@@ -125,6 +126,16 @@ var seeds = [][]string{
 	},
 	{ // find_contact
 		`{"by":"Ann"}`, `{"by":3}`, `{"by":0}`, `{"by":true}`, `{}`,
+	},
+	{ // assign_task
+		`{"task_id":1,"owner":{"name":"Ann"}}`,
+		`{"task_id":2,"owner":{"name":"Ann","email":"a@b.example"},"reviewers":[{"name":"Bo"}],"backup":{"name":"Cy"},"due":"2026-02-01","checklist":["a",null],"scores":{"x":0.5,"y":null}}`,
+		`{"task_id":1,"owner":{"name":""}}`, `{"task_id":1,"owner":null}`, `{"task_id":1,"owner":{"name":"A","x":1}}`,
+		`{"task_id":1,"owner":{"name":"A"},"backup":null,"due":null,"checklist":null}`,
+		`{"task_id":1,"owner":{"name":"A"},"backup":{}}`, `{"task_id":1,"owner":{"name":"A"},"backup":3}`,
+		`{"task_id":1,"owner":{"name":"A"},"due":"2026-02-30"}`, `{"task_id":1,"owner":{"name":"A"},"scores":{"x":2}}`,
+		`{"task_id":1,"owner":{"name":"A"},"reviewers":[{"name":"A"},{"name":"B"},{"name":"C"},{"name":"D"}]}`,
+		`{"task_id":1,"owner":{"name":"A"},"checklist":["012345678901234567890"]}`,
 	},
 }
 

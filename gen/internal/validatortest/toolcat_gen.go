@@ -15,6 +15,8 @@ const _ = runtime.GeneratedCodeVersion1
 
 // Tools holds an implementation of every tool of the catalog.
 type Tools struct {
+	// AssignTask implements assign_task.
+	AssignTask AssignTask
 	// CreateEvent implements create_event.
 	CreateEvent CreateEvent
 	// FindContact implements find_contact.
@@ -35,6 +37,13 @@ type Tools struct {
 func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error) {
 	reg := runtime.New(opts...)
 	var missing []string
+	if impls.AssignTask == nil {
+		missing = append(missing, "assign_task")
+	} else if t, err := assignTaskTool(impls.AssignTask); err != nil {
+		return nil, fmt.Errorf("assign_task: %w", err)
+	} else if err := reg.Register(t); err != nil {
+		return nil, err
+	}
 	if impls.CreateEvent == nil {
 		missing = append(missing, "create_event")
 	} else if t, err := createEventTool(impls.CreateEvent); err != nil {
@@ -86,5 +95,5 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 // Metas returns the catalog entry of every tool, sorted by name: what
 // provider exports and docs are made from.
 func Metas() []runtime.Meta {
-	return []runtime.Meta{createEventMeta(), findContactMeta(), logNoteMeta(), pingHostMeta(), searchNotesMeta(), updateSettingsMeta()}
+	return []runtime.Meta{assignTaskMeta(), createEventMeta(), findContactMeta(), logNoteMeta(), pingHostMeta(), searchNotesMeta(), updateSettingsMeta()}
 }
