@@ -606,6 +606,9 @@ type valueCtx struct {
 	// zeroNull: a null is the zero value (items and map values are not
 	// pointers).
 	defaults jen.Code // passed to nested scans
+	// shadow names a []float64 that numbers are appended to as well, as
+	// the general validator sees them: uniqueItems compares those.
+	shadow string
 }
 
 // field emits the reading of one property of t.
@@ -890,6 +893,12 @@ func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stat
 			mArg = jen.Id(mult)
 		}
 		onErr = jen.If(jen.Id("te").Op(":=").Qual(runtimePkg, "ArgInt").Call(ctx.ptr, jen.Lit(want), jen.Err(), bArg, mArg, jen.Id("late")), jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te")))
+		if ctx.shadow != "" {
+			onErr = jen.Add(onErr).Line().Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), rt("OverflowValue", jen.Err()))
+		}
+	}
+	if ctx.shadow != "" {
+		checks = append(checks, jen.Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), fl.Clone()))
 	}
 	var store []jen.Code
 	if ctx.typ.Bits == 32 {
@@ -921,6 +930,9 @@ func (g *vgen) readFloat(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 	}
 	if mult != "" {
 		out = append(out, jen.If(jen.Op("!").Id(mult).Dot("Float").Call(jen.Id("f"))).Block(ret(rt("ArgNotMultiple", ctx.ptr, jen.Id("f"), jen.Id(mult)))))
+	}
+	if ctx.shadow != "" {
+		out = append(out, jen.Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), jen.Id("f")))
 	}
 	if c := s.Get("const"); c != nil {
 		out = append(out, jen.If(jen.Id("f").Op("!=").Lit(mustFloat(c))).Block(ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("f"), jen.Id(g.enumVar(ctx, s))))))
@@ -1047,6 +1059,20 @@ func (g *vgen) readSlice(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 		base:     ctx.base + "Item",
 		defaults: jen.False(),
 	}
+	unique := false
+	if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
+		unique = true
+	}
+	// Numbers are compared as the general validator compares them: as
+	// float64, also those the Go type cannot hold.
+	floats := ""
+	if unique && (t.Elem.Kind == kInt || t.Elem.Kind == kFloat) {
+		floats = "floats"
+		if depth > 1 {
+			floats = fmt.Sprintf("floats%d", depth)
+		}
+		elem.shadow = floats
+	}
 	var elemBody []jen.Code
 	if needsPath(t.Elem) {
 		elem.path, elem.ptr = ep, jen.Id(ep).Dot("String").Call()
@@ -1058,13 +1084,18 @@ func (g *vgen) readSlice(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 	out := []jen.Code{
 		jen.If(jen.Err().Op(":=").Id("d").Dot("BeginArray").Call(), jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
 		jen.Id(list).Op(":=").Add(typeExpr(t)).Values(),
+	}
+	if floats != "" {
+		out = append(out, jen.Var().Id(floats).Index().Float64())
+	}
+	out = append(out,
 		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Empty(), jen.Id(i).Op("++")).Block(
 			jen.List(jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextElem").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
 			jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
 			jen.Block(elemBody...),
 		),
-	}
+	)
 	g.depth = depth - 1
 	minI, hasMin := s.Get("minItems").Float()
 	maxI, hasMax := s.Get("maxItems").Float()
@@ -1086,8 +1117,12 @@ func (g *vgen) readSlice(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 		}
 		out = append(out, jen.If(cond).Block(ret(rt("ArgItems", jen.Id(ctx.path).Dot("String").Call(), jen.Len(jen.Id(list)), jen.Lit(mn), jen.Lit(mx)))))
 	}
-	if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
-		out = append(out, jen.If(jen.List(jen.Id("j"), jen.Id("k"), jen.Id("dup")).Op(":=").Qual(runtimePkg, "Duplicate").Call(jen.Id(list)), jen.Id("dup")).Block(
+	if unique {
+		compared := list
+		if floats != "" {
+			compared = floats
+		}
+		out = append(out, jen.If(jen.List(jen.Id("j"), jen.Id("k"), jen.Id("dup")).Op(":=").Qual(runtimePkg, "Duplicate").Call(jen.Id(compared)), jen.Id("dup")).Block(
 			ret(rt("ArgNotUnique", jen.Id(ctx.path).Dot("String").Call(), jen.Id("j"), jen.Id("k"), jen.Id(list)))))
 	}
 	return append(out, assign(ctx, dst, jen.Id(list)))

@@ -132,6 +132,17 @@ func ArgInt(ptr, want string, err error, b *Bounds, m *Multiple, late **ToolErro
 	return nil
 }
 
+// OverflowValue returns the number of a jsonscan.RangeError, which ArgInt
+// found to be an integer beyond int64, as a float64.
+func OverflowValue(err error) float64 {
+	var re *jsonscan.RangeError
+	if !errors.As(err, &re) {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(re.Number, 64)
+	return f
+}
+
 // Late records te in *late unless an error is there already. Generated
 // validators report such errors, of values that the schema allows but the
 // Go type cannot hold, only after the whole schema has been checked.

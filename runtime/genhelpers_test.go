@@ -79,6 +79,9 @@ func TestArgInt(t *testing.T) {
 	if te := runtime.ArgInt("/n", "integer", int64Err(`1e20`), nil, nil, &late); te != nil || late == nil {
 		t.Errorf("beyond int64 only: reported %v, late %v", te, late)
 	}
+	if f := runtime.OverflowValue(int64Err(`1e20`)); f != 1e20 {
+		t.Errorf("OverflowValue: %v", f)
+	}
 }
 
 func TestMultiple(t *testing.T) {

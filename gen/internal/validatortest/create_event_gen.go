@@ -672,6 +672,7 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				return runtime.ArgRead(p.String(), "array", err)
 			}
 			list := []int64{}
+			var floats []float64
 			for i := 0; ; i++ {
 				more, err := d.NextElem()
 				if err != nil {
@@ -687,16 +688,18 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 						if te := runtime.ArgInt(p.Elem(i), "integer", err, &createEventArgsSlotsItemBounds, nil, late); te != nil {
 							return te
 						}
+						floats = append(floats, runtime.OverflowValue(err))
 					} else {
 						if !createEventArgsSlotsItemBounds.Check(float64(n)) {
 							return runtime.ArgOutOfRange(p.Elem(i), float64(n), createEventArgsSlotsItemBounds)
 						}
+						floats = append(floats, float64(n))
 						item = n
 					}
 					list = append(list, item)
 				}
 			}
-			if j, k, dup := runtime.Duplicate(list); dup {
+			if j, k, dup := runtime.Duplicate(floats); dup {
 				return runtime.ArgNotUnique(p.String(), j, k, list)
 			}
 			out.Slots = list
