@@ -893,7 +893,11 @@ func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stat
 			mArg = jen.Id(mult)
 		}
 		onErr = jen.If(jen.Id("te").Op(":=").Qual(runtimePkg, "ArgInt").Call(ctx.ptr, jen.Lit(want), jen.Err(), bArg, mArg, jen.Id("late")), jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te")))
-		if ctx.shadow != "" {
+		switch {
+		case s.Get("enum") != nil || s.Get("const") != nil:
+			// No allowed value is beyond int64.
+			onErr = jen.Add(onErr).Line().Return(rt("ArgNotInEnum", ctx.ptr, rt("OverflowValue", jen.Err()), jen.Id(g.enumVar(ctx, s))))
+		case ctx.shadow != "":
 			onErr = jen.Add(onErr).Line().Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), rt("OverflowValue", jen.Err()))
 		}
 	}

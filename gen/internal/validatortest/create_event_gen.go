@@ -537,6 +537,7 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				if te := runtime.ArgInt(at.Field("priority"), "integer", err, nil, nil, late); te != nil {
 					return te
 				}
+				return runtime.ArgNotInEnum(at.Field("priority"), runtime.OverflowValue(err), createEventArgsPriorityAllowed)
 			} else {
 				switch n {
 				case int64(1), int64(2), int64(3):
