@@ -406,5 +406,3 @@ func (t *goType) String() string {
 	}
 	return fmt.Sprintf("kind(%d)", t.Kind)
 }
-
-func typeList(s *catalog.Node) []string { return s.SchemaTypes() }

@@ -61,7 +61,7 @@ func fallbackReasons(t *toolModel) []string {
 	}
 	c := &checker{reasons: r, visiting: map[*goType]bool{}}
 	root := t.t.Args
-	if root == nil || typeList(root) == nil || len(typeList(root)) != 1 || typeList(root)[0] != "object" {
+	if root == nil || root.SchemaTypes() == nil || len(root.SchemaTypes()) != 1 || root.SchemaTypes()[0] != "object" {
 		r[`an args schema without "type": "object"`] = true
 	} else {
 		c.object(root, t.args, true, t.t.AdditionalArgs)
@@ -126,7 +126,7 @@ func (c *checker) value(s *catalog.Node, t *goType) {
 			return
 		}
 	}
-	types := typeList(s)
+	types := s.SchemaTypes()
 	switch t.Kind {
 	case kUnion:
 		if s.Get("anyOf") != nil {
@@ -643,7 +643,7 @@ func typeName(s *catalog.Node, t *goType) string {
 	if s != nil && s.Get("$ref") != nil && t.Schema != nil {
 		s = t.Schema
 	}
-	ts := typeList(s)
+	ts := s.SchemaTypes()
 	if len(ts) == 0 {
 		if inner, ok := nullableInner(s); ok {
 			return typeName(inner, t)
