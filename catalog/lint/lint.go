@@ -89,7 +89,16 @@ type Pass struct {
 	Config  *Config
 	Rule    *Rule
 	diags   []Diagnostic
+	shared  *shared // what the rules of one run share; nil: nothing
 }
+
+// shared holds work that several rules of one run would otherwise repeat.
+// Rules run one after the other, so it needs no lock.
+type shared struct {
+	schemas map[schemaKey][]schemaRef
+}
+
+func newShared() *shared { return &shared{schemas: map[schemaKey][]schemaRef{}} }
 
 // Reportf records a finding at pos, about tool t (nil for the catalog as a
 // whole).
@@ -118,12 +127,13 @@ func Run(cat *catalog.Catalog, cfg *Config) []Diagnostic {
 		cfg = DefaultConfig()
 	}
 	var all []Diagnostic
+	sh := newShared()
 	for _, r := range Rules {
 		sev := cfg.severity(r.ID)
 		if sev == Off {
 			continue
 		}
-		all = append(all, runRule(r, cat, cfg, sev)...)
+		all = append(all, runRule(r, cat, cfg, sev, sh)...)
 	}
 	all = applySuppressions(cat, cfg, all)
 	Sort(all)
@@ -140,13 +150,13 @@ func RunRule(r *Rule, cat *catalog.Catalog, cfg *Config) []Diagnostic {
 	if sev == Off {
 		sev = Warning
 	}
-	d := runRule(r, cat, cfg, sev)
+	d := runRule(r, cat, cfg, sev, newShared())
 	Sort(d)
 	return d
 }
 
-func runRule(r *Rule, cat *catalog.Catalog, cfg *Config, sev Severity) []Diagnostic {
-	p := &Pass{Catalog: cat, Config: cfg, Rule: r}
+func runRule(r *Rule, cat *catalog.Catalog, cfg *Config, sev Severity, sh *shared) []Diagnostic {
+	p := &Pass{Catalog: cat, Config: cfg, Rule: r, shared: sh}
 	r.Check(p)
 	for i := range p.diags {
 		p.diags[i].Severity = sev

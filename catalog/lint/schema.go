@@ -167,12 +167,37 @@ func forEachSchema(argsOnly bool, check func(p *Pass, t *catalog.Tool, s schemaR
 			if argsOnly && r.name != "args" {
 				continue
 			}
-			walkSchema(t, r.name, func(s schemaRef) bool {
+			for _, s := range p.schemas(t, r.name) {
 				check(p, t, s)
-				return true
-			})
+			}
 		}
 	})
+}
+
+// schemas returns every (sub)schema of a tool's args or result, as
+// walkSchema visits them. A run walks each schema once and shares the list
+// among its rules.
+func (p *Pass) schemas(t *catalog.Tool, root string) []schemaRef {
+	key := schemaKey{t, root}
+	if p.shared != nil {
+		if refs, ok := p.shared.schemas[key]; ok {
+			return refs
+		}
+	}
+	var refs []schemaRef
+	walkSchema(t, root, func(s schemaRef) bool {
+		refs = append(refs, s)
+		return true
+	})
+	if p.shared != nil {
+		p.shared.schemas[key] = refs
+	}
+	return refs
+}
+
+type schemaKey struct {
+	tool *catalog.Tool
+	root string
 }
 
 // propRef is one declared property of an object schema.
