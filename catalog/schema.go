@@ -71,7 +71,7 @@ func checkSchema(errs *ErrorList, tool, field string, n *Node) {
 	if errors.As(err, &ve) {
 		seen := map[string]bool{}
 		for _, leaf := range leaves(ve) {
-			ptr := pointer(leaf.InstanceLocation)
+			ptr := Pointer(leaf.InstanceLocation...)
 			if seen[ptr] {
 				continue // alternatives of one keyword: the first says enough
 			}
@@ -158,9 +158,11 @@ func dotted(where string, loc []string) string {
 	return pathString(append([]string{where}, loc...))
 }
 
-func pointer(loc []string) string {
+// Pointer writes the JSON pointer (RFC 6901) of a location given as
+// tokens: ["properties", "a/b"] → "/properties/a~1b".
+func Pointer(tokens ...string) string {
 	var b strings.Builder
-	for _, s := range loc {
+	for _, s := range tokens {
 		b.WriteByte('/')
 		b.WriteString(escapePointer(s))
 	}

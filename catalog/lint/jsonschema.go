@@ -95,19 +95,10 @@ func validationProblems(err error) []schemaProblem {
 				return
 			}
 		}
-		out = append(out, schemaProblem{Ptr: pointerOf(e.InstanceLocation), Msg: cleanSchemaError(e.ErrorKind.LocalizedString(printer))})
+		out = append(out, schemaProblem{Ptr: catalog.Pointer(e.InstanceLocation...), Msg: cleanSchemaError(e.ErrorKind.LocalizedString(printer))})
 	}
 	walk(ve)
 	return out
-}
-
-func pointerOf(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
-	}
-	return b.String()
 }
 
 // cleanSchemaError drops the internal schema URLs from library messages.

@@ -69,7 +69,7 @@ func walkSchemaNode(s schemaRef, fn func(schemaRef) bool) {
 	for _, f := range s.Node.Fields {
 		key := f.Key
 		v := f.Value
-		ptr := s.Ptr + "/" + escapePointer(key)
+		ptr := s.Ptr + catalog.Pointer(key)
 		switch {
 		case isOneOf(key, mapSchemaKeywords):
 			if v.Kind != catalog.Object {
@@ -79,7 +79,7 @@ func walkSchemaNode(s schemaRef, fn func(schemaRef) bool) {
 				if m.Value.Kind != catalog.Object {
 					continue
 				}
-				child := schemaRef{Root: s.Root, Ptr: ptr + "/" + escapePointer(m.Key), Node: m.Value, KeyPos: m.KeyPos, Depth: s.Depth, InDefs: s.InDefs}
+				child := schemaRef{Root: s.Root, Ptr: ptr + catalog.Pointer(m.Key), Node: m.Value, KeyPos: m.KeyPos, Depth: s.Depth, InDefs: s.InDefs}
 				switch key {
 				case "properties", "patternProperties":
 					child.Depth = s.Depth + 1
@@ -134,13 +134,6 @@ func isOneOf(s string, list []string) bool {
 		}
 	}
 	return false
-}
-
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // namedSchema is one of a tool's root schemas: args or result.
