@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -216,7 +217,7 @@ func literalAlternatives(d cue.Value) []string {
 			}
 			return true
 		case v.IsConcrete() && v.Kind() != cue.StructKind && v.Kind() != cue.ListKind:
-			if s := valueString(v); !contains(out, s) {
+			if s := valueString(v); !slices.Contains(out, s) {
 				out = append(out, s)
 			}
 			return true
@@ -237,14 +238,6 @@ func literalAlternatives(d cue.Value) []string {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 func valueString(v cue.Value) string {
 	switch v.Kind() {
