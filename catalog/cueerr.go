@@ -238,7 +238,6 @@ func literalAlternatives(d cue.Value) []string {
 	return out
 }
 
-
 func valueString(v cue.Value) string {
 	switch v.Kind() {
 	case cue.StringKind:
