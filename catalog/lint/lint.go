@@ -9,8 +9,10 @@ package lint
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolcat/toolcat/catalog"
 )
@@ -115,6 +117,34 @@ func forEachTool(check func(p *Pass, t *catalog.Tool)) func(*Pass) {
 	return func(p *Pass) {
 		for _, t := range p.Catalog.Tools {
 			check(p, t)
+		}
+	}
+}
+
+// forEachToolParallel adapts a per-tool check that costs enough to share
+// the tools among one worker per CPU. Each worker gets its own state from
+// newState (a schema compiler, say); findings come out in tool order, as
+// with forEachTool.
+func forEachToolParallel[S any](newState func() S, check func(p *Pass, state S, t *catalog.Tool)) func(*Pass) {
+	return func(p *Pass) {
+		tools := p.Catalog.Tools
+		passes := make([]*Pass, len(tools))
+		workers := min(runtime.GOMAXPROCS(0), len(tools)/20+1)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				state := newState()
+				for i := w; i < len(tools); i += workers {
+					passes[i] = &Pass{Catalog: p.Catalog, Config: p.Config, Rule: p.Rule}
+					check(passes[i], state, tools[i])
+				}
+			}()
+		}
+		wg.Wait()
+		for _, tp := range passes {
+			p.diags = append(p.diags, tp.diags...)
 		}
 	}
 }

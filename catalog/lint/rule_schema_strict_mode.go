@@ -17,18 +17,24 @@ var SchemaStrictMode = &Rule{
 		"The verdict is the exporter's own (runtime/export.StrictProblem): every object closed with \"additionalProperties\": false and every property in required (optional ones typed [T, \"null\"]), " +
 		"one type per schema (or one and null), arrays with items, a $ref alone, only the keywords and string formats OpenAI supports (default, minLength, maxLength and uniqueItems are not), and its size limits. " +
 		"Only checked when providers lists openai.",
-	Check: forEachTool(checkSchemaStrictMode),
+	// The exporter's check costs enough, on large catalogs, to share the
+	// tools among workers.
+	Check: forEachToolParallel(func() struct{} { return struct{}{} }, checkSchemaStrictMode),
 }
 
 // strictAt finds the keyword, the property and the pointer ("at /a/b" or
 // "at the top") in the exporter's reason.
 var strictAt = regexp.MustCompile(`^(?:"([^"]+)")?(?:.*?property "([^"]+)")?.*? at (/\S*|the top)`)
 
-func checkSchemaStrictMode(p *Pass, t *catalog.Tool) {
+func checkSchemaStrictMode(p *Pass, _ struct{}, t *catalog.Tool) {
 	if !slices.Contains(p.Config.Providers, "openai") || t.Args == nil || t.Args.Kind != catalog.Object {
 		return
 	}
-	problem := export.StrictProblem(withoutAnnotations(t.Args).JSON())
+	args := t.Args
+	if hasAnnotations(args) {
+		args = withoutAnnotations(args)
+	}
+	problem := export.StrictProblem(args.JSON())
 	if problem == "" {
 		return
 	}
@@ -51,6 +57,19 @@ func checkSchemaStrictMode(p *Pass, t *catalog.Tool) {
 		}
 	}
 	p.Reportf(t, pos, "args are not openai strict-compatible: %s; the exporter will send strict: false", problem)
+}
+
+// hasAnnotations reports whether "$schema" or "$comment" appear anywhere
+// in n.
+func hasAnnotations(n *catalog.Node) bool {
+	found := false
+	n.Walk(func(_ string, x *catalog.Node) bool {
+		if x.Kind == catalog.Object && (x.Get("$schema") != nil || x.Get("$comment") != nil) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // withoutAnnotations returns the schema as the OpenAI exporter sends it:

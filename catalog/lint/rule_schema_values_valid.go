@@ -1,9 +1,6 @@
 package lint
 
 import (
-	"runtime"
-	"sync"
-
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolcat/toolcat/catalog"
 )
@@ -16,29 +13,11 @@ var SchemaValuesValid = &Rule{
 	Check:    checkSchemaValuesValidAll,
 }
 
-// checkSchemaValuesValidAll shares the tools among one worker per CPU,
-// each with its own compiler (compiling the schemas that examples are
-// checked against is most of lint's work), and reports in tool order.
+// checkSchemaValuesValidAll checks the tools on parallel workers, each
+// with its own compiler: compiling the schemas that examples are checked
+// against is most of lint's work.
 func checkSchemaValuesValidAll(p *Pass) {
-	tools := p.Catalog.Tools
-	passes := make([]*Pass, len(tools))
-	workers := min(runtime.GOMAXPROCS(0), len(tools)/20+1)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := newCompiler()
-			for i := w; i < len(tools); i += workers {
-				passes[i] = &Pass{Catalog: p.Catalog, Config: p.Config, Rule: p.Rule}
-				checkSchemaValuesValid(passes[i], c, tools[i])
-			}
-		}()
-	}
-	wg.Wait()
-	for _, tp := range passes {
-		p.diags = append(p.diags, tp.diags...)
-	}
+	forEachToolParallel(newCompiler, checkSchemaValuesValid)(p)
 }
 
 func checkSchemaValuesValid(p *Pass, c *jsonschema.Compiler, t *catalog.Tool) {

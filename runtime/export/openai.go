@@ -273,5 +273,10 @@ func (c *strictChecker) check(n *node, at string, depth int) {
 
 // escapePointer escapes a key as a JSON pointer token.
 func escapePointer(k string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return pointerEscaper.Replace(k)
 }
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
