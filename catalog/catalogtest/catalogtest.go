@@ -17,10 +17,10 @@ func Name(i int) string {
 	return fmt.Sprintf("%s_%s_%s_%d", verbs[i%len(verbs)], objects[(i/len(verbs))%len(objects)], scopes[(i/7)%len(scopes)], i)
 }
 
-// YAML returns a catalog of n tools written as a team would: 5 to 10
-// arguments each, enums, bounds, nested objects and arrays of objects,
-// error hints, examples, services, dependencies and fallbacks. It loads
-// without error.
+// YAML returns a catalog of n tools written as a team would: 7 to 10
+// arguments each (one of them an object holding another), enums, bounds,
+// patterns, formats, an array, error hints, examples, services,
+// dependencies and fallbacks. It loads without error.
 func YAML(n int) []byte {
 	var b strings.Builder
 	b.WriteString("package: synthetic\nservices:\n")
@@ -60,7 +60,7 @@ func writeTool(b *strings.Builder, i int) {
 	b.WriteString("        max_results: {type: integer, minimum: 1, maximum: 100, default: 20, description: How many items at most.}\n")
 	b.WriteString("        sort_order: {type: string, enum: [newest, oldest], default: newest, description: Order of the items.}\n")
 	b.WriteString("        include_archived: {type: boolean, default: false, description: Also return archived items.}\n")
-	for k := range i % 6 {
+	for k := range i % 4 {
 		fmt.Fprintf(b, "        label_%d: {type: string, maxLength: 64, description: Free label number %d to match.}\n", k, k)
 	}
 	b.WriteString("        filter:\n          type: object\n          additionalProperties: false\n          description: Narrows the items.\n          properties:\n")
