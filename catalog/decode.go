@@ -274,16 +274,6 @@ func str(v cue.Value, field string) string {
 	return s
 }
 
-func boolean(v cue.Value, field string) bool {
-	b, _ := v.LookupPath(cue.MakePath(cue.Str(field))).Bool()
-	return b
-}
-
-func integer(v cue.Value, field string) int {
-	i, _ := v.LookupPath(cue.MakePath(cue.Str(field))).Int64()
-	return int(i)
-}
-
 // treeField finds the field at path in the parsed YAML and JSON files, in
 // load order; nil when no such file writes it. Tools are found through an
 // index: catalogs have thousands.

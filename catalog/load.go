@@ -19,9 +19,6 @@ import (
 //go:embed format.cue
 var formatSource []byte
 
-// FormatSource returns the CUE definition of the catalog format.
-func FormatSource() []byte { return slices.Clone(formatSource) }
-
 // formatFile names the embedded definition in CUE positions; positions in
 // it are never shown to users.
 const formatFile = "toolcat:format.cue"

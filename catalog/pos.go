@@ -67,14 +67,6 @@ func (l ErrorList) Error() string {
 	return b.String()
 }
 
-// Err returns l as an error, or nil when l is empty.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
-
 func (l *ErrorList) add(p Pos, format string, args ...any) {
 	*l = append(*l, &Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"sort"
@@ -54,7 +55,7 @@ func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
 		for _, meth := range s.Methods {
 			b.WriteString("\n" + strings.ReplaceAll(meth.Stub, "RECV", "t *"+t.impl))
 		}
-		src, err := formatSource(b.Bytes())
+		src, err := format.Source(b.Bytes())
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +82,7 @@ func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
 		"\t\t// Skip turns a check off for one tool, with the reason:\n" +
 		"\t\t// Skip: map[string]map[conformance.Check]string{\"...\": {conformance.CheckCancellation: \"...\"}},\n" +
 		"\t}\n\treturn impls, opts\n}\n")
-	src, err := formatSource(b.Bytes())
+	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, err
 	}
