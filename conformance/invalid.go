@@ -3,8 +3,9 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/toolcat/toolcat/runtime"
@@ -54,7 +55,7 @@ func invalidArgs(args *schema, base any, policy runtime.AdditionalArgs) []mutati
 		switch v := v.(type) {
 		case map[string]any:
 			props, _ := sm["properties"].(map[string]any)
-			names := sortedKeys(v)
+			names := slices.Sorted(maps.Keys(v))
 			if r, ok := sm["required"].([]any); ok {
 				for _, x := range r {
 					n, _ := x.(string)
@@ -275,15 +276,6 @@ func containsAny(e []any, v any) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func clone(m map[string]any) map[string]any {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -122,7 +124,7 @@ func docsIndex(cat *catalog.Catalog, tokens []TokenCount) []byte {
 		}
 		cats[c] = append(cats[c], t)
 	}
-	for _, c := range sortedKeys(cats) {
+	for _, c := range slices.Sorted(maps.Keys(cats)) {
 		fmt.Fprintf(&b, "\n## %s\n\n| tool | what it does | risk | side effects | tokens |\n|---|---|---|---|---|\n", c)
 		for _, t := range cats[c] {
 			effects := "no"

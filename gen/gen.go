@@ -10,8 +10,10 @@ package gen
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -175,7 +177,7 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 			b.named = append(b.named, tm.args)
 		}
 		tm.args.role = "are the arguments of " + tm.t.Name + ", decoded and validated."
-		tm.general = sortedKeys(b.general)
+		tm.general = slices.Sorted(maps.Keys(b.general))
 		tm.resultNm = names.name(tm.iface + "Result")
 		if tm.t.Result != nil {
 			rb := &typeBuilder{names: names, defs: map[string]*goType{}, building: map[string]bool{}, root: tm.t.Result, general: map[string]bool{}, prefix: tm.resultNm}

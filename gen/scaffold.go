@@ -7,6 +7,8 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -159,7 +161,7 @@ func FindImplementations(files map[string][]byte) (map[string]*Implementation, e
 	type methodDecl struct{ recvType, recv, name string }
 	var decls []methodDecl
 	impls := map[string]*Implementation{}
-	names := sortedKeys(files)
+	names := slices.Sorted(maps.Keys(files))
 	for _, name := range names {
 		f, err := parser.ParseFile(fset, name, files[name], parser.SkipObjectResolution)
 		if err != nil {

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -383,16 +382,6 @@ func constKind(n *catalog.Node) kind {
 		return kInt
 	}
 	return kAny
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func (t *goType) String() string {

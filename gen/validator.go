@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -66,7 +67,7 @@ func fallbackReasons(t *toolModel) []string {
 	} else {
 		c.object(root, t.args, true, t.t.AdditionalArgs)
 	}
-	return sortedKeys(r)
+	return slices.Sorted(maps.Keys(r))
 }
 
 // checker walks a schema alongside its Go types, noting what the one-pass

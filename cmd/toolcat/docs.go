@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/toolcat/toolcat/catalog"
@@ -110,7 +112,7 @@ func syncDir(e *env, dir string, files map[string][]byte, manifest string, check
 	old, _ := readManifest(filepath.Join(dir, manifest), &oldRaw)
 	newMan := makeManifest(files, nil)
 	stale := !bytes.Equal(oldRaw, newMan)
-	for _, name := range sortedNames(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		path := filepath.Join(dir, name)
 		cur, err := os.ReadFile(path)
 		if err != nil && !os.IsNotExist(err) {

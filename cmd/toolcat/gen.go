@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
@@ -120,7 +121,7 @@ func planGen(cat *catalog.Catalog, dir string) (*genPlan, error) {
 	oldGen, oldScaffolds := readManifest(filepath.Join(dir, manifestFile), &p.oldMan)
 
 	// Generated files: write what changed.
-	for _, name := range sortedNames(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		old, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil && !os.IsNotExist(err) {
 			return nil, err
@@ -340,20 +341,11 @@ func readManifest(name string, raw *[]byte) (generated []string, scaffolds [][2]
 func makeManifest(files map[string][]byte, scaffolds map[string]string) []byte {
 	var b bytes.Buffer
 	b.WriteString("# Files toolcat gen manages in this directory. Do not edit.\n")
-	for _, name := range sortedNames(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		fmt.Fprintf(&b, "generated %s\n", name)
 	}
-	for _, name := range sortedNames(scaffolds) {
+	for _, name := range slices.Sorted(maps.Keys(scaffolds)) {
 		fmt.Fprintf(&b, "scaffold %s %s\n", name, scaffolds[name])
 	}
 	return b.Bytes()
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
