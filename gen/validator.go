@@ -36,7 +36,7 @@ func genValidator(f *jen.File, t *toolModel) {
 		genGeneralValidator(f, t, reasons)
 		return
 	}
-	g := &vgen{t: t, done: map[*goType]bool{}, names: newNamer(), enums: map[*catalog.Node]string{}}
+	g := &vgen{t: t, done: map[*goType]bool{}, names: newNamer(), enums: map[*catalog.Node]string{}, objects: map[*goType]string{}}
 	g.tool(f)
 }
 
@@ -362,6 +362,8 @@ type vgen struct {
 	done  map[*goType]bool
 	names *namer // package variables of this validator
 	enums map[*catalog.Node]string
+	// objects names the runtime.Object variable of each struct type.
+	objects map[*goType]string
 	// depth numbers the variables of nested blocks.
 	depth int
 }
@@ -378,40 +380,12 @@ func (g *vgen) tool(f *jen.File) {
 	rejectTop := (hasProps && policy == "reject") || (closed && !(hasProps && policy == "strip"))
 	g.structFunc(t.args, root, rejectTop)
 
-	scan := t.lower + "Scan"
-	names := g.namesVar(t.args)
 	f.Add(comment(t.lower + "Validator returns the validator of " + t.t.Name + "'s arguments,\ngenerated from its schema: it decodes them into " + t.args.Name + " and\nchecks them in one pass."))
-	f.Func().Id(t.lower+"Validator").Params(jen.Id("meta").Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
-		jen.Return(jen.Qual(runtimePkg, "ValidatorFunc").Call(jen.Id(t.lower+"Validate")), jen.Nil()),
-	)
-	f.Add(comment(t.lower + "Validate checks the raw arguments of " + t.t.Name + " and returns\nthem as a *" + t.args.Name + ", defaults applied."))
-	f.Func().Id(t.lower+"Validate").Params(jen.Id("raw").Index().Byte()).Params(jen.Any(), jen.Op("*").Qual(runtimePkg, "ToolError")).Block(
-		jen.List(jen.Id("a"), jen.Id("te")).Op(":=").Id(scan).Call(jen.Id("raw")),
-		jen.If(jen.Id("te").Op("!=").Nil()).Block(
-			comment("Report what the general validator reports first: invalid JSON,\nundeclared arguments; with a key given twice, only the last counts."),
-			jen.Return(jen.Qual(runtimePkg, "RefineArgsError").Call(jen.Id("raw"), jen.Id("te"), jen.Id(names), jen.Lit(rejectTop), jen.Id(scan))),
-		),
-		jen.Return(jen.Id("a"), jen.Nil()),
-	)
-	f.Comment(scan + " decodes and checks raw in one pass, stopping at the first error.")
-	f.Func().Id(scan).Params(jen.Id("raw").Index().Byte()).Params(jen.Any(), jen.Op("*").Qual(runtimePkg, "ToolError")).Block(
-		jen.Id("a").Op(":=").New(jen.Id(t.args.Name)),
-		jen.Var().Id("d").Qual(jsonscanPkg, "Decoder"),
-		jen.Id("d").Dot("Reset").Call(jen.Qual(runtimePkg, "NormalizeArgs").Call(jen.Id("raw"))),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("BeginObject").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Qual(runtimePkg, "ArgRead").Call(jen.Lit(""), jen.Lit("object"), jen.Err())),
-		),
-		jen.Var().Id("late").Op("*").Qual(runtimePkg, "ToolError"),
-		jen.If(jen.Id("te").Op(":=").Id("scan"+t.args.Name).Call(jen.Op("&").Id("d"), jen.Nil(), jen.Id("a"), jen.True(), jen.Op("&").Id("late")), jen.Id("te").Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Id("te")),
-		),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("End").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err())),
-		),
-		jen.If(jen.Id("late").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("late"))),
-		jen.Return(jen.Id("a"), jen.Nil()),
+	f.Func().Id(t.lower+"Validator").Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
+		jen.Return(rt("OnePass", jen.Op("&").Id(g.objects[t.args]), jen.Id("scan"+t.args.Name)), jen.Nil()),
 	)
 	if len(g.vars) > 0 {
+		f.Comment("The schemas " + t.lower + "Validator checks the arguments against.")
 		f.Var().Defs(g.vars...)
 	}
 	for _, fn := range g.funcs {
@@ -425,27 +399,48 @@ func isClosed(s *catalog.Node) bool {
 }
 
 // pkgVar declares a package variable of the validator and returns its name.
-func (g *vgen) pkgVar(base string, value jen.Code, doc string) string {
+func (g *vgen) pkgVar(base string, value jen.Code) string {
 	name := g.names.name(unexported(base))
-	g.vars = append(g.vars, jen.Comment(doc), jen.Id(name).Op("=").Add(value))
+	g.vars = append(g.vars, jen.Id(name).Op("=").Add(value))
 	return name
 }
 
-// namesVar declares the sorted property names of a struct type.
-func (g *vgen) namesVar(t *goType) string {
-	if g.names.used[unexported(t.Name+"Names")] {
-		return unexported(t.Name + "Names")
-	}
+// objectVar declares the runtime.Object of a struct type: its sorted
+// property names, its required properties in the schema's order (which
+// take the first bits of the seen mask) and whether it rejects undeclared
+// members.
+func (g *vgen) objectVar(t *goType, required []string, reject bool) string {
 	names := make([]string, 0, len(t.Fields))
 	for _, fd := range t.Fields {
 		names = append(names, fd.JSON)
 	}
 	slices.Sort(names)
-	vals := make([]jen.Code, len(names))
-	for i, n := range names {
-		vals[i] = jen.Lit(n)
+	var d keyed
+	d.add("Names", jen.Index().String().Values(lits(names)...))
+	if len(required) > 0 {
+		d.add("Required", jen.Index().String().Values(lits(required)...))
 	}
-	return g.pkgVar(t.Name+"Names", jen.Index().String().Values(vals...), unexported(t.Name+"Names")+" are the properties of "+t.Name+", sorted.")
+	if reject {
+		d.add("Reject", jen.True())
+	}
+	name := g.pkgVar(t.Name+"Object", jen.Qual(runtimePkg, "Object").Values(d...))
+	g.objects[t] = name
+	return name
+}
+
+// keyed are the elements of a composite literal, written on one line:
+// go/format lays out a one-line literal much faster than one with an
+// element per line.
+type keyed []jen.Code
+
+func (k *keyed) add(key string, v jen.Code) { *k = append(*k, jen.Id(key).Op(":").Add(v)) }
+
+func lits[T any](vs []T) []jen.Code {
+	out := make([]jen.Code, len(vs))
+	for i, v := range vs {
+		out[i] = jen.Lit(v)
+	}
+	return out
 }
 
 // structFunc emits scan<Type>, which reads the members of an object whose
@@ -457,81 +452,60 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 		return
 	}
 	g.done[t] = true
-	names := g.namesVar(t)
-	required := map[string]bool{}
-	var reqOrder []string
+	// The seen mask: required properties first, in the schema's order,
+	// then those with a default.
+	bit := map[string]int{}
+	var required []string
 	if r := s.Get("required"); r != nil {
 		for _, it := range r.Items {
-			if !required[it.Str] {
-				reqOrder = append(reqOrder, it.Str)
+			if _, dup := bit[it.Str]; !dup {
+				bit[it.Str] = len(required)
+				required = append(required, it.Str)
 			}
-			required[it.Str] = true
 		}
 	}
-	bit := map[string]int{}
-	var body, cases, after []jen.Code
-	needSeen := false
-	for i, fd := range t.Fields {
-		bit[fd.JSON] = i
-		if required[fd.JSON] || fd.Default != nil {
-			needSeen = true
+	for _, fd := range t.Fields {
+		if _, ok := bit[fd.JSON]; !ok && fd.Default != nil {
+			bit[fd.JSON] = len(bit)
 		}
 	}
-	body = append(body, jen.Op("*").Id("out").Op("=").Id(t.Name).Values())
-	if needSeen {
+	obj := g.objectVar(t, required, rejectUnknown)
+	body := []jen.Code{jen.Op("*").Id("out").Op("=").Id(t.Name).Values()}
+	seen := jen.Lit(0)
+	if len(bit) > 0 {
 		body = append(body, jen.Var().Id("seen").Uint64())
+		seen = jen.Id("seen")
 	}
-	if rejectUnknown {
-		body = append(body, jen.Var().Id("unknown").String(), jen.Var().Id("hasUnknown").Bool())
-	}
-	for i, fd := range t.Fields {
+	var cases []jen.Code
+	for _, fd := range t.Fields {
 		var stmts []jen.Code
-		if required[fd.JSON] || fd.Default != nil {
-			stmts = append(stmts, jen.Id("seen").Op("|=").Lit(1).Op("<<").Lit(i))
+		if b, ok := bit[fd.JSON]; ok {
+			stmts = append(stmts, jen.Id("seen").Op("|=").Lit(1).Op("<<").Lit(b))
 		}
 		g.depth = 0
 		stmts = append(stmts, g.field(t, fd)...)
 		cases = append(cases, jen.Case(jen.Lit(fd.JSON)).Block(stmts...))
 	}
-	if rejectUnknown {
-		cases = append(cases, jen.Default().Block(
-			jen.If(jen.Op("!").Id("hasUnknown").Op("||").String().Parens(jen.Id("key")).Op("<").Id("unknown")).Block(
-				jen.List(jen.Id("unknown"), jen.Id("hasUnknown")).Op("=").List(jen.String().Parens(jen.Id("key")), jen.True()),
-			),
-			jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
-		))
-	} else {
-		cases = append(cases, jen.Default().Block(
-			jen.If(jen.Err().Op(":=").Qual(runtimePkg, "SkipArg").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
-		))
-	}
-	body = append(body, jen.For().Block(
-		jen.List(jen.Id("key"), jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
-		jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
-		jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
-	))
-	if rejectUnknown {
-		after = append(after, jen.If(jen.Id("hasUnknown")).Block(
-			jen.Return(jen.Qual(runtimePkg, "ArgUnknown").Call(jen.Id("at").Dot("String").Call(), jen.Id("unknown"), jen.Id(names))),
-		))
-	}
-	for _, r := range reqOrder {
-		after = append(after, jen.If(jen.Id("seen").Op("&").Parens(jen.Lit(1).Op("<<").Lit(bit[r])).Op("==").Lit(0)).Block(
-			jen.Return(jen.Qual(runtimePkg, "ArgMissing").Call(jen.Id("at").Dot("String").Call(), jen.Lit(r), jen.Id(names))),
-		))
-	}
+	cases = append(cases, jen.Default().Block(jen.Id("te").Op("=").Id("ms").Dot("Skip").Call()))
+	body = append(body,
+		jen.Id("ms").Op(":=").Id(obj).Dot("Members").Call(jen.Id("d"), jen.Id("at")),
+		jen.For(jen.Id("ms").Dot("Next").Call()).Block(
+			jen.Var().Id("te").Op("*").Qual(runtimePkg, "ToolError"),
+			jen.Switch(jen.String().Parens(jen.Id("ms").Dot("Key"))).Block(cases...),
+			jen.If(jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te"))),
+		),
+		ifErr(jen.Id("ms").Dot("End").Call(seen)),
+	)
 	var defaults []jen.Code
-	for i, fd := range t.Fields {
+	for _, fd := range t.Fields {
 		if fd.Default == nil {
 			continue
 		}
-		defaults = append(defaults, jen.If(jen.Id("seen").Op("&").Parens(jen.Lit(1).Op("<<").Lit(i)).Op("==").Lit(0)).Block(g.setDefault(t, fd)...))
+		defaults = append(defaults, jen.If(jen.Id("seen").Op("&").Parens(jen.Lit(1).Op("<<").Lit(bit[fd.JSON])).Op("==").Lit(0)).Block(g.setDefault(t, fd)...))
 	}
 	if len(defaults) > 0 {
-		after = append(after, jen.If(jen.Id("defaults")).Block(defaults...))
+		body = append(body, jen.If(jen.Id("defaults")).Block(defaults...))
 	}
-	body = append(body, after...)
 	body = append(body, jen.Return(jen.Nil()))
 	doc := "scan" + t.Name + " reads the members of " + t.Name + " into out; d has read its '{'."
 	fn := jen.Comment(doc).Line().Func().Id("scan"+t.Name).Params(
@@ -542,6 +516,12 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 		jen.Id("late").Op("**").Qual(runtimePkg, "ToolError"),
 	).Op("*").Qual(runtimePkg, "ToolError").Block(body...)
 	g.funcs = append(g.funcs, fn)
+}
+
+// ifErr returns from the enclosing scan function when call, which returns
+// a *runtime.ToolError, reports one.
+func ifErr(call jen.Code) jen.Code {
+	return jen.If(jen.Id("te").Op(":=").Add(call), jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te")))
 }
 
 // setDefault assigns the default of an absent field.
@@ -582,7 +562,7 @@ func (g *vgen) setDefault(t *goType, fd *goField) []jen.Code {
 	}
 	// Objects, arrays and maps: decoded from the default's JSON, as the
 	// general validator decodes it, without defaults inside.
-	name := g.pkgVar(t.Name+fd.Name+"Default", jen.Index().Byte().Parens(rawString(string(d.JSON()))), "the default of "+t.Name+"."+fd.Name+", as JSON.")
+	name := g.pkgVar(t.Name+fd.Name+"Default", jen.Index().Byte().Parens(rawString(string(d.JSON()))))
 	target := jen.Op("&").Id("out").Dot(fd.Name)
 	if fd.Pointer {
 		return []jen.Code{
@@ -598,14 +578,17 @@ func (g *vgen) setDefault(t *goType, fd *goField) []jen.Code {
 // wrappers included), its Go type, how its JSON pointer is written on error,
 // and the path variable of containers.
 type valueCtx struct {
-	schema  *catalog.Node // as written
-	typ     *goType
-	ptr     jen.Code // expression of the JSON pointer, evaluated on error only
-	path    string   // name of a runtime.Path variable of the value, for containers
-	base    string   // name stem for package variables
-	pointer bool     // the destination is a pointer
-	// zeroNull: a null is the zero value (items and map values are not
-	// pointers).
+	schema *catalog.Node // as written
+	typ    *goType
+	ptr    jen.Code // expression of the JSON pointer, evaluated on error only
+	at     jen.Code // expression of the value's runtime.Path
+	addr   jen.Code // expression of the destination's address; nil: &dst
+	path   string   // name of a runtime.Path variable of the value, for containers
+	// pathUsed, when not nil, is set when the code uses path, which the
+	// caller then declares.
+	pathUsed *bool
+	base     string   // name stem for package variables
+	pointer  bool     // the destination is a pointer
 	defaults jen.Code // passed to nested scans
 	// shadow names a []float64 that numbers are appended to as well, as
 	// the general validator sees them: uniqueItems compares those.
@@ -618,6 +601,7 @@ func (g *vgen) field(t *goType, fd *goField) []jen.Code {
 		schema:  fd.Schema,
 		typ:     fd.Type,
 		ptr:     jen.Id("at").Dot("Field").Call(jen.Lit(fd.JSON)),
+		at:      jen.Id("at").Dot("Key").Call(jen.Lit(fd.JSON)),
 		base:    t.Name + fd.Name,
 		pointer: fd.Pointer || (fd.Type.Kind == kStruct && fd.Type.Recursive),
 	}
@@ -625,13 +609,23 @@ func (g *vgen) field(t *goType, fd *goField) []jen.Code {
 	if fd.Schema.Get("properties") != nil {
 		ctx.defaults = jen.Id("defaults")
 	}
-	var pre []jen.Code
-	if needsPath(fd.Type) {
-		ctx.path = "p"
-		ctx.ptr = jen.Id("p").Dot("String").Call()
-		pre = append(pre, jen.Id("p").Op(":=").Id("at").Dot("Key").Call(jen.Lit(fd.JSON)))
+	dst := jen.Id("out").Dot(fd.Name)
+	if inner, nullable, want := resolve(ctx); !nullable {
+		if call := g.readCall(ctx, inner, want, dst); call != nil {
+			return []jen.Code{jen.Id("te").Op("=").Add(call)}
+		}
 	}
-	return append(pre, g.value(ctx, jen.Id("out").Dot(fd.Name))...)
+	if !needsPath(fd.Type) {
+		return g.value(ctx, dst)
+	}
+	used := false
+	ctx.path, ctx.pathUsed = "p", &used
+	ctx.ptr = jen.Id("p").Dot("String").Call()
+	body := g.value(ctx, dst)
+	if used {
+		body = append([]jen.Code{jen.Id("p").Op(":=").Add(ctx.at)}, body...)
+	}
+	return body
 }
 
 func needsPath(t *goType) bool {
@@ -663,19 +657,7 @@ func typeName(s *catalog.Node, t *goType) string {
 
 // value emits the reading of the next value of d into dst.
 func (g *vgen) value(ctx valueCtx, dst *jen.Statement) []jen.Code {
-	s := ctx.schema
-	if s != nil && s.Get("$ref") != nil {
-		s = ctx.typ.Schema
-	}
-	inner := s
-	nullable := false
-	if in, ok := nullableInner(s); ok {
-		inner, nullable = in, true
-		if in.Get("$ref") != nil {
-			inner = ctx.typ.Schema
-		}
-	}
-	want := typeName(ctx.schema, ctx.typ)
+	inner, nullable, want := resolve(ctx)
 	read := g.read(ctx, inner, want, dst)
 	if !nullable {
 		return read
@@ -690,6 +672,24 @@ func (g *vgen) value(ctx valueCtx, dst *jen.Statement) []jen.Code {
 			dst.Clone().Op("=").Add(zero),
 		).Else().Block(read...),
 	}
+}
+
+// resolve returns the schema a value is read under, its $ref and nullable
+// wrapper removed, whether it may be null, and its JSON Schema type as
+// errors word it.
+func resolve(ctx valueCtx) (inner *catalog.Node, nullable bool, want string) {
+	s := ctx.schema
+	if s != nil && s.Get("$ref") != nil {
+		s = ctx.typ.Schema
+	}
+	inner = s
+	if in, ok := nullableInner(s); ok {
+		inner, nullable = in, true
+		if in.Get("$ref") != nil {
+			inner = ctx.typ.Schema
+		}
+	}
+	return inner, nullable, typeName(ctx.schema, ctx.typ)
 }
 
 func zeroOf(t *goType) jen.Code {
@@ -736,6 +736,12 @@ func rt(name string, args ...jen.Code) *jen.Statement {
 func (g *vgen) read(ctx valueCtx, s *catalog.Node, want string, dst *jen.Statement) []jen.Code {
 	t := ctx.typ
 	typed := s.Get("type") != nil
+	if call := g.readCall(ctx, s, want, dst); call != nil {
+		return []jen.Code{ifErr(call)}
+	}
+	if ctx.pathUsed != nil {
+		*ctx.pathUsed = true
+	}
 	readErr := func(errExpr jen.Code) jen.Code {
 		if !typed {
 			return ret(rt("ArgEnumRead", ctx.ptr, errExpr, jen.Id(g.enumVar(ctx, s))))
@@ -786,17 +792,183 @@ func (g *vgen) read(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stateme
 	}
 }
 
-// enumVar declares the allowed values of an enum or const.
-func (g *vgen) enumVar(ctx valueCtx, s *catalog.Node) string {
-	if name, ok := g.enums[s]; ok {
-		return name
+// readCall returns the call of the runtime reader of a value (see
+// runtime.ReadString, ReadObject, ReadList...) under its resolved schema
+// s, or nil when the value needs generated code of its own.
+func (g *vgen) readCall(ctx valueCtx, s *catalog.Node, want string, dst *jen.Statement) jen.Code {
+	typed := s.Get("type") != nil
+	switch ctx.typ.Kind {
+	case kStruct:
+		if !typed || ctx.typ.Recursive {
+			return nil
+		}
+		g.structFunc(ctx.typ, s, isClosed(s))
+		name := "ReadObject"
+		if ctx.pointer {
+			name = "ReadObjectPtr"
+		}
+		return rt(name, jen.Id("d"), ctx.at, jen.Lit(want), g.addr(ctx, dst), ctx.defaults, jen.Id("late"), jen.Id("scan"+ctx.typ.Name))
+	case kSlice:
+		return g.readList(ctx, s, want, dst)
 	}
-	var items []*catalog.Node
-	if e := s.Get("enum"); e != nil {
-		items = e.Items
-	} else if c := s.Get("const"); c != nil {
-		items = []*catalog.Node{c}
+	return g.readScalar(ctx, s, want, typed, dst)
+}
+
+// addr is the address of a value's destination.
+func (g *vgen) addr(ctx valueCtx, dst *jen.Statement) jen.Code {
+	if ctx.addr != nil {
+		return ctx.addr
 	}
+	return jen.Op("&").Add(dst.Clone())
+}
+
+// readList returns the runtime.ReadList call of an array whose items a
+// reader call reads, or nil.
+func (g *vgen) readList(ctx valueCtx, s *catalog.Node, want string, dst *jen.Statement) jen.Code {
+	t := ctx.typ
+	if ctx.pointer || s.Get("type") == nil {
+		return nil
+	}
+	if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
+		return nil
+	}
+	elem := valueCtx{
+		schema:   s.Get("items"),
+		typ:      t.Elem,
+		at:       jen.Id("p"),
+		addr:     jen.Id("v"),
+		base:     ctx.base + "Item",
+		defaults: jen.False(),
+	}
+	inner, nullable, elemWant := resolve(elem)
+	if nullable || inner == nil {
+		return nil
+	}
+	call := g.readCall(elem, inner, elemWant, jen.Op("*").Id("v"))
+	if call == nil {
+		return nil
+	}
+	var spec jen.Code = jen.Nil()
+	minI, hasMin := s.Get("minItems").Float()
+	maxI, hasMax := s.Get("maxItems").Float()
+	if hasMin || hasMax || want != "array" {
+		mn, mx := -1, -1
+		if hasMin {
+			mn = int(minI)
+		}
+		if hasMax {
+			mx = int(maxI)
+		}
+		d := keyed{jen.Id("Type").Op(":").Lit(want)}
+		d.add("MinItems", jen.Lit(mn))
+		d.add("MaxItems", jen.Lit(mx))
+		spec = jen.Op("&").Id(g.pkgVar(ctx.base+"List", jen.Qual(runtimePkg, "ArraySchema").Values(d...)))
+	}
+	item := jen.Func().Params(
+		jen.Id("d").Op("*").Qual(jsonscanPkg, "Decoder"),
+		jen.Id("p").Qual(runtimePkg, "Path"),
+		jen.Id("v").Op("*").Add(typeExpr(t.Elem)),
+	).Op("*").Qual(runtimePkg, "ToolError").Block(jen.Return(call))
+	return rt("ReadList", jen.Id("d"), ctx.at, spec, g.addr(ctx, dst), item)
+}
+
+// readScalar returns the call of the runtime reader of a boolean, number
+// or string value (runtime.ReadString...), or nil when the value is of
+// another kind or its schema needs more than a reader checks: a const, or
+// numbers compared for uniqueItems.
+func (g *vgen) readScalar(ctx valueCtx, s *catalog.Node, want string, typed bool, dst *jen.Statement) jen.Code {
+	t := ctx.typ
+	if s.Get("const") != nil || ctx.shadow != "" {
+		return nil
+	}
+	typ := jen.Lit(want)
+	if !typed {
+		typ = jen.Lit("")
+	}
+	var name string
+	var spec jen.Code = jen.Nil()
+	args := []jen.Code{jen.Id("d"), ctx.at}
+	switch t.Kind {
+	case kBool:
+		name = "ReadBool"
+		spec = jen.Lit(want)
+	case kInt, kFloat:
+		name = "ReadInt"
+		plain := "integer"
+		if t.Kind == kFloat {
+			name, plain = "ReadFloat", "number"
+		}
+		var d keyed
+		if b := g.bounds(s); b != nil {
+			d.add("Bounds", jen.Op("&").Add(b))
+		}
+		if m := s.Get("multipleOf"); m != nil {
+			d.add("Multiple", rt("NewMultiple", jen.Lit(m.Num)))
+		}
+		if e := s.Get("enum"); e != nil {
+			vals := make([]jen.Code, len(e.Items))
+			for i, it := range e.Items {
+				f, _ := it.Float()
+				vals[i] = jen.Lit(int64(f))
+			}
+			d.add("Enum", jen.Index().Int64().Values(vals...))
+			d.add("Allowed", allowedValues(e.Items))
+		}
+		if len(d) > 0 || !typed || want != plain {
+			d = append(keyed{jen.Id("Type").Op(":").Add(typ)}, d...)
+			spec = jen.Op("&").Id(g.pkgVar(ctx.base+"Schema", jen.Qual(runtimePkg, "NumberSchema").Values(d...)))
+		}
+	case kString, kEnum, kTime:
+		name = "ReadString"
+		if t.Kind == kTime {
+			name = "ReadTime"
+		}
+		d := keyed{jen.Id("Type").Op(":").Add(typ)}
+		mn, mx := -1, -1
+		if f, ok := s.Get("minLength").Float(); ok {
+			mn = int(f)
+		}
+		if f, ok := s.Get("maxLength").Float(); ok {
+			mx = int(f)
+		}
+		d.add("MinLength", jen.Lit(mn))
+		d.add("MaxLength", jen.Lit(mx))
+		checks := mn >= 0 || mx >= 0
+		if p, ok := s.Get("pattern").StringValue(); ok {
+			d.add("Pattern", jen.Qual("regexp", "MustCompile").Call(jen.Lit(p)))
+			checks = true
+		}
+		if fm, ok := s.Get("format").StringValue(); ok && formatAsserted(fm) {
+			d.add("Format", jen.Lit(fm))
+			checks = true
+		}
+		if t.Kind == kEnum {
+			vals := make([]string, len(t.Values))
+			for i, v := range t.Values {
+				vals[i] = v.Value
+			}
+			d.add("Enum", jen.Index().String().Values(lits(vals)...))
+			d.add("Allowed", allowedValues(s.Get("enum").Items))
+			checks = true
+		}
+		if checks || !typed || want != "string" {
+			spec = jen.Op("&").Id(g.pkgVar(ctx.base+"Schema", jen.Qual(runtimePkg, "StringSchema").Values(d...)))
+		}
+	default:
+		return nil
+	}
+	if ctx.pointer {
+		name += "Ptr"
+	}
+	args = append(args, spec, g.addr(ctx, dst))
+	if t.Kind == kInt || t.Kind == kFloat || t.Kind == kTime {
+		args = append(args, jen.Id("late"))
+	}
+	return rt(name, args...)
+}
+
+// allowedValues is the []any of an enum's values, as errors list them.
+func allowedValues(items []*catalog.Node) jen.Code {
 	vals := make([]jen.Code, len(items))
 	for i, it := range items {
 		switch it.Kind {
@@ -810,12 +982,36 @@ func (g *vgen) enumVar(ctx valueCtx, s *catalog.Node) string {
 			vals[i] = jen.Nil()
 		}
 	}
-	name := g.pkgVar(ctx.base+"Allowed", jen.Index().Any().Values(vals...), unexported(ctx.base+"Allowed")+" are the values the schema allows.")
+	return jen.Index().Any().Values(vals...)
+}
+
+// enumVar declares the allowed values of an enum or const.
+func (g *vgen) enumVar(ctx valueCtx, s *catalog.Node) string {
+	if name, ok := g.enums[s]; ok {
+		return name
+	}
+	var items []*catalog.Node
+	if e := s.Get("enum"); e != nil {
+		items = e.Items
+	} else if c := s.Get("const"); c != nil {
+		items = []*catalog.Node{c}
+	}
+	name := g.pkgVar(ctx.base+"Allowed", allowedValues(items))
 	g.enums[s] = name
 	return name
 }
 
 func (g *vgen) boundsVar(ctx valueCtx, s *catalog.Node) string {
+	b := g.bounds(s)
+	if b == nil {
+		return ""
+	}
+	return g.pkgVar(ctx.base+"Bounds", b)
+}
+
+// bounds is the runtime.Bounds of a number's schema, or nil when it has
+// none.
+func (g *vgen) bounds(s *catalog.Node) *jen.Statement {
 	var b struct {
 		min, max                     float64
 		hasMin, hasMax, exMin, exMax bool
@@ -829,22 +1025,24 @@ func (g *vgen) boundsVar(ctx valueCtx, s *catalog.Node) string {
 		b.max, b.hasMax, b.exMax = f, true, true
 	}
 	if !b.hasMin && !b.hasMax {
-		return ""
+		return nil
 	}
-	d := jen.Dict{}
+	var d keyed
 	if b.hasMin {
-		d[jen.Id("Min")], d[jen.Id("HasMin")] = jen.Lit(b.min), jen.True()
+		d.add("Min", jen.Lit(b.min))
+		d.add("HasMin", jen.True())
 		if b.exMin {
-			d[jen.Id("ExclusiveMin")] = jen.True()
+			d.add("ExclusiveMin", jen.True())
 		}
 	}
 	if b.hasMax {
-		d[jen.Id("Max")], d[jen.Id("HasMax")] = jen.Lit(b.max), jen.True()
+		d.add("Max", jen.Lit(b.max))
+		d.add("HasMax", jen.True())
 		if b.exMax {
-			d[jen.Id("ExclusiveMax")] = jen.True()
+			d.add("ExclusiveMax", jen.True())
 		}
 	}
-	return g.pkgVar(ctx.base+"Bounds", jen.Qual(runtimePkg, "Bounds").Values(d), unexported(ctx.base+"Bounds")+" are the bounds of "+ctx.base+".")
+	return jen.Qual(runtimePkg, "Bounds").Values(d...)
 }
 
 // multipleVar declares the multipleOf of a number.
@@ -853,7 +1051,7 @@ func (g *vgen) multipleVar(ctx valueCtx, s *catalog.Node) string {
 	if m == nil {
 		return ""
 	}
-	return g.pkgVar(ctx.base+"Multiple", rt("NewMultiple", jen.Lit(m.Num)), unexported(ctx.base+"Multiple")+" is the multipleOf of "+ctx.base+".")
+	return g.pkgVar(ctx.base+"Multiple", rt("NewMultiple", jen.Lit(m.Num)))
 }
 
 func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
@@ -981,12 +1179,12 @@ func (g *vgen) readString(ctx valueCtx, s *catalog.Node, dst *jen.Statement, rea
 			ret(rt("ArgLength", ctx.ptr, jen.Id("s"), jen.Lit(mn), jen.Lit(mx)))))
 	}
 	if p, ok := s.Get("pattern").StringValue(); ok {
-		re := g.pkgVar(ctx.base+"Pattern", jen.Qual("regexp", "MustCompile").Call(jen.Lit(p)), unexported(ctx.base+"Pattern")+" is the pattern of "+ctx.base+".")
+		re := g.pkgVar(ctx.base+"Pattern", jen.Qual("regexp", "MustCompile").Call(jen.Lit(p)))
 		checks = append(checks, jen.If(jen.Op("!").Id(re).Dot("MatchString").Call(jen.Id("s"))).Block(
 			ret(rt("ArgPattern", ctx.ptr, jen.Id("s"), jen.Lit(p)))))
 	}
 	if fm, ok := s.Get("format").StringValue(); ok && formatAsserted(fm) {
-		fv := g.pkgVar(ctx.base+"Format", rt("FormatChecker", jen.Lit(fm)), unexported(ctx.base+"Format")+" checks the format "+fm+".")
+		fv := g.pkgVar(ctx.base+"Format", rt("FormatChecker", jen.Lit(fm)))
 		checks = append(checks, jen.If(jen.Op("!").Id(fv).Call(jen.Id("s"))).Block(
 			ret(rt("ArgFormat", ctx.ptr, jen.Id("s"), jen.Lit(fm)))))
 	}
@@ -1061,6 +1259,7 @@ func (g *vgen) readSlice(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 		schema:   s.Get("items"),
 		typ:      t.Elem,
 		ptr:      jen.Id(ctx.path).Dot("Elem").Call(jen.Id(i)),
+		at:       jen.Id(ctx.path).Dot("Index").Call(jen.Id(i)),
 		base:     ctx.base + "Item",
 		defaults: jen.False(),
 	}
@@ -1079,12 +1278,15 @@ func (g *vgen) readSlice(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 		elem.shadow = floats
 	}
 	var elemBody []jen.Code
+	used := false
 	if needsPath(t.Elem) {
-		elem.path, elem.ptr = ep, jen.Id(ep).Dot("String").Call()
-		elemBody = append(elemBody, jen.Id(ep).Op(":=").Id(ctx.path).Dot("Index").Call(jen.Id(i)))
+		elem.path, elem.ptr, elem.pathUsed = ep, jen.Id(ep).Dot("String").Call(), &used
 	}
 	elemBody = append(elemBody, jen.Var().Id("item").Add(typeExpr(t.Elem)))
 	elemBody = append(elemBody, g.value(elem, jen.Id("item"))...)
+	if used {
+		elemBody = append([]jen.Code{jen.Id(ep).Op(":=").Id(ctx.path).Dot("Index").Call(jen.Id(i))}, elemBody...)
+	}
 	elemBody = append(elemBody, jen.Id(list).Op("=").Append(jen.Id(list), jen.Id("item")))
 	out := []jen.Code{
 		jen.If(jen.Err().Op(":=").Id("d").Dot("BeginArray").Call(), jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
@@ -1160,16 +1362,20 @@ func (g *vgen) readMap(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readEr
 			schema:   ap,
 			typ:      t.Elem,
 			ptr:      jen.Id(ctx.path).Dot("Field").Call(jen.Id("k")),
+			at:       jen.Id(ctx.path).Dot("Key").Call(jen.Id("k")),
 			base:     ctx.base + "Value",
 			defaults: jen.False(),
 		}
-		member = append(member, jen.Id("k").Op(":=").String().Parens(jen.Id("key")))
+		used := false
 		if needsPath(t.Elem) {
-			elem.path, elem.ptr = ep, jen.Id(ep).Dot("String").Call()
-			member = append(member, jen.Id(ep).Op(":=").Id(ctx.path).Dot("Key").Call(jen.Id("k")))
+			elem.path, elem.ptr, elem.pathUsed = ep, jen.Id(ep).Dot("String").Call(), &used
 		}
 		member = append(member, jen.Var().Id("item").Add(typeExpr(t.Elem)))
 		member = append(member, g.value(elem, jen.Id("item"))...)
+		if used {
+			member = append([]jen.Code{jen.Id(ep).Op(":=").Id(ctx.path).Dot("Key").Call(jen.Id("k"))}, member...)
+		}
+		member = append([]jen.Code{jen.Id("k").Op(":=").String().Parens(jen.Id("key"))}, member...)
 		member = append(member, jen.Id(m).Index(jen.Id("k")).Op("=").Id("item"))
 	}
 	g.depth = depth - 1

@@ -64,8 +64,13 @@ const Version = "0.1.0"
 // runtime.GeneratedCodeVersionN, the constant of the version they were
 // generated for, so a stale generation fails to compile instead of
 // misbehaving.
-const GeneratedCodeVersion = 1
+const GeneratedCodeVersion = 2
 
-// GeneratedCodeVersion1 is the constant that code generated for version 1
-// of the runtime API refers to (as `const _ = runtime.GeneratedCodeVersion1`).
+// GeneratedCodeVersion2 is the constant that code generated for version 2
+// of the runtime API refers to (as `const _ = runtime.GeneratedCodeVersion2`).
+// Version 2 validates through the readers of genread.go.
+const GeneratedCodeVersion2 = true
+
+// GeneratedCodeVersion1 is the constant of code generated for version 1,
+// which this runtime still supports.
 const GeneratedCodeVersion1 = true

@@ -9,7 +9,6 @@ import (
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 	"regexp"
 	"time"
-	"unicode/utf8"
 )
 
 // FetchWebPageArgs are the arguments of fetch_web_page, decoded and validated.
@@ -81,117 +80,40 @@ func fetchWebPageMeta() runtime.Meta {
 // fetchWebPageValidator returns the validator of fetch_web_page's arguments,
 // generated from its schema: it decodes them into FetchWebPageArgs and
 // checks them in one pass.
-func fetchWebPageValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(fetchWebPageValidate), nil
+func fetchWebPageValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&fetchWebPageArgsObject, scanFetchWebPageArgs), nil
 }
 
-// fetchWebPageValidate checks the raw arguments of fetch_web_page and returns
-// them as a *FetchWebPageArgs, defaults applied.
-func fetchWebPageValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := fetchWebPageScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, fetchWebPageArgsNames, true, fetchWebPageScan)
-	}
-	return a, nil
-}
-
-// fetchWebPageScan decodes and checks raw in one pass, stopping at the first error.
-func fetchWebPageScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(FetchWebPageArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanFetchWebPageArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas fetchWebPageValidator checks the arguments against.
 var (
-	// fetchWebPageArgsNames are the properties of FetchWebPageArgs, sorted.
-	fetchWebPageArgsNames = []string{"max_chars", "url"}
-	// fetchWebPageArgsURLPattern is the pattern of FetchWebPageArgsURL.
-	fetchWebPageArgsURLPattern = regexp.MustCompile("^https://")
-	// fetchWebPageArgsURLFormat checks the format uri.
-	fetchWebPageArgsURLFormat = runtime.FormatChecker("uri")
-	// fetchWebPageArgsMaxCharsBounds are the bounds of FetchWebPageArgsMaxChars.
-	fetchWebPageArgsMaxCharsBounds = runtime.Bounds{
-		HasMax: true,
-		HasMin: true,
-		Max:    100000.0,
-		Min:    100.0,
-	}
+	fetchWebPageArgsObject         = runtime.Object{Names: []string{"max_chars", "url"}, Required: []string{"url"}, Reject: true}
+	fetchWebPageArgsURLSchema      = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 2048, Pattern: regexp.MustCompile("^https://"), Format: "uri"}
+	fetchWebPageArgsMaxCharsSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 100.0, HasMin: true, Max: 100000.0, HasMax: true}}
 )
 
 // scanFetchWebPageArgs reads the members of FetchWebPageArgs into out; d has read its '{'.
 func scanFetchWebPageArgs(d *jsonscan.Decoder, at *runtime.Path, out *FetchWebPageArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = FetchWebPageArgs{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := fetchWebPageArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "url":
 			seen |= 1 << 0
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("url"), "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n > 2048 {
-				return runtime.ArgLength(at.Field("url"), s, -1, 2048)
-			}
-			if !fetchWebPageArgsURLPattern.MatchString(s) {
-				return runtime.ArgPattern(at.Field("url"), s, "^https://")
-			}
-			if !fetchWebPageArgsURLFormat(s) {
-				return runtime.ArgFormat(at.Field("url"), s, "uri")
-			}
-			out.URL = s
+			te = runtime.ReadString(d, at.Key("url"), &fetchWebPageArgsURLSchema, &out.URL)
 		case "max_chars":
 			seen |= 1 << 1
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("max_chars"), "integer", err, &fetchWebPageArgsMaxCharsBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !fetchWebPageArgsMaxCharsBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("max_chars"), float64(n), fetchWebPageArgsMaxCharsBounds)
-				}
-				out.MaxChars = n
-			}
+			te = runtime.ReadInt(d, at.Key("max_chars"), &fetchWebPageArgsMaxCharsSchema, &out.MaxChars, late)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, fetchWebPageArgsNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "url", fetchWebPageArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {

@@ -98,95 +98,36 @@ func getArticleByIDMeta() runtime.Meta {
 // getArticleByIDValidator returns the validator of get_article_by_id's arguments,
 // generated from its schema: it decodes them into GetArticleByIDArgs and
 // checks them in one pass.
-func getArticleByIDValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(getArticleByIDValidate), nil
+func getArticleByIDValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&getArticleByIDArgsObject, scanGetArticleByIDArgs), nil
 }
 
-// getArticleByIDValidate checks the raw arguments of get_article_by_id and returns
-// them as a *GetArticleByIDArgs, defaults applied.
-func getArticleByIDValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := getArticleByIDScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, getArticleByIDArgsNames, true, getArticleByIDScan)
-	}
-	return a, nil
-}
-
-// getArticleByIDScan decodes and checks raw in one pass, stopping at the first error.
-func getArticleByIDScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(GetArticleByIDArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanGetArticleByIDArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas getArticleByIDValidator checks the arguments against.
 var (
-	// getArticleByIDArgsNames are the properties of GetArticleByIDArgs, sorted.
-	getArticleByIDArgsNames = []string{"article_id"}
-	// getArticleByIDArgsArticleIDBounds are the bounds of GetArticleByIDArgsArticleID.
-	getArticleByIDArgsArticleIDBounds = runtime.Bounds{
-		HasMin: true,
-		Min:    1.0,
-	}
+	getArticleByIDArgsObject          = runtime.Object{Names: []string{"article_id"}, Required: []string{"article_id"}, Reject: true}
+	getArticleByIDArgsArticleIDSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}
 )
 
 // scanGetArticleByIDArgs reads the members of GetArticleByIDArgs into out; d has read its '{'.
 func scanGetArticleByIDArgs(d *jsonscan.Decoder, at *runtime.Path, out *GetArticleByIDArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = GetArticleByIDArgs{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := getArticleByIDArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "article_id":
 			seen |= 1 << 0
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("article_id"), "integer", err, &getArticleByIDArgsArticleIDBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !getArticleByIDArgsArticleIDBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("article_id"), float64(n), getArticleByIDArgsArticleIDBounds)
-				}
-				out.ArticleID = n
-			}
+			te = runtime.ReadInt(d, at.Key("article_id"), &getArticleByIDArgsArticleIDSchema, &out.ArticleID, late)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, getArticleByIDArgsNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "article_id", getArticleByIDArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	return nil
 }

@@ -105,121 +105,43 @@ func publishArticleMeta() runtime.Meta {
 // publishArticleValidator returns the validator of publish_article's arguments,
 // generated from its schema: it decodes them into PublishArticleArgs and
 // checks them in one pass.
-func publishArticleValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(publishArticleValidate), nil
+func publishArticleValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&publishArticleArgsObject, scanPublishArticleArgs), nil
 }
 
-// publishArticleValidate checks the raw arguments of publish_article and returns
-// them as a *PublishArticleArgs, defaults applied.
-func publishArticleValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := publishArticleScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, publishArticleArgsNames, true, publishArticleScan)
-	}
-	return a, nil
-}
-
-// publishArticleScan decodes and checks raw in one pass, stopping at the first error.
-func publishArticleScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(PublishArticleArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanPublishArticleArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas publishArticleValidator checks the arguments against.
 var (
-	// publishArticleArgsNames are the properties of PublishArticleArgs, sorted.
-	publishArticleArgsNames = []string{"article_id", "channel", "notify_subscribers"}
-	// publishArticleArgsArticleIDBounds are the bounds of PublishArticleArgsArticleID.
-	publishArticleArgsArticleIDBounds = runtime.Bounds{
-		HasMin: true,
-		Min:    1.0,
-	}
-	// publishArticleArgsChannelAllowed are the values the schema allows.
-	publishArticleArgsChannelAllowed = []any{"blog", "newsletter"}
+	publishArticleArgsObject          = runtime.Object{Names: []string{"article_id", "channel", "notify_subscribers"}, Required: []string{"article_id", "channel"}, Reject: true}
+	publishArticleArgsArticleIDSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}
+	publishArticleArgsChannelSchema   = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"blog", "newsletter"}, Allowed: []any{"blog", "newsletter"}}
 )
 
 // scanPublishArticleArgs reads the members of PublishArticleArgs into out; d has read its '{'.
 func scanPublishArticleArgs(d *jsonscan.Decoder, at *runtime.Path, out *PublishArticleArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = PublishArticleArgs{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := publishArticleArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "article_id":
 			seen |= 1 << 0
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("article_id"), "integer", err, &publishArticleArgsArticleIDBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !publishArticleArgsArticleIDBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("article_id"), float64(n), publishArticleArgsArticleIDBounds)
-				}
-				out.ArticleID = n
-			}
+			te = runtime.ReadInt(d, at.Key("article_id"), &publishArticleArgsArticleIDSchema, &out.ArticleID, late)
 		case "channel":
 			seen |= 1 << 1
-			b, err := d.StringBytes()
-			if err != nil {
-				return runtime.ArgRead(at.Field("channel"), "string", err)
-			}
-			switch string(b) {
-			case "blog":
-				out.Channel = PublishArticleArgsChannelBlog
-			case "newsletter":
-				out.Channel = PublishArticleArgsChannelNewsletter
-			default:
-				return runtime.ArgNotInEnum(at.Field("channel"), string(b), publishArticleArgsChannelAllowed)
-			}
+			te = runtime.ReadString(d, at.Key("channel"), &publishArticleArgsChannelSchema, &out.Channel)
 		case "notify_subscribers":
 			seen |= 1 << 2
-			v, err := d.Bool()
-			if err != nil {
-				return runtime.ArgRead(at.Field("notify_subscribers"), "boolean", err)
-			}
-			out.NotifySubscribers = v
+			te = runtime.ReadBool(d, at.Key("notify_subscribers"), "boolean", &out.NotifySubscribers)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, publishArticleArgsNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "article_id", publishArticleArgsNames)
-	}
-	if seen&(1<<1) == 0 {
-		return runtime.ArgMissing(at.String(), "channel", publishArticleArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<2) == 0 {

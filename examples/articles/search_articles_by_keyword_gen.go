@@ -8,7 +8,6 @@ import (
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 	"time"
-	"unicode/utf8"
 )
 
 // SearchArticlesByKeywordArgs are the arguments of search_articles_by_keyword, decoded and validated.
@@ -103,123 +102,44 @@ func searchArticlesByKeywordMeta() runtime.Meta {
 // searchArticlesByKeywordValidator returns the validator of search_articles_by_keyword's arguments,
 // generated from its schema: it decodes them into SearchArticlesByKeywordArgs and
 // checks them in one pass.
-func searchArticlesByKeywordValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(searchArticlesByKeywordValidate), nil
+func searchArticlesByKeywordValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&searchArticlesByKeywordArgsObject, scanSearchArticlesByKeywordArgs), nil
 }
 
-// searchArticlesByKeywordValidate checks the raw arguments of search_articles_by_keyword and returns
-// them as a *SearchArticlesByKeywordArgs, defaults applied.
-func searchArticlesByKeywordValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := searchArticlesByKeywordScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, searchArticlesByKeywordArgsNames, true, searchArticlesByKeywordScan)
-	}
-	return a, nil
-}
-
-// searchArticlesByKeywordScan decodes and checks raw in one pass, stopping at the first error.
-func searchArticlesByKeywordScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(SearchArticlesByKeywordArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanSearchArticlesByKeywordArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas searchArticlesByKeywordValidator checks the arguments against.
 var (
-	// searchArticlesByKeywordArgsNames are the properties of SearchArticlesByKeywordArgs, sorted.
-	searchArticlesByKeywordArgsNames = []string{"language", "max_results", "query"}
-	// searchArticlesByKeywordArgsLanguageAllowed are the values the schema allows.
-	searchArticlesByKeywordArgsLanguageAllowed = []any{"en", "it"}
-	// searchArticlesByKeywordArgsMaxResultsBounds are the bounds of SearchArticlesByKeywordArgsMaxResults.
-	searchArticlesByKeywordArgsMaxResultsBounds = runtime.Bounds{
-		HasMax: true,
-		HasMin: true,
-		Max:    20.0,
-		Min:    1.0,
-	}
+	searchArticlesByKeywordArgsObject           = runtime.Object{Names: []string{"language", "max_results", "query"}, Required: []string{"query"}, Reject: true}
+	searchArticlesByKeywordArgsQuerySchema      = runtime.StringSchema{Type: "string", MinLength: 2, MaxLength: 200}
+	searchArticlesByKeywordArgsLanguageSchema   = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"en", "it"}, Allowed: []any{"en", "it"}}
+	searchArticlesByKeywordArgsMaxResultsSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 20.0, HasMax: true}}
 )
 
 // scanSearchArticlesByKeywordArgs reads the members of SearchArticlesByKeywordArgs into out; d has read its '{'.
 func scanSearchArticlesByKeywordArgs(d *jsonscan.Decoder, at *runtime.Path, out *SearchArticlesByKeywordArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = SearchArticlesByKeywordArgs{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := searchArticlesByKeywordArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "query":
 			seen |= 1 << 0
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("query"), "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n < 2 || n > 200 {
-				return runtime.ArgLength(at.Field("query"), s, 2, 200)
-			}
-			out.Query = s
+			te = runtime.ReadString(d, at.Key("query"), &searchArticlesByKeywordArgsQuerySchema, &out.Query)
 		case "language":
 			seen |= 1 << 1
-			b, err := d.StringBytes()
-			if err != nil {
-				return runtime.ArgRead(at.Field("language"), "string", err)
-			}
-			switch string(b) {
-			case "en":
-				out.Language = SearchArticlesByKeywordArgsLanguageEn
-			case "it":
-				out.Language = SearchArticlesByKeywordArgsLanguageIt
-			default:
-				return runtime.ArgNotInEnum(at.Field("language"), string(b), searchArticlesByKeywordArgsLanguageAllowed)
-			}
+			te = runtime.ReadString(d, at.Key("language"), &searchArticlesByKeywordArgsLanguageSchema, &out.Language)
 		case "max_results":
 			seen |= 1 << 2
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("max_results"), "integer", err, &searchArticlesByKeywordArgsMaxResultsBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !searchArticlesByKeywordArgsMaxResultsBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("max_results"), float64(n), searchArticlesByKeywordArgsMaxResultsBounds)
-				}
-				out.MaxResults = n
-			}
+			te = runtime.ReadInt(d, at.Key("max_results"), &searchArticlesByKeywordArgsMaxResultsSchema, &out.MaxResults, late)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, searchArticlesByKeywordArgsNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "query", searchArticlesByKeywordArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {

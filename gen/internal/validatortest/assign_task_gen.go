@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
-	"unicode/utf8"
 )
 
 // AssignTaskArgs are the arguments of assign_task, decoded and validated.
@@ -66,112 +65,45 @@ func assignTaskMeta() runtime.Meta {
 // assignTaskValidator returns the validator of assign_task's arguments,
 // generated from its schema: it decodes them into AssignTaskArgs and
 // checks them in one pass.
-func assignTaskValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(assignTaskValidate), nil
+func assignTaskValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&assignTaskArgsObject, scanAssignTaskArgs), nil
 }
 
-// assignTaskValidate checks the raw arguments of assign_task and returns
-// them as a *AssignTaskArgs, defaults applied.
-func assignTaskValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := assignTaskScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, assignTaskArgsNames, true, assignTaskScan)
-	}
-	return a, nil
-}
-
-// assignTaskScan decodes and checks raw in one pass, stopping at the first error.
-func assignTaskScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(AssignTaskArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanAssignTaskArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas assignTaskValidator checks the arguments against.
 var (
-	// assignTaskArgsNames are the properties of AssignTaskArgs, sorted.
-	assignTaskArgsNames = []string{"backup", "checklist", "due", "owner", "reviewers", "scores", "task_id"}
-	// assignTaskArgsTaskIDBounds are the bounds of AssignTaskArgsTaskID.
-	assignTaskArgsTaskIDBounds = runtime.Bounds{
-		HasMin: true,
-		Min:    1.0,
-	}
-	// assignTaskPersonNames are the properties of AssignTaskPerson, sorted.
-	assignTaskPersonNames = []string{"email", "name"}
-	// assignTaskPersonEmailFormat checks the format email.
-	assignTaskPersonEmailFormat = runtime.FormatChecker("email")
-	// assignTaskArgsDueFormat checks the format date.
-	assignTaskArgsDueFormat = runtime.FormatChecker("date")
-	// assignTaskArgsScoresValueBounds are the bounds of AssignTaskArgsScoresValue.
-	assignTaskArgsScoresValueBounds = runtime.Bounds{
-		HasMax: true,
-		Max:    1.0,
-	}
+	assignTaskArgsObject              = runtime.Object{Names: []string{"backup", "checklist", "due", "owner", "reviewers", "scores", "task_id"}, Required: []string{"task_id", "owner"}, Reject: true}
+	assignTaskArgsTaskIDSchema        = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}
+	assignTaskPersonObject            = runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}
+	assignTaskPersonNameSchema        = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}
+	assignTaskPersonEmailSchema       = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}
+	assignTaskArgsReviewersList       = runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 3}
+	assignTaskArgsDueSchema           = runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date"}
+	assignTaskArgsChecklistItemSchema = runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 20}
+	assignTaskArgsScoresValueSchema   = runtime.NumberSchema{Type: "null or number", Bounds: &runtime.Bounds{Max: 1.0, HasMax: true}}
 )
 
 // scanAssignTaskPerson reads the members of AssignTaskPerson into out; d has read its '{'.
 func scanAssignTaskPerson(d *jsonscan.Decoder, at *runtime.Path, out *AssignTaskPerson, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = AssignTaskPerson{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := assignTaskPersonObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "name":
 			seen |= 1 << 0
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("name"), "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n < 1 {
-				return runtime.ArgLength(at.Field("name"), s, 1, -1)
-			}
-			out.Name = s
+			te = runtime.ReadString(d, at.Key("name"), &assignTaskPersonNameSchema, &out.Name)
 		case "email":
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("email"), "string", err)
-			}
-			if !assignTaskPersonEmailFormat(s) {
-				return runtime.ArgFormat(at.Field("email"), s, "email")
-			}
-			out.Email = &s
+			te = runtime.ReadStringPtr(d, at.Key("email"), &assignTaskPersonEmailSchema, &out.Email)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, assignTaskPersonNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "name", assignTaskPersonNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	return nil
 }
@@ -180,83 +112,28 @@ func scanAssignTaskPerson(d *jsonscan.Decoder, at *runtime.Path, out *AssignTask
 func scanAssignTaskArgs(d *jsonscan.Decoder, at *runtime.Path, out *AssignTaskArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = AssignTaskArgs{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := assignTaskArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "task_id":
 			seen |= 1 << 0
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("task_id"), "integer", err, &assignTaskArgsTaskIDBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !assignTaskArgsTaskIDBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("task_id"), float64(n), assignTaskArgsTaskIDBounds)
-				}
-				out.TaskID = n
-			}
+			te = runtime.ReadInt(d, at.Key("task_id"), &assignTaskArgsTaskIDSchema, &out.TaskID, late)
 		case "owner":
 			seen |= 1 << 1
-			p := at.Key("owner")
-			if err := d.BeginObject(); err != nil {
-				return runtime.ArgRead(p.String(), "object", err)
-			}
-			if te := scanAssignTaskPerson(d, &p, &out.Owner, false, late); te != nil {
-				return te
-			}
+			te = runtime.ReadObject(d, at.Key("owner"), "object", &out.Owner, false, late, scanAssignTaskPerson)
 		case "reviewers":
-			p := at.Key("reviewers")
-			if err := d.BeginArray(); err != nil {
-				return runtime.ArgRead(p.String(), "array", err)
-			}
-			list := []AssignTaskPerson{}
-			for i := 0; ; i++ {
-				more, err := d.NextElem()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					ep := p.Index(i)
-					var item AssignTaskPerson
-					if err := d.BeginObject(); err != nil {
-						return runtime.ArgRead(ep.String(), "object", err)
-					}
-					if te := scanAssignTaskPerson(d, &ep, &item, false, late); te != nil {
-						return te
-					}
-					list = append(list, item)
-				}
-			}
-			if len(list) > 3 {
-				return runtime.ArgItems(p.String(), len(list), -1, 3)
-			}
-			out.Reviewers = list
+			te = runtime.ReadList(d, at.Key("reviewers"), &assignTaskArgsReviewersList, &out.Reviewers, func(d *jsonscan.Decoder, p runtime.Path, v *AssignTaskPerson) *runtime.ToolError {
+				return runtime.ReadObject(d, p, "object", v, false, late, scanAssignTaskPerson)
+			})
 		case "backup":
-			p := at.Key("backup")
 			if d.Peek() == jsonscan.Null {
 				if err := d.Null(); err != nil {
 					return runtime.ArgSyntax(err)
 				}
 				out.Backup = nil
 			} else {
-				v := new(AssignTaskPerson)
-				out.Backup = v
-				if err := d.BeginObject(); err != nil {
-					return runtime.ArgRead(p.String(), "object", err)
-				}
-				if te := scanAssignTaskPerson(d, &p, v, false, late); te != nil {
+				if te := runtime.ReadObjectPtr(d, at.Key("backup"), "object", &out.Backup, false, late, scanAssignTaskPerson); te != nil {
 					return te
 				}
 			}
@@ -267,14 +144,9 @@ func scanAssignTaskArgs(d *jsonscan.Decoder, at *runtime.Path, out *AssignTaskAr
 				}
 				out.Due = nil
 			} else {
-				s, err := d.String()
-				if err != nil {
-					return runtime.ArgRead(at.Field("due"), "null or string", err)
+				if te := runtime.ReadStringPtr(d, at.Key("due"), &assignTaskArgsDueSchema, &out.Due); te != nil {
+					return te
 				}
-				if !assignTaskArgsDueFormat(s) {
-					return runtime.ArgFormat(at.Field("due"), s, "date")
-				}
-				out.Due = &s
 			}
 		case "checklist":
 			p := at.Key("checklist")
@@ -304,14 +176,9 @@ func scanAssignTaskArgs(d *jsonscan.Decoder, at *runtime.Path, out *AssignTaskAr
 							}
 							item = ""
 						} else {
-							s, err := d.String()
-							if err != nil {
-								return runtime.ArgRead(p.Elem(i), "null or string", err)
+							if te := runtime.ReadString(d, p.Index(i), &assignTaskArgsChecklistItemSchema, &item); te != nil {
+								return te
 							}
-							if n := utf8.RuneCountInString(s); n > 20 {
-								return runtime.ArgLength(p.Elem(i), s, -1, 20)
-							}
-							item = s
 						}
 						list = append(list, item)
 					}
@@ -341,36 +208,23 @@ func scanAssignTaskArgs(d *jsonscan.Decoder, at *runtime.Path, out *AssignTaskAr
 						}
 						item = 0
 					} else {
-						f, err := d.Float64()
-						if err != nil {
-							return runtime.ArgRead(p.Field(k), "null or number", err)
+						if te := runtime.ReadFloat(d, p.Key(k), &assignTaskArgsScoresValueSchema, &item, late); te != nil {
+							return te
 						}
-						if !assignTaskArgsScoresValueBounds.Check(f) {
-							return runtime.ArgOutOfRange(p.Field(k), f, assignTaskArgsScoresValueBounds)
-						}
-						item = f
 					}
 					m[k] = item
 				}
 			}
 			out.Scores = m
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, assignTaskArgsNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "task_id", assignTaskArgsNames)
-	}
-	if seen&(1<<1) == 0 {
-		return runtime.ArgMissing(at.String(), "owner", assignTaskArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 	"regexp"
 	"time"
-	"unicode/utf8"
 )
 
 // CreateEventArgs are the arguments of create_event, decoded and validated.
@@ -168,161 +167,56 @@ func createEventMeta() runtime.Meta {
 // createEventValidator returns the validator of create_event's arguments,
 // generated from its schema: it decodes them into CreateEventArgs and
 // checks them in one pass.
-func createEventValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(createEventValidate), nil
+func createEventValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&createEventArgsObject, scanCreateEventArgs), nil
 }
 
-// createEventValidate checks the raw arguments of create_event and returns
-// them as a *CreateEventArgs, defaults applied.
-func createEventValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := createEventScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, createEventArgsNames, true, createEventScan)
-	}
-	return a, nil
-}
-
-// createEventScan decodes and checks raw in one pass, stopping at the first error.
-func createEventScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(CreateEventArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanCreateEventArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas createEventValidator checks the arguments against.
 var (
-	// createEventArgsNames are the properties of CreateEventArgs, sorted.
-	createEventArgsNames = []string{"attendees", "channel", "color", "confirmed", "duration_minutes", "ends_at", "extra", "kind", "labels", "location", "matrix", "metadata", "note", "organizer_email", "priority", "private", "ratio", "reminder", "slots", "starts_at", "tags", "title", "version", "weight"}
-	// createEventArgsTitlePattern is the pattern of CreateEventArgsTitle.
-	createEventArgsTitlePattern = regexp.MustCompile("^[A-Z]")
-	// createEventArgsKindAllowed are the values the schema allows.
-	createEventArgsKindAllowed = []any{"meeting", "call", "focus time"}
-	// createEventArgsVersionAllowed are the values the schema allows.
-	createEventArgsVersionAllowed = []any{json.Number("2")}
-	// createEventArgsChannelAllowed are the values the schema allows.
-	createEventArgsChannelAllowed = []any{"calendar"}
-	// createEventArgsStartsAtFormat checks the format date-time.
-	createEventArgsStartsAtFormat = runtime.FormatChecker("date-time")
-	// createEventArgsDurationMinutesBounds are the bounds of CreateEventArgsDurationMinutes.
-	createEventArgsDurationMinutesBounds = runtime.Bounds{
-		HasMax: true,
-		HasMin: true,
-		Max:    480.0,
-		Min:    5.0,
-	}
-	// createEventArgsDurationMinutesMultiple is the multipleOf of CreateEventArgsDurationMinutes.
-	createEventArgsDurationMinutesMultiple = runtime.NewMultiple("5")
-	// createEventArgsPriorityAllowed are the values the schema allows.
-	createEventArgsPriorityAllowed = []any{json.Number("1"), json.Number("2"), json.Number("3")}
-	// createEventArgsWeightBounds are the bounds of CreateEventArgsWeight.
-	createEventArgsWeightBounds = runtime.Bounds{
-		ExclusiveMax: true,
-		ExclusiveMin: true,
-		HasMax:       true,
-		HasMin:       true,
-		Max:          10.0,
-		Min:          0.0,
-	}
-	// createEventArgsWeightMultiple is the multipleOf of CreateEventArgsWeight.
-	createEventArgsWeightMultiple = runtime.NewMultiple("0.5")
-	// createEventArgsRatioBounds are the bounds of CreateEventArgsRatio.
-	createEventArgsRatioBounds = runtime.Bounds{
-		HasMax: true,
-		HasMin: true,
-		Max:    1.5,
-		Min:    -1.5,
-	}
-	// createEventArgsConfirmedAllowed are the values the schema allows.
-	createEventArgsConfirmedAllowed = []any{true}
-	// createEventArgsOrganizerEmailFormat checks the format email.
-	createEventArgsOrganizerEmailFormat = runtime.FormatChecker("email")
-	// createEventArgsLocationNames are the properties of CreateEventArgsLocation, sorted.
-	createEventArgsLocationNames = []string{"building", "floor", "room"}
-	// createEventArgsLocationFloorBounds are the bounds of CreateEventArgsLocationFloor.
-	createEventArgsLocationFloorBounds = runtime.Bounds{
-		HasMin: true,
-		Min:    0.0,
-	}
-	// createEventArgsAttendeesItemNames are the properties of CreateEventArgsAttendeesItem, sorted.
-	createEventArgsAttendeesItemNames = []string{"name", "optional", "role"}
-	// createEventArgsAttendeesItemRoleAllowed are the values the schema allows.
-	createEventArgsAttendeesItemRoleAllowed = []any{"host", "guest"}
-	// createEventArgsSlotsItemBounds are the bounds of CreateEventArgsSlotsItem.
-	createEventArgsSlotsItemBounds = runtime.Bounds{
-		HasMin: true,
-		Min:    0.0,
-	}
-	// createEventArgsLabelsValueBounds are the bounds of CreateEventArgsLabelsValue.
-	createEventArgsLabelsValueBounds = runtime.Bounds{
-		HasMax: true,
-		HasMin: true,
-		Max:    100.0,
-		Min:    0.0,
-	}
-	// createEventArgsReminderBounds are the bounds of CreateEventArgsReminder.
-	createEventArgsReminderBounds = runtime.Bounds{
-		HasMin: true,
-		Min:    0.0,
-	}
-	// createEventArgsEndsAtFormat checks the format date-time.
-	createEventArgsEndsAtFormat = runtime.FormatChecker("date-time")
-	// createEventArgsColorAllowed are the values the schema allows.
-	createEventArgsColorAllowed = []any{"red", "green"}
+	createEventArgsObject                  = runtime.Object{Names: []string{"attendees", "channel", "color", "confirmed", "duration_minutes", "ends_at", "extra", "kind", "labels", "location", "matrix", "metadata", "note", "organizer_email", "priority", "private", "ratio", "reminder", "slots", "starts_at", "tags", "title", "version", "weight"}, Required: []string{"title", "starts_at", "attendees"}, Reject: true}
+	createEventArgsTitleSchema             = runtime.StringSchema{Type: "string", MinLength: 3, MaxLength: 40, Pattern: regexp.MustCompile("^[A-Z]")}
+	createEventArgsKindSchema              = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"meeting", "call", "focus time"}, Allowed: []any{"meeting", "call", "focus time"}}
+	createEventArgsVersionAllowed          = []any{json.Number("2")}
+	createEventArgsChannelAllowed          = []any{"calendar"}
+	createEventArgsStartsAtSchema          = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "date-time"}
+	createEventArgsDurationMinutesSchema   = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 5.0, HasMin: true, Max: 480.0, HasMax: true}, Multiple: runtime.NewMultiple("5")}
+	createEventArgsPrioritySchema          = runtime.NumberSchema{Type: "integer", Enum: []int64{int64(1), int64(2), int64(3)}, Allowed: []any{json.Number("1"), json.Number("2"), json.Number("3")}}
+	createEventArgsWeightSchema            = runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, ExclusiveMin: true, Max: 10.0, HasMax: true, ExclusiveMax: true}, Multiple: runtime.NewMultiple("0.5")}
+	createEventArgsRatioSchema             = runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: -1.5, HasMin: true, Max: 1.5, HasMax: true}}
+	createEventArgsConfirmedAllowed        = []any{true}
+	createEventArgsOrganizerEmailSchema    = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}
+	createEventArgsLocationObject          = runtime.Object{Names: []string{"building", "floor", "room"}, Required: []string{"room"}, Reject: true}
+	createEventArgsLocationRoomSchema      = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}
+	createEventArgsLocationFloorSchema     = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}
+	createEventArgsLocationBuildingSchema  = runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 10}
+	createEventArgsAttendeesItemObject     = runtime.Object{Names: []string{"name", "optional", "role"}, Required: []string{"name"}, Reject: true}
+	createEventArgsAttendeesItemNameSchema = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}
+	createEventArgsAttendeesItemRoleSchema = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"host", "guest"}, Allowed: []any{"host", "guest"}}
+	createEventArgsAttendeesList           = runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 5}
+	createEventArgsTagsItemSchema          = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: 12}
+	createEventArgsSlotsItemBounds         = runtime.Bounds{Min: 0.0, HasMin: true}
+	createEventArgsMatrixItemList          = runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: -1}
+	createEventArgsLabelsValueSchema       = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 100.0, HasMax: true}}
+	createEventArgsNoteSchema              = runtime.StringSchema{Type: "null or string", MinLength: 2, MaxLength: -1}
+	createEventArgsReminderSchema          = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}
+	createEventArgsEndsAtSchema            = runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date-time"}
+	createEventArgsColorSchema             = runtime.StringSchema{Type: "", MinLength: -1, MaxLength: -1, Enum: []string{"red", "green"}, Allowed: []any{"red", "green"}}
 )
 
 // scanCreateEventArgsLocation reads the members of CreateEventArgsLocation into out; d has read its '{'.
 func scanCreateEventArgsLocation(d *jsonscan.Decoder, at *runtime.Path, out *CreateEventArgsLocation, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = CreateEventArgsLocation{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := createEventArgsLocationObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "room":
 			seen |= 1 << 0
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("room"), "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n < 1 {
-				return runtime.ArgLength(at.Field("room"), s, 1, -1)
-			}
-			out.Room = s
+			te = runtime.ReadString(d, at.Key("room"), &createEventArgsLocationRoomSchema, &out.Room)
 		case "floor":
 			seen |= 1 << 1
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("floor"), "integer", err, &createEventArgsLocationFloorBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !createEventArgsLocationFloorBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("floor"), float64(n), createEventArgsLocationFloorBounds)
-				}
-				out.Floor = n
-			}
+			te = runtime.ReadInt(d, at.Key("floor"), &createEventArgsLocationFloorSchema, &out.Floor, late)
 		case "building":
 			seen |= 1 << 2
 			if d.Peek() == jsonscan.Null {
@@ -331,29 +225,19 @@ func scanCreateEventArgsLocation(d *jsonscan.Decoder, at *runtime.Path, out *Cre
 				}
 				out.Building = nil
 			} else {
-				s, err := d.String()
-				if err != nil {
-					return runtime.ArgRead(at.Field("building"), "null or string", err)
+				if te := runtime.ReadStringPtr(d, at.Key("building"), &createEventArgsLocationBuildingSchema, &out.Building); te != nil {
+					return te
 				}
-				if n := utf8.RuneCountInString(s); n > 10 {
-					return runtime.ArgLength(at.Field("building"), s, -1, 10)
-				}
-				out.Building = &s
 			}
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, createEventArgsLocationNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "room", createEventArgsLocationNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {
@@ -371,63 +255,27 @@ func scanCreateEventArgsLocation(d *jsonscan.Decoder, at *runtime.Path, out *Cre
 func scanCreateEventArgsAttendeesItem(d *jsonscan.Decoder, at *runtime.Path, out *CreateEventArgsAttendeesItem, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = CreateEventArgsAttendeesItem{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := createEventArgsAttendeesItemObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "name":
 			seen |= 1 << 0
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("name"), "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n < 1 {
-				return runtime.ArgLength(at.Field("name"), s, 1, -1)
-			}
-			out.Name = s
+			te = runtime.ReadString(d, at.Key("name"), &createEventArgsAttendeesItemNameSchema, &out.Name)
 		case "optional":
 			seen |= 1 << 1
-			v, err := d.Bool()
-			if err != nil {
-				return runtime.ArgRead(at.Field("optional"), "boolean", err)
-			}
-			out.Optional = v
+			te = runtime.ReadBool(d, at.Key("optional"), "boolean", &out.Optional)
 		case "role":
-			b, err := d.StringBytes()
-			if err != nil {
-				return runtime.ArgRead(at.Field("role"), "string", err)
-			}
-			switch string(b) {
-			case "host":
-				v := CreateEventArgsAttendeesItemRoleHost
-				out.Role = &v
-			case "guest":
-				v := CreateEventArgsAttendeesItemRoleGuest
-				out.Role = &v
-			default:
-				return runtime.ArgNotInEnum(at.Field("role"), string(b), createEventArgsAttendeesItemRoleAllowed)
-			}
+			te = runtime.ReadStringPtr(d, at.Key("role"), &createEventArgsAttendeesItemRoleSchema, &out.Role)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, createEventArgsAttendeesItemNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "name", createEventArgsAttendeesItemNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {
@@ -441,46 +289,16 @@ func scanCreateEventArgsAttendeesItem(d *jsonscan.Decoder, at *runtime.Path, out
 func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEventArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = CreateEventArgs{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := createEventArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "title":
 			seen |= 1 << 0
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("title"), "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n < 3 || n > 40 {
-				return runtime.ArgLength(at.Field("title"), s, 3, 40)
-			}
-			if !createEventArgsTitlePattern.MatchString(s) {
-				return runtime.ArgPattern(at.Field("title"), s, "^[A-Z]")
-			}
-			out.Title = s
+			te = runtime.ReadString(d, at.Key("title"), &createEventArgsTitleSchema, &out.Title)
 		case "kind":
-			seen |= 1 << 1
-			b, err := d.StringBytes()
-			if err != nil {
-				return runtime.ArgRead(at.Field("kind"), "string", err)
-			}
-			switch string(b) {
-			case "meeting":
-				out.Kind = CreateEventArgsKindMeeting
-			case "call":
-				out.Kind = CreateEventArgsKindCall
-			case "focus time":
-				out.Kind = CreateEventArgsKindFocusTime
-			default:
-				return runtime.ArgNotInEnum(at.Field("kind"), string(b), createEventArgsKindAllowed)
-			}
+			seen |= 1 << 3
+			te = runtime.ReadString(d, at.Key("kind"), &createEventArgsKindSchema, &out.Kind)
 		case "version":
 			n, err := d.Int64()
 			if err != nil {
@@ -501,79 +319,20 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 			}
 			out.Channel = &s
 		case "starts_at":
-			seen |= 1 << 4
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("starts_at"), "string", err)
-			}
-			if !createEventArgsStartsAtFormat(s) {
-				return runtime.ArgFormat(at.Field("starts_at"), s, "date-time")
-			}
-			var v time.Time
-			if err := v.UnmarshalText([]byte(s)); err != nil {
-				runtime.Late(late, runtime.ArgNotFit(at.Field("starts_at"), s, "time.Time"))
-			} else {
-				out.StartsAt = v
-			}
+			seen |= 1 << 1
+			te = runtime.ReadTime(d, at.Key("starts_at"), &createEventArgsStartsAtSchema, &out.StartsAt, late)
 		case "duration_minutes":
-			seen |= 1 << 5
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("duration_minutes"), "integer", err, &createEventArgsDurationMinutesBounds, createEventArgsDurationMinutesMultiple, late); te != nil {
-					return te
-				}
-			} else {
-				if !createEventArgsDurationMinutesBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("duration_minutes"), float64(n), createEventArgsDurationMinutesBounds)
-				}
-				if !createEventArgsDurationMinutesMultiple.Int(n) {
-					return runtime.ArgNotMultiple(at.Field("duration_minutes"), float64(n), createEventArgsDurationMinutesMultiple)
-				}
-				out.DurationMinutes = n
-			}
+			seen |= 1 << 4
+			te = runtime.ReadInt(d, at.Key("duration_minutes"), &createEventArgsDurationMinutesSchema, &out.DurationMinutes, late)
 		case "priority":
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("priority"), "integer", err, nil, nil, late); te != nil {
-					return te
-				}
-				return runtime.ArgNotInEnum(at.Field("priority"), runtime.OverflowValue(err), createEventArgsPriorityAllowed)
-			} else {
-				switch n {
-				case int64(1), int64(2), int64(3):
-				default:
-					return runtime.ArgNotInEnum(at.Field("priority"), float64(n), createEventArgsPriorityAllowed)
-				}
-				out.Priority = &n
-			}
+			te = runtime.ReadIntPtr(d, at.Key("priority"), &createEventArgsPrioritySchema, &out.Priority, late)
 		case "weight":
-			f, err := d.Float64()
-			if err != nil {
-				return runtime.ArgRead(at.Field("weight"), "number", err)
-			}
-			if !createEventArgsWeightBounds.Check(f) {
-				return runtime.ArgOutOfRange(at.Field("weight"), f, createEventArgsWeightBounds)
-			}
-			if !createEventArgsWeightMultiple.Float(f) {
-				return runtime.ArgNotMultiple(at.Field("weight"), f, createEventArgsWeightMultiple)
-			}
-			out.Weight = &f
+			te = runtime.ReadFloatPtr(d, at.Key("weight"), &createEventArgsWeightSchema, &out.Weight, late)
 		case "ratio":
-			f, err := d.Float64()
-			if err != nil {
-				return runtime.ArgRead(at.Field("ratio"), "number", err)
-			}
-			if !createEventArgsRatioBounds.Check(f) {
-				return runtime.ArgOutOfRange(at.Field("ratio"), f, createEventArgsRatioBounds)
-			}
-			out.Ratio = &f
+			te = runtime.ReadFloatPtr(d, at.Key("ratio"), &createEventArgsRatioSchema, &out.Ratio, late)
 		case "private":
-			seen |= 1 << 9
-			v, err := d.Bool()
-			if err != nil {
-				return runtime.ArgRead(at.Field("private"), "boolean", err)
-			}
-			out.Private = v
+			seen |= 1 << 5
+			te = runtime.ReadBool(d, at.Key("private"), "boolean", &out.Private)
 		case "confirmed":
 			v, err := d.Bool()
 			if err != nil {
@@ -584,55 +343,14 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 			}
 			out.Confirmed = &v
 		case "organizer_email":
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("organizer_email"), "string", err)
-			}
-			if !createEventArgsOrganizerEmailFormat(s) {
-				return runtime.ArgFormat(at.Field("organizer_email"), s, "email")
-			}
-			out.OrganizerEmail = &s
+			te = runtime.ReadStringPtr(d, at.Key("organizer_email"), &createEventArgsOrganizerEmailSchema, &out.OrganizerEmail)
 		case "location":
-			p := at.Key("location")
-			v := new(CreateEventArgsLocation)
-			out.Location = v
-			if err := d.BeginObject(); err != nil {
-				return runtime.ArgRead(p.String(), "object", err)
-			}
-			if te := scanCreateEventArgsLocation(d, &p, v, defaults, late); te != nil {
-				return te
-			}
+			te = runtime.ReadObjectPtr(d, at.Key("location"), "object", &out.Location, defaults, late, scanCreateEventArgsLocation)
 		case "attendees":
-			seen |= 1 << 13
-			p := at.Key("attendees")
-			if err := d.BeginArray(); err != nil {
-				return runtime.ArgRead(p.String(), "array", err)
-			}
-			list := []CreateEventArgsAttendeesItem{}
-			for i := 0; ; i++ {
-				more, err := d.NextElem()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					ep := p.Index(i)
-					var item CreateEventArgsAttendeesItem
-					if err := d.BeginObject(); err != nil {
-						return runtime.ArgRead(ep.String(), "object", err)
-					}
-					if te := scanCreateEventArgsAttendeesItem(d, &ep, &item, false, late); te != nil {
-						return te
-					}
-					list = append(list, item)
-				}
-			}
-			if len(list) < 1 || len(list) > 5 {
-				return runtime.ArgItems(p.String(), len(list), 1, 5)
-			}
-			out.Attendees = list
+			seen |= 1 << 2
+			te = runtime.ReadList(d, at.Key("attendees"), &createEventArgsAttendeesList, &out.Attendees, func(d *jsonscan.Decoder, p runtime.Path, v *CreateEventArgsAttendeesItem) *runtime.ToolError {
+				return runtime.ReadObject(d, p, "object", v, false, late, scanCreateEventArgsAttendeesItem)
+			})
 		case "tags":
 			p := at.Key("tags")
 			if err := d.BeginArray(); err != nil {
@@ -649,14 +367,9 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				}
 				{
 					var item string
-					s, err := d.String()
-					if err != nil {
-						return runtime.ArgRead(p.Elem(i), "string", err)
+					if te := runtime.ReadString(d, p.Index(i), &createEventArgsTagsItemSchema, &item); te != nil {
+						return te
 					}
-					if n := utf8.RuneCountInString(s); n < 1 || n > 12 {
-						return runtime.ArgLength(p.Elem(i), s, 1, 12)
-					}
-					item = s
 					list = append(list, item)
 				}
 			}
@@ -705,52 +418,11 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 			}
 			out.Slots = list
 		case "matrix":
-			p := at.Key("matrix")
-			if err := d.BeginArray(); err != nil {
-				return runtime.ArgRead(p.String(), "array", err)
-			}
-			list := [][]float64{}
-			for i := 0; ; i++ {
-				more, err := d.NextElem()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					ep := p.Index(i)
-					var item []float64
-					if err := d.BeginArray(); err != nil {
-						return runtime.ArgRead(ep.String(), "array", err)
-					}
-					list2 := []float64{}
-					for i2 := 0; ; i2++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return runtime.ArgSyntax(err)
-						}
-						if !more {
-							break
-						}
-						{
-							var item float64
-							f, err := d.Float64()
-							if err != nil {
-								return runtime.ArgRead(ep.Elem(i2), "number", err)
-							}
-							item = f
-							list2 = append(list2, item)
-						}
-					}
-					if len(list2) < 1 {
-						return runtime.ArgItems(ep.String(), len(list2), 1, -1)
-					}
-					item = list2
-					list = append(list, item)
-				}
-			}
-			out.Matrix = list
+			te = runtime.ReadList(d, at.Key("matrix"), nil, &out.Matrix, func(d *jsonscan.Decoder, p runtime.Path, v *[]float64) *runtime.ToolError {
+				return runtime.ReadList(d, p, &createEventArgsMatrixItemList, v, func(d *jsonscan.Decoder, p runtime.Path, v *float64) *runtime.ToolError {
+					return runtime.ReadFloat(d, p, nil, v, late)
+				})
+			})
 		case "labels":
 			p := at.Key("labels")
 			if err := d.BeginObject(); err != nil {
@@ -768,16 +440,8 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				{
 					k := string(key)
 					var item int64
-					n, err := d.Int64()
-					if err != nil {
-						if te := runtime.ArgInt(p.Field(k), "integer", err, &createEventArgsLabelsValueBounds, nil, late); te != nil {
-							return te
-						}
-					} else {
-						if !createEventArgsLabelsValueBounds.Check(float64(n)) {
-							return runtime.ArgOutOfRange(p.Field(k), float64(n), createEventArgsLabelsValueBounds)
-						}
-						item = n
+					if te := runtime.ReadInt(d, p.Key(k), &createEventArgsLabelsValueSchema, &item, late); te != nil {
+						return te
 					}
 					m[k] = item
 				}
@@ -820,14 +484,9 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				}
 				out.Note = nil
 			} else {
-				s, err := d.String()
-				if err != nil {
-					return runtime.ArgRead(at.Field("note"), "null or string", err)
+				if te := runtime.ReadStringPtr(d, at.Key("note"), &createEventArgsNoteSchema, &out.Note); te != nil {
+					return te
 				}
-				if n := utf8.RuneCountInString(s); n < 2 {
-					return runtime.ArgLength(at.Field("note"), s, 2, -1)
-				}
-				out.Note = &s
 			}
 		case "reminder":
 			if d.Peek() == jsonscan.Null {
@@ -836,16 +495,8 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				}
 				out.Reminder = nil
 			} else {
-				n, err := d.Int64()
-				if err != nil {
-					if te := runtime.ArgInt(at.Field("reminder"), "integer", err, &createEventArgsReminderBounds, nil, late); te != nil {
-						return te
-					}
-				} else {
-					if !createEventArgsReminderBounds.Check(float64(n)) {
-						return runtime.ArgOutOfRange(at.Field("reminder"), float64(n), createEventArgsReminderBounds)
-					}
-					out.Reminder = &n
+				if te := runtime.ReadIntPtr(d, at.Key("reminder"), &createEventArgsReminderSchema, &out.Reminder, late); te != nil {
+					return te
 				}
 			}
 		case "ends_at":
@@ -855,35 +506,12 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				}
 				out.EndsAt = nil
 			} else {
-				s, err := d.String()
-				if err != nil {
-					return runtime.ArgRead(at.Field("ends_at"), "null or string", err)
-				}
-				if !createEventArgsEndsAtFormat(s) {
-					return runtime.ArgFormat(at.Field("ends_at"), s, "date-time")
-				}
-				var v time.Time
-				if err := v.UnmarshalText([]byte(s)); err != nil {
-					runtime.Late(late, runtime.ArgNotFit(at.Field("ends_at"), s, "time.Time"))
-				} else {
-					out.EndsAt = &v
+				if te := runtime.ReadTimePtr(d, at.Key("ends_at"), &createEventArgsEndsAtSchema, &out.EndsAt, late); te != nil {
+					return te
 				}
 			}
 		case "color":
-			b, err := d.StringBytes()
-			if err != nil {
-				return runtime.ArgEnumRead(at.Field("color"), err, createEventArgsColorAllowed)
-			}
-			switch string(b) {
-			case "red":
-				v := CreateEventArgsColorRed
-				out.Color = &v
-			case "green":
-				v := CreateEventArgsColorGreen
-				out.Color = &v
-			default:
-				return runtime.ArgNotInEnum(at.Field("color"), string(b), createEventArgsColorAllowed)
-			}
+			te = runtime.ReadStringPtr(d, at.Key("color"), &createEventArgsColorSchema, &out.Color)
 		case "metadata":
 			raw, err := d.Raw()
 			if err != nil {
@@ -895,34 +523,23 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 			}
 			out.Metadata = v
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, createEventArgsNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "title", createEventArgsNames)
-	}
-	if seen&(1<<4) == 0 {
-		return runtime.ArgMissing(at.String(), "starts_at", createEventArgsNames)
-	}
-	if seen&(1<<13) == 0 {
-		return runtime.ArgMissing(at.String(), "attendees", createEventArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
-		if seen&(1<<1) == 0 {
+		if seen&(1<<3) == 0 {
 			out.Kind = CreateEventArgsKindMeeting
 		}
-		if seen&(1<<5) == 0 {
+		if seen&(1<<4) == 0 {
 			out.DurationMinutes = 30
 		}
-		if seen&(1<<9) == 0 {
+		if seen&(1<<5) == 0 {
 			out.Private = false
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
-	"unicode/utf8"
 )
 
 // LogNoteArgs are the arguments of log_note, decoded and validated.
@@ -65,95 +64,40 @@ func logNoteMeta() runtime.Meta {
 // logNoteValidator returns the validator of log_note's arguments,
 // generated from its schema: it decodes them into LogNoteArgs and
 // checks them in one pass.
-func logNoteValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(logNoteValidate), nil
+func logNoteValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&logNoteArgsObject, scanLogNoteArgs), nil
 }
 
-// logNoteValidate checks the raw arguments of log_note and returns
-// them as a *LogNoteArgs, defaults applied.
-func logNoteValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := logNoteScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, logNoteArgsNames, false, logNoteScan)
-	}
-	return a, nil
-}
-
-// logNoteScan decodes and checks raw in one pass, stopping at the first error.
-func logNoteScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(LogNoteArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanLogNoteArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas logNoteValidator checks the arguments against.
 var (
-	// logNoteArgsNames are the properties of LogNoteArgs, sorted.
-	logNoteArgsNames = []string{"level", "text"}
-	// logNoteArgsLevelAllowed are the values the schema allows.
-	logNoteArgsLevelAllowed = []any{"info", "warn"}
+	logNoteArgsObject      = runtime.Object{Names: []string{"level", "text"}, Required: []string{"text"}}
+	logNoteArgsTextSchema  = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 100}
+	logNoteArgsLevelSchema = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"info", "warn"}, Allowed: []any{"info", "warn"}}
 )
 
 // scanLogNoteArgs reads the members of LogNoteArgs into out; d has read its '{'.
 func scanLogNoteArgs(d *jsonscan.Decoder, at *runtime.Path, out *LogNoteArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = LogNoteArgs{}
 	var seen uint64
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := logNoteArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "text":
 			seen |= 1 << 0
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("text"), "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n > 100 {
-				return runtime.ArgLength(at.Field("text"), s, -1, 100)
-			}
-			out.Text = s
+			te = runtime.ReadString(d, at.Key("text"), &logNoteArgsTextSchema, &out.Text)
 		case "level":
 			seen |= 1 << 1
-			b, err := d.StringBytes()
-			if err != nil {
-				return runtime.ArgRead(at.Field("level"), "string", err)
-			}
-			switch string(b) {
-			case "info":
-				out.Level = LogNoteArgsLevelInfo
-			case "warn":
-				out.Level = LogNoteArgsLevelWarn
-			default:
-				return runtime.ArgNotInEnum(at.Field("level"), string(b), logNoteArgsLevelAllowed)
-			}
+			te = runtime.ReadString(d, at.Key("level"), &logNoteArgsLevelSchema, &out.Level)
 		default:
-			if err := runtime.SkipArg(d); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "text", logNoteArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {

@@ -46,108 +46,42 @@ func pingHostMeta() runtime.Meta {
 // pingHostValidator returns the validator of ping_host's arguments,
 // generated from its schema: it decodes them into PingHostArgs and
 // checks them in one pass.
-func pingHostValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(pingHostValidate), nil
+func pingHostValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&pingHostArgsObject, scanPingHostArgs), nil
 }
 
-// pingHostValidate checks the raw arguments of ping_host and returns
-// them as a *PingHostArgs, defaults applied.
-func pingHostValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := pingHostScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, pingHostArgsNames, true, pingHostScan)
-	}
-	return a, nil
-}
-
-// pingHostScan decodes and checks raw in one pass, stopping at the first error.
-func pingHostScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(PingHostArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanPingHostArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas pingHostValidator checks the arguments against.
 var (
-	// pingHostArgsNames are the properties of PingHostArgs, sorted.
-	pingHostArgsNames = []string{"count", "host"}
-	// pingHostArgsHostFormat checks the format hostname.
-	pingHostArgsHostFormat = runtime.FormatChecker("hostname")
-	// pingHostArgsCountBounds are the bounds of PingHostArgsCount.
-	pingHostArgsCountBounds = runtime.Bounds{
-		HasMax: true,
-		HasMin: true,
-		Max:    10.0,
-		Min:    1.0,
-	}
+	pingHostArgsObject      = runtime.Object{Names: []string{"count", "host"}, Reject: true}
+	pingHostArgsHostSchema  = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "hostname"}
+	pingHostArgsCountSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 10.0, HasMax: true}}
 )
 
 // scanPingHostArgs reads the members of PingHostArgs into out; d has read its '{'.
 func scanPingHostArgs(d *jsonscan.Decoder, at *runtime.Path, out *PingHostArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = PingHostArgs{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := pingHostArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "host":
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("host"), "string", err)
-			}
-			if !pingHostArgsHostFormat(s) {
-				return runtime.ArgFormat(at.Field("host"), s, "hostname")
-			}
-			out.Host = &s
+			te = runtime.ReadStringPtr(d, at.Key("host"), &pingHostArgsHostSchema, &out.Host)
 		case "count":
-			seen |= 1 << 1
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("count"), "integer", err, &pingHostArgsCountBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !pingHostArgsCountBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("count"), float64(n), pingHostArgsCountBounds)
-				}
-				out.Count = n
-			}
+			seen |= 1 << 0
+			te = runtime.ReadInt(d, at.Key("count"), &pingHostArgsCountSchema, &out.Count, late)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, pingHostArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
-		if seen&(1<<1) == 0 {
+		if seen&(1<<0) == 0 {
 			out.Count = 3
 		}
 	}

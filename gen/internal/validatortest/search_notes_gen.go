@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
-	"unicode/utf8"
 )
 
 // SearchNotesArgs are the arguments of search_notes, decoded and validated.
@@ -81,123 +80,44 @@ func searchNotesMeta() runtime.Meta {
 // searchNotesValidator returns the validator of search_notes's arguments,
 // generated from its schema: it decodes them into SearchNotesArgs and
 // checks them in one pass.
-func searchNotesValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(searchNotesValidate), nil
+func searchNotesValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&searchNotesArgsObject, scanSearchNotesArgs), nil
 }
 
-// searchNotesValidate checks the raw arguments of search_notes and returns
-// them as a *SearchNotesArgs, defaults applied.
-func searchNotesValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := searchNotesScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, searchNotesArgsNames, true, searchNotesScan)
-	}
-	return a, nil
-}
-
-// searchNotesScan decodes and checks raw in one pass, stopping at the first error.
-func searchNotesScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(SearchNotesArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanSearchNotesArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas searchNotesValidator checks the arguments against.
 var (
-	// searchNotesArgsNames are the properties of SearchNotesArgs, sorted.
-	searchNotesArgsNames = []string{"max_results", "query", "sort"}
-	// searchNotesArgsMaxResultsBounds are the bounds of SearchNotesArgsMaxResults.
-	searchNotesArgsMaxResultsBounds = runtime.Bounds{
-		HasMax: true,
-		HasMin: true,
-		Max:    20.0,
-		Min:    1.0,
-	}
-	// searchNotesArgsSortAllowed are the values the schema allows.
-	searchNotesArgsSortAllowed = []any{"relevance", "date"}
+	searchNotesArgsObject           = runtime.Object{Names: []string{"max_results", "query", "sort"}, Required: []string{"query"}, Reject: true}
+	searchNotesArgsQuerySchema      = runtime.StringSchema{Type: "string", MinLength: 2, MaxLength: 200}
+	searchNotesArgsMaxResultsSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 20.0, HasMax: true}}
+	searchNotesArgsSortSchema       = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"relevance", "date"}, Allowed: []any{"relevance", "date"}}
 )
 
 // scanSearchNotesArgs reads the members of SearchNotesArgs into out; d has read its '{'.
 func scanSearchNotesArgs(d *jsonscan.Decoder, at *runtime.Path, out *SearchNotesArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = SearchNotesArgs{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := searchNotesArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "query":
 			seen |= 1 << 0
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("query"), "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n < 2 || n > 200 {
-				return runtime.ArgLength(at.Field("query"), s, 2, 200)
-			}
-			out.Query = s
+			te = runtime.ReadString(d, at.Key("query"), &searchNotesArgsQuerySchema, &out.Query)
 		case "max_results":
 			seen |= 1 << 1
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("max_results"), "integer", err, &searchNotesArgsMaxResultsBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !searchNotesArgsMaxResultsBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("max_results"), float64(n), searchNotesArgsMaxResultsBounds)
-				}
-				out.MaxResults = n
-			}
+			te = runtime.ReadInt(d, at.Key("max_results"), &searchNotesArgsMaxResultsSchema, &out.MaxResults, late)
 		case "sort":
 			seen |= 1 << 2
-			b, err := d.StringBytes()
-			if err != nil {
-				return runtime.ArgRead(at.Field("sort"), "string", err)
-			}
-			switch string(b) {
-			case "relevance":
-				out.Sort = SearchNotesArgsSortRelevance
-			case "date":
-				out.Sort = SearchNotesArgsSortDate
-			default:
-				return runtime.ArgNotInEnum(at.Field("sort"), string(b), searchNotesArgsSortAllowed)
-			}
+			te = runtime.ReadString(d, at.Key("sort"), &searchNotesArgsSortSchema, &out.Sort)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, searchNotesArgsNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "query", searchNotesArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {

@@ -9,9 +9,9 @@ import (
 	"strings"
 )
 
-// This file needs a runtime that supports generated code of version 1: a
+// This file needs a runtime that supports generated code of version 2: a
 // stale generation fails to compile here instead of misbehaving.
-const _ = runtime.GeneratedCodeVersion1
+const _ = runtime.GeneratedCodeVersion2
 
 // Tools holds an implementation of every tool of the catalog.
 type Tools struct {

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
-	"math"
-	"unicode/utf8"
 )
 
 // UpdateSettingsArgs are the arguments of update_settings, decoded and validated.
@@ -113,123 +111,49 @@ func updateSettingsMeta() runtime.Meta {
 // updateSettingsValidator returns the validator of update_settings's arguments,
 // generated from its schema: it decodes them into UpdateSettingsArgs and
 // checks them in one pass.
-func updateSettingsValidator(meta *runtime.Meta) (runtime.Validator, error) {
-	return runtime.ValidatorFunc(updateSettingsValidate), nil
+func updateSettingsValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&updateSettingsArgsObject, scanUpdateSettingsArgs), nil
 }
 
-// updateSettingsValidate checks the raw arguments of update_settings and returns
-// them as a *UpdateSettingsArgs, defaults applied.
-func updateSettingsValidate(raw []byte) (any, *runtime.ToolError) {
-	a, te := updateSettingsScan(raw)
-	if te != nil {
-		// Report what the general validator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last counts.
-		return runtime.RefineArgsError(raw, te, updateSettingsArgsNames, false, updateSettingsScan)
-	}
-	return a, nil
-}
-
-// updateSettingsScan decodes and checks raw in one pass, stopping at the first error.
-func updateSettingsScan(raw []byte) (any, *runtime.ToolError) {
-	a := new(UpdateSettingsArgs)
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgRead("", "object", err)
-	}
-	var late *runtime.ToolError
-	if te := scanUpdateSettingsArgs(&d, nil, a, true, &late); te != nil {
-		return nil, te
-	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
-	}
-	if late != nil {
-		return nil, late
-	}
-	return a, nil
-}
-
+// The schemas updateSettingsValidator checks the arguments against.
 var (
-	// updateSettingsArgsNames are the properties of UpdateSettingsArgs, sorted.
-	updateSettingsArgsNames = []string{"display", "homepage", "limits", "quiet_hours", "shortcuts", "site_id", "theme", "user_id", "volume"}
-	// updateSettingsArgsUserIDBounds are the bounds of UpdateSettingsArgsUserID.
-	updateSettingsArgsUserIDBounds = runtime.Bounds{
-		HasMin: true,
-		Min:    1.0,
-	}
-	// updateSettingsArgsVolumeBounds are the bounds of UpdateSettingsArgsVolume.
-	updateSettingsArgsVolumeBounds = runtime.Bounds{
-		HasMin: true,
-		Min:    0.0,
-	}
-	// updateSettingsArgsThemeAllowed are the values the schema allows.
-	updateSettingsArgsThemeAllowed = []any{"light", "dark"}
-	// updateSettingsArgsDisplayNames are the properties of UpdateSettingsArgsDisplay, sorted.
-	updateSettingsArgsDisplayNames = []string{"dense", "font_size", "zoom"}
-	// updateSettingsArgsDisplayFontSizeBounds are the bounds of UpdateSettingsArgsDisplayFontSize.
-	updateSettingsArgsDisplayFontSizeBounds = runtime.Bounds{
-		HasMax: true,
-		HasMin: true,
-		Max:    72.0,
-		Min:    8.0,
-	}
-	// updateSettingsArgsDisplayZoomNames are the properties of UpdateSettingsArgsDisplayZoom, sorted.
-	updateSettingsArgsDisplayZoomNames = []string{"level"}
-	// updateSettingsArgsShortcutsValueNames are the properties of UpdateSettingsArgsShortcutsValue, sorted.
-	updateSettingsArgsShortcutsValueNames = []string{"global", "keys"}
-	// updateSettingsArgsQuietHoursItemBounds are the bounds of UpdateSettingsArgsQuietHoursItem.
-	updateSettingsArgsQuietHoursItemBounds = runtime.Bounds{
-		HasMax: true,
-		HasMin: true,
-		Max:    23.0,
-		Min:    0.0,
-	}
-	// updateSettingsArgsLimitsNames are the properties of UpdateSettingsArgsLimits, sorted.
-	updateSettingsArgsLimitsNames = []string{"daily", "weekly"}
-	// updateSettingsArgsHomepageFormat checks the format uri.
-	updateSettingsArgsHomepageFormat = runtime.FormatChecker("uri")
-	// updateSettingsArgsSiteIDFormat checks the format uuid.
-	updateSettingsArgsSiteIDFormat = runtime.FormatChecker("uuid")
-	// the default of UpdateSettingsArgs.QuietHours, as JSON.
-	updateSettingsArgsQuietHoursDefault = []byte(`[22,7]`)
-	// the default of UpdateSettingsArgs.Limits, as JSON.
-	updateSettingsArgsLimitsDefault = []byte(`{"daily":10}`)
+	updateSettingsArgsObject                   = runtime.Object{Names: []string{"display", "homepage", "limits", "quiet_hours", "shortcuts", "site_id", "theme", "user_id", "volume"}, Required: []string{"user_id"}}
+	updateSettingsArgsUserIDSchema             = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}
+	updateSettingsArgsVolumeSchema             = runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}
+	updateSettingsArgsThemeSchema              = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"light", "dark"}, Allowed: []any{"light", "dark"}}
+	updateSettingsArgsDisplayObject            = runtime.Object{Names: []string{"dense", "font_size", "zoom"}}
+	updateSettingsArgsDisplayFontSizeSchema    = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 8.0, HasMin: true, Max: 72.0, HasMax: true}}
+	updateSettingsArgsDisplayZoomObject        = runtime.Object{Names: []string{"level"}, Reject: true}
+	updateSettingsArgsShortcutsValueObject     = runtime.Object{Names: []string{"global", "keys"}, Required: []string{"keys"}, Reject: true}
+	updateSettingsArgsShortcutsValueKeysSchema = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}
+	updateSettingsArgsQuietHoursItemSchema     = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 23.0, HasMax: true}}
+	updateSettingsArgsLimitsObject             = runtime.Object{Names: []string{"daily", "weekly"}, Reject: true}
+	updateSettingsArgsHomepageSchema           = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uri"}
+	updateSettingsArgsSiteIDSchema             = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uuid"}
+	updateSettingsArgsQuietHoursDefault        = []byte(`[22,7]`)
+	updateSettingsArgsLimitsDefault            = []byte(`{"daily":10}`)
 )
 
 // scanUpdateSettingsArgsDisplayZoom reads the members of UpdateSettingsArgsDisplayZoom into out; d has read its '{'.
 func scanUpdateSettingsArgsDisplayZoom(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgsDisplayZoom, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = UpdateSettingsArgsDisplayZoom{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := updateSettingsArgsDisplayZoomObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "level":
 			seen |= 1 << 0
-			f, err := d.Float64()
-			if err != nil {
-				return runtime.ArgRead(at.Field("level"), "number", err)
-			}
-			out.Level = f
+			te = runtime.ReadFloat(d, at.Key("level"), nil, &out.Level, late)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, updateSettingsArgsDisplayZoomNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<0) == 0 {
@@ -243,50 +167,27 @@ func scanUpdateSettingsArgsDisplayZoom(d *jsonscan.Decoder, at *runtime.Path, ou
 func scanUpdateSettingsArgsDisplay(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgsDisplay, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = UpdateSettingsArgsDisplay{}
 	var seen uint64
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := updateSettingsArgsDisplayObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "font_size":
 			seen |= 1 << 0
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("font_size"), "integer", err, &updateSettingsArgsDisplayFontSizeBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !updateSettingsArgsDisplayFontSizeBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("font_size"), float64(n), updateSettingsArgsDisplayFontSizeBounds)
-				}
-				out.FontSize = n
-			}
+			te = runtime.ReadInt(d, at.Key("font_size"), &updateSettingsArgsDisplayFontSizeSchema, &out.FontSize, late)
 		case "dense":
 			seen |= 1 << 1
-			v, err := d.Bool()
-			if err != nil {
-				return runtime.ArgRead(at.Field("dense"), "boolean", err)
-			}
-			out.Dense = v
+			te = runtime.ReadBool(d, at.Key("dense"), "boolean", &out.Dense)
 		case "zoom":
-			p := at.Key("zoom")
-			v := new(UpdateSettingsArgsDisplayZoom)
-			out.Zoom = v
-			if err := d.BeginObject(); err != nil {
-				return runtime.ArgRead(p.String(), "object", err)
-			}
-			if te := scanUpdateSettingsArgsDisplayZoom(d, &p, v, defaults, late); te != nil {
-				return te
-			}
+			te = runtime.ReadObjectPtr(d, at.Key("zoom"), "object", &out.Zoom, defaults, late, scanUpdateSettingsArgsDisplayZoom)
 		default:
-			if err := runtime.SkipArg(d); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
 		}
+		if te != nil {
+			return te
+		}
+	}
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<0) == 0 {
@@ -303,48 +204,25 @@ func scanUpdateSettingsArgsDisplay(d *jsonscan.Decoder, at *runtime.Path, out *U
 func scanUpdateSettingsArgsShortcutsValue(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgsShortcutsValue, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = UpdateSettingsArgsShortcutsValue{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := updateSettingsArgsShortcutsValueObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "keys":
 			seen |= 1 << 0
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("keys"), "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n < 1 {
-				return runtime.ArgLength(at.Field("keys"), s, 1, -1)
-			}
-			out.Keys = s
+			te = runtime.ReadString(d, at.Key("keys"), &updateSettingsArgsShortcutsValueKeysSchema, &out.Keys)
 		case "global":
 			seen |= 1 << 1
-			v, err := d.Bool()
-			if err != nil {
-				return runtime.ArgRead(at.Field("global"), "boolean", err)
-			}
-			out.Global = v
+			te = runtime.ReadBool(d, at.Key("global"), "boolean", &out.Global)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, updateSettingsArgsShortcutsValueNames)
-	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "keys", updateSettingsArgsShortcutsValueNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
 		if seen&(1<<1) == 0 {
@@ -358,50 +236,27 @@ func scanUpdateSettingsArgsShortcutsValue(d *jsonscan.Decoder, at *runtime.Path,
 func scanUpdateSettingsArgsLimits(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgsLimits, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = UpdateSettingsArgsLimits{}
 	var seen uint64
-	var unknown string
-	var hasUnknown bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := updateSettingsArgsLimitsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "daily":
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("daily"), "integer", err, nil, nil, late); te != nil {
-					return te
-				}
-			} else {
-				out.Daily = &n
-			}
+			te = runtime.ReadIntPtr(d, at.Key("daily"), nil, &out.Daily, late)
 		case "weekly":
-			seen |= 1 << 1
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("weekly"), "integer", err, nil, nil, late); te != nil {
-					return te
-				}
-			} else {
-				out.Weekly = n
-			}
+			seen |= 1 << 0
+			te = runtime.ReadInt(d, at.Key("weekly"), nil, &out.Weekly, late)
 		default:
-			if !hasUnknown || string(key) < unknown {
-				unknown, hasUnknown = string(key), true
-			}
-			if err := d.Skip(); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if hasUnknown {
-		return runtime.ArgUnknown(at.String(), unknown, updateSettingsArgsLimitsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
-		if seen&(1<<1) == 0 {
+		if seen&(1<<0) == 0 {
 			out.Weekly = 50
 		}
 	}
@@ -412,70 +267,20 @@ func scanUpdateSettingsArgsLimits(d *jsonscan.Decoder, at *runtime.Path, out *Up
 func scanUpdateSettingsArgs(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
 	*out = UpdateSettingsArgs{}
 	var seen uint64
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return runtime.ArgSyntax(err)
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
+	ms := updateSettingsArgsObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "user_id":
 			seen |= 1 << 0
-			n, err := d.Int64()
-			if err != nil {
-				if te := runtime.ArgInt(at.Field("user_id"), "integer", err, &updateSettingsArgsUserIDBounds, nil, late); te != nil {
-					return te
-				}
-			} else {
-				if !updateSettingsArgsUserIDBounds.Check(float64(n)) {
-					return runtime.ArgOutOfRange(at.Field("user_id"), float64(n), updateSettingsArgsUserIDBounds)
-				}
-				if n < math.MinInt32 || n > math.MaxInt32 {
-					runtime.Late(late, runtime.ArgNotFit(at.Field("user_id"), float64(n), "int32"))
-				} else {
-					v := int32(n)
-					out.UserID = v
-				}
-			}
+			te = runtime.ReadInt(d, at.Key("user_id"), &updateSettingsArgsUserIDSchema, &out.UserID, late)
 		case "volume":
-			f, err := d.Float64()
-			if err != nil {
-				return runtime.ArgRead(at.Field("volume"), "number", err)
-			}
-			if !updateSettingsArgsVolumeBounds.Check(f) {
-				return runtime.ArgOutOfRange(at.Field("volume"), f, updateSettingsArgsVolumeBounds)
-			}
-			if v, ok := runtime.Float32(f); !ok {
-				runtime.Late(late, runtime.ArgNotFit(at.Field("volume"), f, "float32"))
-			} else {
-				out.Volume = &v
-			}
+			te = runtime.ReadFloatPtr(d, at.Key("volume"), &updateSettingsArgsVolumeSchema, &out.Volume, late)
 		case "theme":
-			seen |= 1 << 2
-			b, err := d.StringBytes()
-			if err != nil {
-				return runtime.ArgRead(at.Field("theme"), "string", err)
-			}
-			switch string(b) {
-			case "light":
-				out.Theme = UpdateSettingsArgsThemeLight
-			case "dark":
-				out.Theme = UpdateSettingsArgsThemeDark
-			default:
-				return runtime.ArgNotInEnum(at.Field("theme"), string(b), updateSettingsArgsThemeAllowed)
-			}
+			seen |= 1 << 1
+			te = runtime.ReadString(d, at.Key("theme"), &updateSettingsArgsThemeSchema, &out.Theme)
 		case "display":
-			p := at.Key("display")
-			v := new(UpdateSettingsArgsDisplay)
-			out.Display = v
-			if err := d.BeginObject(); err != nil {
-				return runtime.ArgRead(p.String(), "object", err)
-			}
-			if te := scanUpdateSettingsArgsDisplay(d, &p, v, defaults, late); te != nil {
-				return te
-			}
+			te = runtime.ReadObjectPtr(d, at.Key("display"), "object", &out.Display, defaults, late, scanUpdateSettingsArgsDisplay)
 		case "shortcuts":
 			p := at.Key("shortcuts")
 			if err := d.BeginObject(); err != nil {
@@ -492,12 +297,8 @@ func scanUpdateSettingsArgs(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSe
 				}
 				{
 					k := string(key)
-					ep := p.Key(k)
 					var item UpdateSettingsArgsShortcutsValue
-					if err := d.BeginObject(); err != nil {
-						return runtime.ArgRead(ep.String(), "object", err)
-					}
-					if te := scanUpdateSettingsArgsShortcutsValue(d, &ep, &item, false, late); te != nil {
+					if te := runtime.ReadObject(d, p.Key(k), "object", &item, false, late, scanUpdateSettingsArgsShortcutsValue); te != nil {
 						return te
 					}
 					m[k] = item
@@ -505,81 +306,35 @@ func scanUpdateSettingsArgs(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSe
 			}
 			out.Shortcuts = m
 		case "quiet_hours":
-			seen |= 1 << 5
-			p := at.Key("quiet_hours")
-			if err := d.BeginArray(); err != nil {
-				return runtime.ArgRead(p.String(), "array", err)
-			}
-			list := []int64{}
-			for i := 0; ; i++ {
-				more, err := d.NextElem()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					var item int64
-					n, err := d.Int64()
-					if err != nil {
-						if te := runtime.ArgInt(p.Elem(i), "integer", err, &updateSettingsArgsQuietHoursItemBounds, nil, late); te != nil {
-							return te
-						}
-					} else {
-						if !updateSettingsArgsQuietHoursItemBounds.Check(float64(n)) {
-							return runtime.ArgOutOfRange(p.Elem(i), float64(n), updateSettingsArgsQuietHoursItemBounds)
-						}
-						item = n
-					}
-					list = append(list, item)
-				}
-			}
-			out.QuietHours = list
+			seen |= 1 << 2
+			te = runtime.ReadList(d, at.Key("quiet_hours"), nil, &out.QuietHours, func(d *jsonscan.Decoder, p runtime.Path, v *int64) *runtime.ToolError {
+				return runtime.ReadInt(d, p, &updateSettingsArgsQuietHoursItemSchema, v, late)
+			})
 		case "limits":
-			seen |= 1 << 6
-			p := at.Key("limits")
-			if err := d.BeginObject(); err != nil {
-				return runtime.ArgRead(p.String(), "object", err)
-			}
-			if te := scanUpdateSettingsArgsLimits(d, &p, &out.Limits, defaults, late); te != nil {
-				return te
-			}
+			seen |= 1 << 3
+			te = runtime.ReadObject(d, at.Key("limits"), "object", &out.Limits, defaults, late, scanUpdateSettingsArgsLimits)
 		case "homepage":
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("homepage"), "string", err)
-			}
-			if !updateSettingsArgsHomepageFormat(s) {
-				return runtime.ArgFormat(at.Field("homepage"), s, "uri")
-			}
-			out.Homepage = &s
+			te = runtime.ReadStringPtr(d, at.Key("homepage"), &updateSettingsArgsHomepageSchema, &out.Homepage)
 		case "site_id":
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("site_id"), "string", err)
-			}
-			if !updateSettingsArgsSiteIDFormat(s) {
-				return runtime.ArgFormat(at.Field("site_id"), s, "uuid")
-			}
-			out.SiteID = &s
+			te = runtime.ReadStringPtr(d, at.Key("site_id"), &updateSettingsArgsSiteIDSchema, &out.SiteID)
 		default:
-			if err := runtime.SkipArg(d); err != nil {
-				return runtime.ArgSyntax(err)
-			}
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if seen&(1<<0) == 0 {
-		return runtime.ArgMissing(at.String(), "user_id", updateSettingsArgsNames)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
 	if defaults {
-		if seen&(1<<2) == 0 {
+		if seen&(1<<1) == 0 {
 			out.Theme = UpdateSettingsArgsThemeLight
 		}
-		if seen&(1<<5) == 0 {
+		if seen&(1<<2) == 0 {
 			_ = json.Unmarshal(updateSettingsArgsQuietHoursDefault, &out.QuietHours)
 		}
-		if seen&(1<<6) == 0 {
+		if seen&(1<<3) == 0 {
 			_ = json.Unmarshal(updateSettingsArgsLimitsDefault, &out.Limits)
 		}
 	}

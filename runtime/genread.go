@@ -1,0 +1,502 @@
+package runtime
+
+import (
+	"math"
+	"regexp"
+	"time"
+	"unicode/utf8"
+
+	"github.com/toolcat/toolcat/runtime/jsonscan"
+)
+
+// The readers below are the bodies of generated one-pass validators: the
+// generated code keeps what depends on the tool (which member goes to
+// which field, which schema applies where) and calls them for the rest.
+// Each reads one value from a jsonscan.Decoder, checks it against a schema
+// the generator wrote as a package variable, and stores it; its errors and
+// their order are those of SchemaValidator on the same input.
+
+// ScanFunc is a generated function that reads the members of an object of
+// type T into out, after d has read its '{'. at is the object's location;
+// defaults says whether to apply the schema's defaults to absent members;
+// errors of values the schema allows but T cannot hold go to late (see
+// Late).
+type ScanFunc[T any] func(d *jsonscan.Decoder, at *Path, out *T, defaults bool, late **ToolError) *ToolError
+
+// OnePass returns the validator of a tool whose arguments are an object
+// described by obj and read by scan: it decodes raw arguments into a new
+// T, checking them in one pass, and returns *T with defaults applied.
+func OnePass[T any](obj *Object, scan ScanFunc[T]) Validator {
+	one := func(raw []byte) (any, *ToolError) {
+		a := new(T)
+		var d jsonscan.Decoder
+		d.Reset(NormalizeArgs(raw))
+		if err := d.BeginObject(); err != nil {
+			return nil, ArgRead("", "object", err)
+		}
+		var late *ToolError
+		if te := scan(&d, nil, a, true, &late); te != nil {
+			return nil, te
+		}
+		if err := d.End(); err != nil {
+			return nil, ArgSyntax(err)
+		}
+		if late != nil {
+			return nil, late
+		}
+		return a, nil
+	}
+	return ValidatorFunc(func(raw []byte) (any, *ToolError) {
+		a, te := one(raw)
+		if te != nil {
+			// Report what SchemaValidator reports first: invalid JSON,
+			// undeclared arguments; with a key given twice, only the
+			// last counts.
+			return RefineArgsError(raw, te, obj.Names, obj.Reject, one)
+		}
+		return a, nil
+	})
+}
+
+// Object is what a generated validator knows of an object type of the
+// arguments.
+type Object struct {
+	// Names are the declared properties, sorted.
+	Names []string
+	// Required are the required properties in the schema's order: bit i
+	// of the mask a scan function passes to Members.End is set when
+	// Required[i] was read.
+	Required []string
+	// Reject makes an undeclared member an error; without it, undeclared
+	// members are skipped.
+	Reject bool
+}
+
+// Members walks the members of an object whose '{' d has read.
+func (o *Object) Members(d *jsonscan.Decoder, at *Path) Members {
+	return Members{d: d, at: at, obj: o}
+}
+
+// Members walks the members of an object for a generated scan function:
+//
+//	ms := obj.Members(d, at)
+//	for ms.Next() {
+//		switch string(ms.Key) { ... default: ms.Skip() }
+//	}
+//	if te := ms.End(seen); te != nil { ... }
+type Members struct {
+	// Key is the key of the current member, valid until the next read.
+	Key []byte
+
+	d          *jsonscan.Decoder
+	at         *Path
+	obj        *Object
+	err        error
+	unknown    string
+	hasUnknown bool
+}
+
+// Next reads the next key, reporting whether there is one.
+func (m *Members) Next() bool {
+	key, more, err := m.d.NextKey()
+	if err != nil {
+		m.err = err
+		return false
+	}
+	m.Key = key
+	return more
+}
+
+// Skip skips the value of a member the object does not declare. When the
+// object rejects such members, the first such key in order is reported by
+// End, once the rest of the object has been checked.
+func (m *Members) Skip() *ToolError {
+	if !m.obj.Reject {
+		if err := SkipArg(m.d); err != nil {
+			return ArgSyntax(err)
+		}
+		return nil
+	}
+	if !m.hasUnknown || string(m.Key) < m.unknown {
+		m.unknown, m.hasUnknown = string(m.Key), true
+	}
+	if err := m.d.Skip(); err != nil {
+		return ArgSyntax(err)
+	}
+	return nil
+}
+
+// End reports what is wrong with the object once its members are read:
+// broken JSON, an undeclared member, then the first missing required
+// property, whose bits in seen are clear.
+func (m *Members) End(seen uint64) *ToolError {
+	if m.err != nil {
+		return ArgSyntax(m.err)
+	}
+	if m.hasUnknown {
+		return ArgUnknown(m.at.String(), m.unknown, m.obj.Names)
+	}
+	for i, name := range m.obj.Required {
+		if seen&(1<<i) == 0 {
+			return ArgMissing(m.at.String(), name, m.obj.Names)
+		}
+	}
+	return nil
+}
+
+// StringSchema is what a generated validator checks of a string.
+type StringSchema struct {
+	// Type is the JSON Schema type as errors word it ("string", "null or
+	// string"); "" when the schema gives none, and only Enum is allowed.
+	Type string
+	// MinLength and MaxLength bound the length in characters; -1 for no
+	// bound.
+	MinLength, MaxLength int
+	Pattern              *regexp.Regexp
+	// Format is an asserted format ("email", "date-time"), or "".
+	Format string
+	// Enum lists the allowed values; nil allows any.
+	Enum []string
+	// Allowed is Enum as errors list it.
+	Allowed []any
+}
+
+func (s *StringSchema) readErr(ptr string, err error) *ToolError {
+	if s == nil {
+		return ArgRead(ptr, "string", err)
+	}
+	if s.Type == "" {
+		return ArgEnumRead(ptr, err, s.Allowed)
+	}
+	return ArgRead(ptr, s.Type, err)
+}
+
+// read reads a string and checks everything but the enum.
+func (s *StringSchema) read(d *jsonscan.Decoder, p *Path) (string, *ToolError) {
+	v, err := d.String()
+	if err != nil {
+		return "", s.readErr(p.String(), err)
+	}
+	if s == nil {
+		return v, nil
+	}
+	if s.MinLength >= 0 || s.MaxLength >= 0 {
+		if n := utf8.RuneCountInString(v); n < s.MinLength || s.MaxLength >= 0 && n > s.MaxLength {
+			return "", ArgLength(p.String(), v, s.MinLength, s.MaxLength)
+		}
+	}
+	if s.Pattern != nil && !s.Pattern.MatchString(v) {
+		return "", ArgPattern(p.String(), v, s.Pattern.String())
+	}
+	if s.Format != "" && !FormatChecker(s.Format)(v) {
+		return "", ArgFormat(p.String(), v, s.Format)
+	}
+	return v, nil
+}
+
+// onlyEnum reports whether the enum is all there is to check.
+func (s *StringSchema) onlyEnum() bool {
+	return s != nil && s.Enum != nil && s.MinLength < 0 && s.MaxLength < 0 && s.Pattern == nil && s.Format == ""
+}
+
+// ReadString reads a string at p into dst, checking it against s (nil for
+// a plain string). T is string or the named type of an enum.
+func ReadString[T ~string](d *jsonscan.Decoder, p Path, s *StringSchema, dst *T) *ToolError {
+	if s.onlyEnum() {
+		// Compare the bytes; store the schema's own string.
+		b, err := d.StringBytes()
+		if err != nil {
+			return s.readErr(p.String(), err)
+		}
+		for _, e := range s.Enum {
+			if string(b) == e {
+				*dst = T(e)
+				return nil
+			}
+		}
+		return ArgNotInEnum(p.String(), string(b), s.Allowed)
+	}
+	v, te := s.read(d, &p)
+	if te != nil {
+		return te
+	}
+	if s != nil && s.Enum != nil && !inEnum(v, s.Enum) {
+		return ArgNotInEnum(p.String(), v, s.Allowed)
+	}
+	*dst = T(v)
+	return nil
+}
+
+func inEnum(v string, enum []string) bool {
+	for _, e := range enum {
+		if v == e {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadStringPtr is ReadString for an optional field: it stores a pointer
+// to the value.
+func ReadStringPtr[T ~string](d *jsonscan.Decoder, p Path, s *StringSchema, dst **T) *ToolError {
+	var v T
+	if te := ReadString(d, p, s, &v); te != nil {
+		return te
+	}
+	*dst = &v
+	return nil
+}
+
+// ReadTime reads a date-time string at p into dst. A string the schema
+// allows but the time package does not parse (a leap second) goes to late.
+func ReadTime(d *jsonscan.Decoder, p Path, s *StringSchema, dst *time.Time, late **ToolError) *ToolError {
+	t, ok, te := readTime(d, &p, s, late)
+	if ok {
+		*dst = t
+	}
+	return te
+}
+
+// ReadTimePtr is ReadTime for an optional field.
+func ReadTimePtr(d *jsonscan.Decoder, p Path, s *StringSchema, dst **time.Time, late **ToolError) *ToolError {
+	t, ok, te := readTime(d, &p, s, late)
+	if ok {
+		*dst = &t
+	}
+	return te
+}
+
+// readTime reads a date-time; ok is false when there is nothing to store.
+func readTime(d *jsonscan.Decoder, p *Path, s *StringSchema, late **ToolError) (t time.Time, ok bool, te *ToolError) {
+	v, te := s.read(d, p)
+	if te != nil {
+		return t, false, te
+	}
+	if s != nil && s.Enum != nil && !inEnum(v, s.Enum) {
+		return t, false, ArgNotInEnum(p.String(), v, s.Allowed)
+	}
+	if err := t.UnmarshalText([]byte(v)); err != nil {
+		Late(late, ArgNotFit(p.String(), v, "time.Time"))
+		return t, false, nil
+	}
+	return t, true, nil
+}
+
+// ReadBool reads a boolean at p into dst; want is the JSON Schema type as
+// errors word it.
+func ReadBool(d *jsonscan.Decoder, p Path, want string, dst *bool) *ToolError {
+	v, err := d.Bool()
+	if err != nil {
+		return ArgRead(p.String(), want, err)
+	}
+	*dst = v
+	return nil
+}
+
+// ReadBoolPtr is ReadBool for an optional field.
+func ReadBoolPtr(d *jsonscan.Decoder, p Path, want string, dst **bool) *ToolError {
+	var v bool
+	if te := ReadBool(d, p, want, &v); te != nil {
+		return te
+	}
+	*dst = &v
+	return nil
+}
+
+// NumberSchema is what a generated validator checks of a number.
+type NumberSchema struct {
+	// Type is the JSON Schema type as errors word it ("integer", "null
+	// or number"); "" when the schema gives none, and only Enum is
+	// allowed.
+	Type     string
+	Bounds   *Bounds
+	Multiple *Multiple
+	// Enum lists the allowed integers; nil allows any.
+	Enum []int64
+	// Allowed is Enum as errors list it.
+	Allowed []any
+}
+
+func (s *NumberSchema) typ(def string) string {
+	if s == nil {
+		return def
+	}
+	return s.Type
+}
+
+// ReadInt reads an integer at p into dst, checking it against s (nil for
+// a plain integer). An integer that s allows but T cannot hold goes to
+// late.
+func ReadInt[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
+	n, ok, te := readInt[T](d, &p, s, late)
+	if ok {
+		*dst = n
+	}
+	return te
+}
+
+// ReadIntPtr is ReadInt for an optional field.
+func ReadIntPtr[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
+	n, ok, te := readInt[T](d, &p, s, late)
+	if ok {
+		*dst = &n
+	}
+	return te
+}
+
+// readInt reads an integer; ok is false when there is nothing to store.
+func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError) (T, bool, *ToolError) {
+	n, err := d.Int64()
+	if err != nil {
+		if s == nil {
+			return 0, false, ArgInt(p.String(), "integer", err, nil, nil, late)
+		}
+		if s.Type == "" {
+			return 0, false, ArgEnumRead(p.String(), err, s.Allowed)
+		}
+		if te := ArgInt(p.String(), s.Type, err, s.Bounds, s.Multiple, late); te != nil {
+			return 0, false, te
+		}
+		if s.Enum != nil {
+			// No allowed value is beyond int64.
+			return 0, false, ArgNotInEnum(p.String(), OverflowValue(err), s.Allowed)
+		}
+		return 0, false, nil
+	}
+	if s != nil {
+		if s.Bounds != nil && !s.Bounds.Check(float64(n)) {
+			return 0, false, ArgOutOfRange(p.String(), float64(n), *s.Bounds)
+		}
+		if s.Multiple != nil && !s.Multiple.Int(n) {
+			return 0, false, ArgNotMultiple(p.String(), float64(n), s.Multiple)
+		}
+		if s.Enum != nil && !inInts(n, s.Enum) {
+			return 0, false, ArgNotInEnum(p.String(), float64(n), s.Allowed)
+		}
+	}
+	if int64(T(n)) != n {
+		Late(late, ArgNotFit(p.String(), float64(n), "int32"))
+		return 0, false, nil
+	}
+	return T(n), true, nil
+}
+
+func inInts(n int64, enum []int64) bool {
+	for _, e := range enum {
+		if n == e {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadFloat reads a number at p into dst, checking it against s (nil for
+// a plain number). A number that s allows but a float32 cannot hold goes
+// to late.
+func ReadFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
+	f, ok, te := readFloat[T](d, &p, s, late)
+	if ok {
+		*dst = f
+	}
+	return te
+}
+
+// ReadFloatPtr is ReadFloat for an optional field.
+func ReadFloatPtr[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
+	f, ok, te := readFloat[T](d, &p, s, late)
+	if ok {
+		*dst = &f
+	}
+	return te
+}
+
+// readFloat reads a number; ok is false when there is nothing to store.
+func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError) (T, bool, *ToolError) {
+	f, err := d.Float64()
+	if err != nil {
+		if s != nil && s.Type == "" {
+			return 0, false, ArgEnumRead(p.String(), err, s.Allowed)
+		}
+		return 0, false, ArgRead(p.String(), s.typ("number"), err)
+	}
+	if s != nil {
+		if s.Bounds != nil && !s.Bounds.Check(f) {
+			return 0, false, ArgOutOfRange(p.String(), f, *s.Bounds)
+		}
+		if s.Multiple != nil && !s.Multiple.Float(f) {
+			return 0, false, ArgNotMultiple(p.String(), f, s.Multiple)
+		}
+	}
+	if float64(T(float32Probe)) != float32Probe {
+		// T is a float32: convert as encoding/json would.
+		v, ok := Float32(f)
+		if !ok {
+			Late(late, ArgNotFit(p.String(), f, "float32"))
+			return 0, false, nil
+		}
+		return T(v), true, nil
+	}
+	return T(f), true, nil
+}
+
+// float32Probe is a float64 that a float32 does not hold exactly.
+var float32Probe = 1 + math.Pow(2, -30)
+
+// ReadObject reads an object at p into dst with scan, the generated scan
+// function of T; want is its JSON Schema type as errors word it.
+func ReadObject[T any](d *jsonscan.Decoder, p Path, want string, dst *T, defaults bool, late **ToolError, scan ScanFunc[T]) *ToolError {
+	if err := d.BeginObject(); err != nil {
+		return ArgRead(p.String(), want, err)
+	}
+	return scan(d, &p, dst, defaults, late)
+}
+
+// ReadObjectPtr is ReadObject for an optional field.
+func ReadObjectPtr[T any](d *jsonscan.Decoder, p Path, want string, dst **T, defaults bool, late **ToolError, scan ScanFunc[T]) *ToolError {
+	v := new(T)
+	*dst = v
+	return ReadObject(d, p, want, v, defaults, late, scan)
+}
+
+// ArraySchema is what a generated validator checks of an array itself;
+// its items have schemas of their own.
+type ArraySchema struct {
+	// Type is the JSON Schema type as errors word it ("array", "null or
+	// array").
+	Type string
+	// MinItems and MaxItems bound the number of items; -1 for no bound.
+	MinItems, MaxItems int
+}
+
+// ReadList reads an array at p into dst, checking it against s (nil for
+// an array without bounds) and each item with item, which reads the value
+// at its path into v.
+func ReadList[T any](d *jsonscan.Decoder, p Path, s *ArraySchema, dst *[]T, item func(d *jsonscan.Decoder, p Path, v *T) *ToolError) *ToolError {
+	if err := d.BeginArray(); err != nil {
+		want := "array"
+		if s != nil {
+			want = s.Type
+		}
+		return ArgRead(p.String(), want, err)
+	}
+	list := []T{}
+	for i := 0; ; i++ {
+		more, err := d.NextElem()
+		if err != nil {
+			return ArgSyntax(err)
+		}
+		if !more {
+			break
+		}
+		var v T
+		if te := item(d, p.Index(i), &v); te != nil {
+			return te
+		}
+		list = append(list, v)
+	}
+	if s != nil && (s.MinItems >= 0 && len(list) < s.MinItems || s.MaxItems >= 0 && len(list) > s.MaxItems) {
+		return ArgItems(p.String(), len(list), s.MinItems, s.MaxItems)
+	}
+	*dst = list
+	return nil
+}
