@@ -19,8 +19,10 @@ func genToolFile(m *model, t *toolModel) *jen.File {
 	genResultAlias(f, t)
 	genInterface(f, t)
 	genErrorConstructors(f, t)
-	genMeta(f, t)
-	genValidator(f, t)
+	// The package variables of the file, named apart.
+	vars := newNamer()
+	genMeta(f, t, vars)
+	genValidator(f, t, vars)
 	genToolBinding(f, t)
 	return f
 }
@@ -104,7 +106,7 @@ func genErrorConstructors(f *jen.File, t *toolModel) {
 func codeConst(code string) string { return "Code" + exported(code) }
 
 // genMeta emits the tool's metadata, the Go form of its catalog entry.
-func genMeta(f *jen.File, t *toolModel) {
+func genMeta(f *jen.File, t *toolModel, vars *namer) {
 	c := t.t
 	d := jen.Dict{
 		jen.Id("Name"):           jen.Lit(c.Name),
@@ -113,8 +115,16 @@ func genMeta(f *jen.File, t *toolModel) {
 		jen.Id("Exposure"):       jen.Qual(runtimePkg, "Exposure"+exported(c.Exposure)),
 		jen.Id("AdditionalArgs"): jen.Qual(runtimePkg, "AdditionalArgs"+exported(c.AdditionalArgs)),
 		jen.Id("MinAutonomy"):    jen.Qual(runtimePkg, "Autonomy"+exported(string(c.Autonomy))),
-		jen.Id("ArgsSchema"):     jen.Qual("encoding/json", "RawMessage").Call(rawString(string(c.Args.JSON()))),
 	}
+	// The schemas are constants of their own: go/format lays out a
+	// composite literal faster when its elements are short.
+	var consts []jen.Code
+	schema := func(field, name string, n *catalog.Node) {
+		name = vars.name(t.lower + name)
+		consts = append(consts, jen.Id(name).Op("=").Add(rawString(string(n.JSON()))))
+		d[jen.Id(field)] = jen.Qual("encoding/json", "RawMessage").Call(jen.Id(name))
+	}
+	schema("ArgsSchema", "ArgsSchema", c.Args)
 	set := func(key string, v any, ok bool) {
 		if ok {
 			d[jen.Id(key)] = jen.Lit(v)
@@ -143,7 +153,7 @@ func genMeta(f *jen.File, t *toolModel) {
 		d[jen.Id("Dependencies")] = jen.Index().String().Values(deps...)
 	}
 	if c.Result != nil {
-		d[jen.Id("ResultSchema")] = jen.Qual("encoding/json", "RawMessage").Call(rawString(string(c.Result.JSON())))
+		schema("ResultSchema", "ResultSchema", c.Result)
 	}
 	hints := jen.Dict{}
 	for _, h := range c.Errors {
@@ -154,6 +164,8 @@ func genMeta(f *jen.File, t *toolModel) {
 	if len(hints) > 0 {
 		d[jen.Id("ErrorHints")] = jen.Map(jen.Qual(runtimePkg, "Code")).String().Values(hints)
 	}
+	f.Comment("The JSON Schemas of " + c.Name + ", as the catalog gives them.")
+	f.Const().Defs(consts...)
 	f.Comment(t.lower + "Meta is the catalog entry of " + c.Name + ".")
 	f.Func().Id(t.lower+"Meta").Params().Qual(runtimePkg, "Meta").Block(
 		jen.Return(jen.Qual(runtimePkg, "Meta").Values(d)),
@@ -283,15 +295,16 @@ func genConformanceFile(m *model) *jen.File {
 	// examples.
 	d := jen.Dict{}
 	for _, t := range m.tools {
-		spec := jen.Dict{jen.Id("Pos"): jen.Lit(m.pos(t.t.Pos))}
-		fields := jen.Dict{}
+		// One line a tool: go/format lays out one-line literals fastest.
+		spec := keyed{jen.Id("Pos").Op(":").Lit(m.pos(t.t.Pos))}
+		var fields keyed
 		for _, name := range []string{"args", "result", "errors", "has_side_effects", "supports_dry_run", "revertible"} {
 			if t.t.Has(name) {
-				fields[jen.Lit(name)] = jen.Lit(m.pos(t.t.PosOf(name)))
+				fields = append(fields, jen.Lit(name).Op(":").Lit(m.pos(t.t.PosOf(name))))
 			}
 		}
 		if len(fields) > 0 {
-			spec[jen.Id("Fields")] = jen.Map(jen.String()).String().Values(fields)
+			spec.add("Fields", jen.Map(jen.String()).String().Values(fields...))
 		}
 		var codes []string
 		for _, e := range t.t.Errors {
@@ -299,31 +312,27 @@ func genConformanceFile(m *model) *jen.File {
 		}
 		sort.Strings(codes)
 		if len(codes) > 0 {
-			var lits []jen.Code
-			for _, c := range codes {
-				lits = append(lits, jen.Lit(c))
-			}
-			spec[jen.Id("Errors")] = jen.Index().String().Values(lits...)
+			spec.add("Errors", jen.Index().String().Values(lits(codes)...))
 		}
 		var exs []jen.Code
 		for _, ex := range t.t.Examples {
-			v := jen.Dict{jen.Id("Args"): jen.Lit(string(ex.Args.JSON()))}
+			v := keyed{jen.Id("Args").Op(":").Lit(string(ex.Args.JSON()))}
 			if ex.Description != "" {
-				v[jen.Id("Description")] = jen.Lit(ex.Description)
+				v.add("Description", jen.Lit(ex.Description))
 			}
 			if ex.Result != nil {
-				v[jen.Id("Result")] = jen.Lit(string(ex.Result.JSON()))
+				v.add("Result", jen.Lit(string(ex.Result.JSON())))
 			}
 			if ex.Error != "" {
-				v[jen.Id("Error")] = jen.Lit(ex.Error)
+				v.add("Error", jen.Lit(ex.Error))
 			}
-			v[jen.Id("Pos")] = jen.Lit(m.pos(ex.Pos))
-			exs = append(exs, jen.Values(v))
+			v.add("Pos", jen.Lit(m.pos(ex.Pos)))
+			exs = append(exs, jen.Values(v...))
 		}
 		if len(exs) > 0 {
-			spec[jen.Id("Examples")] = jen.Index().Qual(conformancePkg, "Example").Values(exs...)
+			spec.add("Examples", jen.Index().Qual(conformancePkg, "Example").Values(exs...))
 		}
-		d[jen.Lit(t.t.Name)] = jen.Values(spec)
+		d[jen.Lit(t.t.Name)] = jen.Values(spec...)
 	}
 	f.Add(comment("conformanceSpecs are what the catalog says of each tool: where it is\nwritten, the error codes it declares and its examples."))
 	f.Var().Id("conformanceSpecs").Op("=").Map(jen.String()).Qual(conformancePkg, "Spec").Values(d)

@@ -16,7 +16,9 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
+	"github.com/dave/jennifer/jen"
 	"github.com/toolcat/toolcat/catalog"
 )
 
@@ -58,40 +60,47 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	for _, o := range opts {
 		o(m)
 	}
-	files := map[string][]byte{}
-	// Rendering (gofmt included) is most of the work, and the tools'
-	// files are independent: one worker per CPU.
-	out := make([][]byte, len(m.tools))
-	errs := make([]error, len(m.tools))
-	workers := min(goruntime.GOMAXPROCS(0), len(m.tools))
+	// Rendering (gofmt included) is most of the work, and the files are
+	// independent: one worker per CPU, the two large common files first.
+	jobs := []func() *jen.File{
+		func() *jen.File { return genConformanceFile(m) },
+		func() *jen.File { return genCommonFile(m) },
+	}
+	names := []string{ConformanceFile, CommonFile}
+	for _, t := range m.tools {
+		jobs = append(jobs, func() *jen.File { return genToolFile(m, t) })
+		names = append(names, t.genFile)
+	}
+	out := make([][]byte, len(jobs))
+	errs := make([]error, len(jobs))
+	parallel(len(jobs), func(i int) { out[i], errs[i] = render(jobs[i]()) })
+	files := make(map[string][]byte, len(jobs))
+	for i, name := range names {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s: %w", name, errs[i])
+		}
+		files[name] = out[i]
+	}
+	return files, nil
+}
+
+// parallel calls f(0) to f(n-1) on one goroutine per CPU, taking the
+// indexes in order, and returns when all calls have.
+func parallel(n int, f func(i int)) {
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(m.tools); i += workers {
-				out[i], errs[i] = render(genToolFile(m, m.tools[i]))
+	for range min(goruntime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	for i, t := range m.tools {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("tool %s: %w", t.t.Name, errs[i])
-		}
-		files[t.genFile] = out[i]
-	}
-	b, err := render(genCommonFile(m))
-	if err != nil {
-		return nil, err
-	}
-	files[CommonFile] = b
-	b, err = render(genConformanceFile(m))
-	if err != nil {
-		return nil, err
-	}
-	files[ConformanceFile] = b
-	return files, nil
 }
 
 // model is the catalog with every Go name resolved.

@@ -88,7 +88,13 @@ func exported(s string) string {
 // unexported turns a name into an unexported Go identifier that is not a
 // keyword: search_articles → searchArticles, url_fetch → urlFetch.
 func unexported(s string) string {
-	id := exported(s)
+	return lowerIdent(exported(s))
+}
+
+// lowerIdent is unexported for id, an exported identifier: its leading
+// capitals lowered, the last one kept when a word follows (URLPath →
+// urlPath).
+func lowerIdent(id string) string {
 	rs := []rune(id)
 	i := 0
 	for i < len(rs) && unicode.IsUpper(rs[i]) {

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -48,8 +49,10 @@ func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Scaffold
-	for _, t := range m.tools {
+	out := make([]Scaffold, len(m.tools))
+	errs := make([]error, len(m.tools))
+	parallel(len(m.tools), func(i int) {
+		t := m.tools[i]
 		s := Scaffold{Tool: t.t.Name, File: t.implFile, Iface: t.iface, Impl: t.impl, Methods: methods(t)}
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"context\"\n\n\t%q\n)\n\n", m.pkg, runtimePkg)
@@ -57,12 +60,11 @@ func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
 		for _, meth := range s.Methods {
 			b.WriteString("\n" + strings.ReplaceAll(meth.Stub, "RECV", "t *"+t.impl))
 		}
-		src, err := format.Source(b.Bytes())
-		if err != nil {
-			return nil, err
-		}
-		s.Data = src
-		out = append(out, s)
+		s.Data, errs[i] = format.Source(b.Bytes())
+		out[i] = s
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"testing\"\n\n\t%q\n)\n\n", m.pkg, conformancePkg)

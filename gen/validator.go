@@ -31,12 +31,12 @@ var annotations = map[string]bool{
 }
 
 // genValidator emits the tool's argument validator.
-func genValidator(f *jen.File, t *toolModel) {
+func genValidator(f *jen.File, t *toolModel, vars *namer) {
 	if reasons := fallbackReasons(t); len(reasons) > 0 {
 		genGeneralValidator(f, t, reasons)
 		return
 	}
-	g := &vgen{t: t, done: map[*goType]bool{}, names: newNamer(), enums: map[*catalog.Node]string{}, objects: map[*goType]string{}}
+	g := &vgen{t: t, done: map[*goType]bool{}, names: vars, enums: map[*catalog.Node]string{}, objects: map[*goType]string{}}
 	g.tool(f)
 }
 
@@ -400,7 +400,7 @@ func isClosed(s *catalog.Node) bool {
 
 // pkgVar declares a package variable of the validator and returns its name.
 func (g *vgen) pkgVar(base string, value jen.Code) string {
-	name := g.names.name(unexported(base))
+	name := g.names.name(lowerIdent(base))
 	g.vars = append(g.vars, jen.Id(name).Op("=").Add(value))
 	return name
 }
@@ -494,7 +494,6 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 			jen.Switch(jen.String().Parens(jen.Id("ms").Dot("Key"))).Block(cases...),
 			jen.If(jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te"))),
 		),
-		ifErr(jen.Id("ms").Dot("End").Call(seen)),
 	)
 	var defaults []jen.Code
 	for _, fd := range t.Fields {
@@ -503,10 +502,15 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 		}
 		defaults = append(defaults, jen.If(jen.Id("seen").Op("&").Parens(jen.Lit(1).Op("<<").Lit(bit[fd.JSON])).Op("==").Lit(0)).Block(g.setDefault(t, fd)...))
 	}
-	if len(defaults) > 0 {
-		body = append(body, jen.If(jen.Id("defaults")).Block(defaults...))
+	if len(defaults) == 0 {
+		body = append(body, jen.Return(jen.Id("ms").Dot("End").Call(seen)))
+	} else {
+		body = append(body,
+			ifErr(jen.Id("ms").Dot("End").Call(seen)),
+			jen.If(jen.Id("defaults")).Block(defaults...),
+			jen.Return(jen.Nil()),
+		)
 	}
-	body = append(body, jen.Return(jen.Nil()))
 	doc := "scan" + t.Name + " reads the members of " + t.Name + " into out; d has read its '{'."
 	fn := jen.Comment(doc).Line().Func().Id("scan"+t.Name).Params(
 		jen.Id("d").Op("*").Qual(jsonscanPkg, "Decoder"),

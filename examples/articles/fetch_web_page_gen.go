@@ -50,11 +50,17 @@ func FetchWebPageTimeout(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeTimeout, message).WithSuggestion("The site is slow. Try once more, then another source.")
 }
 
+// The JSON Schemas of fetch_web_page, as the catalog gives them.
+const (
+	fetchWebPageArgsSchema   = `{"type":"object","additionalProperties":false,"required":["url"],"properties":{"url":{"type":"string","format":"uri","pattern":"^https://","maxLength":2048,"description":"The page's https URL."},"max_chars":{"type":"integer","minimum":100,"maximum":100000,"default":20000,"description":"Cut the text after this many characters."}}}`
+	fetchWebPageResultSchema = `{"type":"object","additionalProperties":false,"required":["url","text"],"properties":{"url":{"type":"string","description":"The page's address after redirects."},"title":{"type":"string","description":"The page's title."},"text":{"type":"string","description":"The readable text of the page."}}}`
+)
+
 // fetchWebPageMeta is the catalog entry of fetch_web_page.
 func fetchWebPageMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs:     runtime.AdditionalArgsReject,
-		ArgsSchema:         json.RawMessage(`{"type":"object","additionalProperties":false,"required":["url"],"properties":{"url":{"type":"string","format":"uri","pattern":"^https://","maxLength":2048,"description":"The page's https URL."},"max_chars":{"type":"integer","minimum":100,"maximum":100000,"default":20000,"description":"Cut the text after this many characters."}}}`),
+		ArgsSchema:         json.RawMessage(fetchWebPageArgsSchema),
 		CapabilityRequired: "net:http:get",
 		Category:           "web",
 		Dependencies:       []string{"web"},
@@ -69,7 +75,7 @@ func fetchWebPageMeta() runtime.Meta {
 		MinAutonomy:      runtime.AutonomyReadOnly,
 		Name:             "fetch_web_page",
 		Owner:            "platform",
-		ResultSchema:     json.RawMessage(`{"type":"object","additionalProperties":false,"required":["url","text"],"properties":{"url":{"type":"string","description":"The page's address after redirects."},"title":{"type":"string","description":"The page's title."},"text":{"type":"string","description":"The readable text of the page."}}}`),
+		ResultSchema:     json.RawMessage(fetchWebPageResultSchema),
 		ReturnsUntrusted: true,
 		Risk:             runtime.RiskLow,
 		SLA:              5000 * time.Millisecond,

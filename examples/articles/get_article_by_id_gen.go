@@ -69,11 +69,17 @@ func GetArticleByIDNotFound(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeNotFound, message).WithSuggestion("No article has this id. Search for it with search_articles_by_keyword.")
 }
 
+// The JSON Schemas of get_article_by_id, as the catalog gives them.
+const (
+	getArticleByIDArgsSchema   = `{"type":"object","additionalProperties":false,"required":["article_id"],"properties":{"article_id":{"type":"integer","minimum":1,"description":"The article's id."}}}`
+	getArticleByIDResultSchema = `{"type":"object","additionalProperties":false,"required":["id","title","body","status"],"properties":{"id":{"type":"integer","description":"Article id."},"title":{"type":"string","description":"Article title."},"body":{"type":"string","description":"Article text, in Markdown."},"status":{"type":"string","enum":["draft","published"],"description":"Whether readers can see it."},"tags":{"type":"array","items":{"type":"string"},"description":"Topics of the article."}}}`
+)
+
 // getArticleByIDMeta is the catalog entry of get_article_by_id.
 func getArticleByIDMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs:     runtime.AdditionalArgsReject,
-		ArgsSchema:         json.RawMessage(`{"type":"object","additionalProperties":false,"required":["article_id"],"properties":{"article_id":{"type":"integer","minimum":1,"description":"The article's id."}}}`),
+		ArgsSchema:         json.RawMessage(getArticleByIDArgsSchema),
 		CapabilityRequired: "db:read:articles",
 		Category:           "content",
 		Dependencies:       []string{"postgresql"},
@@ -88,7 +94,7 @@ func getArticleByIDMeta() runtime.Meta {
 		MinAutonomy:  runtime.AutonomyReadOnly,
 		Name:         "get_article_by_id",
 		Owner:        "backend-api",
-		ResultSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["id","title","body","status"],"properties":{"id":{"type":"integer","description":"Article id."},"title":{"type":"string","description":"Article title."},"body":{"type":"string","description":"Article text, in Markdown."},"status":{"type":"string","enum":["draft","published"],"description":"Whether readers can see it."},"tags":{"type":"array","items":{"type":"string"},"description":"Topics of the article."}}}`),
+		ResultSchema: json.RawMessage(getArticleByIDResultSchema),
 		Risk:         runtime.RiskLow,
 		SLA:          150 * time.Millisecond,
 		Version:      "1.0.0",
@@ -126,10 +132,7 @@ func scanGetArticleByIDArgs(d *jsonscan.Decoder, at *runtime.Path, out *GetArtic
 			return te
 		}
 	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	return nil
+	return ms.End(seen)
 }
 
 // getArticleByIDTool binds an implementation of GetArticleByID to the runtime.

@@ -73,11 +73,17 @@ func PublishArticleNotFound(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeNotFound, message).WithSuggestion("No draft has this id. Ask the user which draft to publish.")
 }
 
+// The JSON Schemas of publish_article, as the catalog gives them.
+const (
+	publishArticleArgsSchema   = `{"type":"object","additionalProperties":false,"required":["article_id","channel"],"properties":{"article_id":{"type":"integer","minimum":1,"description":"Id of the drafted article."},"channel":{"type":"string","enum":["blog","newsletter"],"description":"Where to publish it."},"notify_subscribers":{"type":"boolean","default":false,"description":"Also email the channel's subscribers."}}}`
+	publishArticleResultSchema = `{"type":"object","additionalProperties":false,"required":["article_id","url","published_at"],"properties":{"article_id":{"type":"integer","description":"Id of the published article."},"url":{"type":"string","description":"Where readers find it."},"published_at":{"type":"string","format":"date-time","description":"When it was published."}}}`
+)
+
 // publishArticleMeta is the catalog entry of publish_article.
 func publishArticleMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs:     runtime.AdditionalArgsReject,
-		ArgsSchema:         json.RawMessage(`{"type":"object","additionalProperties":false,"required":["article_id","channel"],"properties":{"article_id":{"type":"integer","minimum":1,"description":"Id of the drafted article."},"channel":{"type":"string","enum":["blog","newsletter"],"description":"Where to publish it."},"notify_subscribers":{"type":"boolean","default":false,"description":"Also email the channel's subscribers."}}}`),
+		ArgsSchema:         json.RawMessage(publishArticleArgsSchema),
 		CapabilityRequired: "cms:publish:articles",
 		Category:           "editorial",
 		Dependencies:       []string{"postgresql", "get_article_by_id"},
@@ -93,7 +99,7 @@ func publishArticleMeta() runtime.Meta {
 		MinAutonomy:         runtime.AutonomySupervised,
 		Name:                "publish_article",
 		Owner:               "editorial",
-		ResultSchema:        json.RawMessage(`{"type":"object","additionalProperties":false,"required":["article_id","url","published_at"],"properties":{"article_id":{"type":"integer","description":"Id of the published article."},"url":{"type":"string","description":"Where readers find it."},"published_at":{"type":"string","format":"date-time","description":"When it was published."}}}`),
+		ResultSchema:        json.RawMessage(publishArticleResultSchema),
 		Revertible:          true,
 		Risk:                runtime.RiskMedium,
 		SLA:                 2000 * time.Millisecond,

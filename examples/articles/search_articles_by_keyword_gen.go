@@ -73,11 +73,17 @@ func SearchArticlesByKeywordNotFound(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeNotFound, message).WithSuggestion("No article matched. Try broader or fewer keywords.")
 }
 
+// The JSON Schemas of search_articles_by_keyword, as the catalog gives them.
+const (
+	searchArticlesByKeywordArgsSchema   = `{"type":"object","additionalProperties":false,"required":["query"],"properties":{"query":{"type":"string","minLength":2,"maxLength":200,"description":"Keywords to look for, such as \"pgvector\"."},"language":{"type":"string","enum":["en","it"],"default":"en","description":"Language of the articles to search."},"max_results":{"type":"integer","minimum":1,"maximum":20,"default":5,"description":"How many articles to return at most; 3-5 suit a chat answer."}}}`
+	searchArticlesByKeywordResultSchema = `{"type":"object","additionalProperties":false,"required":["articles"],"properties":{"articles":{"type":"array","description":"Matching articles, best first.","items":{"type":"object","additionalProperties":false,"required":["id","title"],"properties":{"id":{"type":"integer","minimum":1,"description":"Article id."},"title":{"type":"string","description":"Article title."}}}}}}`
+)
+
 // searchArticlesByKeywordMeta is the catalog entry of search_articles_by_keyword.
 func searchArticlesByKeywordMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs:     runtime.AdditionalArgsReject,
-		ArgsSchema:         json.RawMessage(`{"type":"object","additionalProperties":false,"required":["query"],"properties":{"query":{"type":"string","minLength":2,"maxLength":200,"description":"Keywords to look for, such as \"pgvector\"."},"language":{"type":"string","enum":["en","it"],"default":"en","description":"Language of the articles to search."},"max_results":{"type":"integer","minimum":1,"maximum":20,"default":5,"description":"How many articles to return at most; 3-5 suit a chat answer."}}}`),
+		ArgsSchema:         json.RawMessage(searchArticlesByKeywordArgsSchema),
 		CapabilityRequired: "db:read:articles",
 		Category:           "content",
 		Dependencies:       []string{"postgresql"},
@@ -92,7 +98,7 @@ func searchArticlesByKeywordMeta() runtime.Meta {
 		MinAutonomy:  runtime.AutonomyReadOnly,
 		Name:         "search_articles_by_keyword",
 		Owner:        "backend-api",
-		ResultSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["articles"],"properties":{"articles":{"type":"array","description":"Matching articles, best first.","items":{"type":"object","additionalProperties":false,"required":["id","title"],"properties":{"id":{"type":"integer","minimum":1,"description":"Article id."},"title":{"type":"string","description":"Article title."}}}}}}`),
+		ResultSchema: json.RawMessage(searchArticlesByKeywordResultSchema),
 		Risk:         runtime.RiskLow,
 		SLA:          200 * time.Millisecond,
 		Version:      "1.3.0",

@@ -25,62 +25,8 @@ func TestConformance(t *testing.T) {
 // conformanceSpecs are what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
 var conformanceSpecs = map[string]conformance.Spec{
-	"fetch_web_page": {
-		Errors: []string{"external_error", "timeout"},
-		Examples: []conformance.Example{{
-			Args: "{\"url\":\"https://go.dev/doc/\"}",
-			Pos:  "catalog/tools.yaml:204:9",
-		}},
-		Fields: map[string]string{
-			"args":   "catalog/tools.yaml:173:5",
-			"errors": "catalog/tools.yaml:198:5",
-			"result": "catalog/tools.yaml:190:5",
-		},
-		Pos: "catalog/tools.yaml:160:3",
-	},
-	"get_article_by_id": {
-		Errors: []string{"dependency_unavailable", "not_found"},
-		Examples: []conformance.Example{{
-			Args: "{\"article_id\":42}",
-			Pos:  "catalog/tools.yaml:107:9",
-		}},
-		Fields: map[string]string{
-			"args":   "catalog/tools.yaml:82:5",
-			"errors": "catalog/tools.yaml:101:5",
-			"result": "catalog/tools.yaml:91:5",
-		},
-		Pos: "catalog/tools.yaml:70:3",
-	},
-	"publish_article": {
-		Errors: []string{"approval_required", "not_found"},
-		Examples: []conformance.Example{{
-			Args: "{\"article_id\":42,\"channel\":\"blog\"}",
-			Pos:  "catalog/tools.yaml:158:9",
-		}},
-		Fields: map[string]string{
-			"args":             "catalog/tools.yaml:127:5",
-			"errors":           "catalog/tools.yaml:152:5",
-			"has_side_effects": "catalog/tools.yaml:118:5",
-			"result":           "catalog/tools.yaml:144:5",
-			"revertible":       "catalog/tools.yaml:122:5",
-			"supports_dry_run": "catalog/tools.yaml:121:5",
-		},
-		Pos: "catalog/tools.yaml:109:3",
-	},
-	"search_articles_by_keyword": {
-		Errors: []string{"dependency_unavailable", "not_found"},
-		Examples: []conformance.Example{{
-			Args: "{\"query\":\"pgvector\"}",
-			Pos:  "catalog/tools.yaml:67:9",
-		}, {
-			Args: "{\"query\":\"retrieval augmented generation\",\"max_results\":3,\"language\":\"en\"}",
-			Pos:  "catalog/tools.yaml:68:9",
-		}},
-		Fields: map[string]string{
-			"args":   "catalog/tools.yaml:25:5",
-			"errors": "catalog/tools.yaml:61:5",
-			"result": "catalog/tools.yaml:46:5",
-		},
-		Pos: "catalog/tools.yaml:13:3",
-	},
+	"fetch_web_page":             {Pos: "catalog/tools.yaml:160:3", Fields: map[string]string{"args": "catalog/tools.yaml:173:5", "result": "catalog/tools.yaml:190:5", "errors": "catalog/tools.yaml:198:5"}, Errors: []string{"external_error", "timeout"}, Examples: []conformance.Example{{Args: "{\"url\":\"https://go.dev/doc/\"}", Pos: "catalog/tools.yaml:204:9"}}},
+	"get_article_by_id":          {Pos: "catalog/tools.yaml:70:3", Fields: map[string]string{"args": "catalog/tools.yaml:82:5", "result": "catalog/tools.yaml:91:5", "errors": "catalog/tools.yaml:101:5"}, Errors: []string{"dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"article_id\":42}", Pos: "catalog/tools.yaml:107:9"}}},
+	"publish_article":            {Pos: "catalog/tools.yaml:109:3", Fields: map[string]string{"args": "catalog/tools.yaml:127:5", "result": "catalog/tools.yaml:144:5", "errors": "catalog/tools.yaml:152:5", "has_side_effects": "catalog/tools.yaml:118:5", "supports_dry_run": "catalog/tools.yaml:121:5", "revertible": "catalog/tools.yaml:122:5"}, Errors: []string{"approval_required", "not_found"}, Examples: []conformance.Example{{Args: "{\"article_id\":42,\"channel\":\"blog\"}", Pos: "catalog/tools.yaml:158:9"}}},
+	"search_articles_by_keyword": {Pos: "catalog/tools.yaml:13:3", Fields: map[string]string{"args": "catalog/tools.yaml:25:5", "result": "catalog/tools.yaml:46:5", "errors": "catalog/tools.yaml:61:5"}, Errors: []string{"dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"query\":\"pgvector\"}", Pos: "catalog/tools.yaml:67:9"}, {Args: "{\"query\":\"retrieval augmented generation\",\"max_results\":3,\"language\":\"en\"}", Pos: "catalog/tools.yaml:68:9"}}},
 }

@@ -47,11 +47,16 @@ type AssignTask interface {
 	Execute(ctx context.Context, args *AssignTaskArgs) (AssignTaskResult, error)
 }
 
+// The JSON Schemas of assign_task, as the catalog gives them.
+const (
+	assignTaskArgsSchema = `{"type":"object","additionalProperties":false,"required":["task_id","owner"],"$defs":{"person":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"Name."},"email":{"type":"string","format":"email","description":"Email."}}}},"properties":{"task_id":{"type":"integer","minimum":1,"description":"Task."},"owner":{"$ref":"#/$defs/person","description":"Owner."},"reviewers":{"type":"array","maxItems":3,"items":{"$ref":"#/$defs/person"},"description":"Reviewers."},"backup":{"anyOf":[{"$ref":"#/$defs/person"},{"type":"null"}],"description":"Backup."},"due":{"type":["string","null"],"format":"date","description":"Due date."},"checklist":{"type":["array","null"],"items":{"type":["string","null"],"maxLength":20},"description":"Steps."},"scores":{"type":"object","additionalProperties":{"type":["number","null"],"maximum":1},"description":"Scores."}}}`
+)
+
 // assignTaskMeta is the catalog entry of assign_task.
 func assignTaskMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs: runtime.AdditionalArgsReject,
-		ArgsSchema:     json.RawMessage(`{"type":"object","additionalProperties":false,"required":["task_id","owner"],"$defs":{"person":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"Name."},"email":{"type":"string","format":"email","description":"Email."}}}},"properties":{"task_id":{"type":"integer","minimum":1,"description":"Task."},"owner":{"$ref":"#/$defs/person","description":"Owner."},"reviewers":{"type":"array","maxItems":3,"items":{"$ref":"#/$defs/person"},"description":"Reviewers."},"backup":{"anyOf":[{"$ref":"#/$defs/person"},{"type":"null"}],"description":"Backup."},"due":{"type":["string","null"],"format":"date","description":"Due date."},"checklist":{"type":["array","null"],"items":{"type":["string","null"],"maxLength":20},"description":"Steps."},"scores":{"type":"object","additionalProperties":{"type":["number","null"],"maximum":1},"description":"Scores."}}}`),
+		ArgsSchema:     json.RawMessage(assignTaskArgsSchema),
 		Description:    "Assigns a task to people.\nUse when: the user hands work to someone.\n",
 		Exposure:       runtime.ExposureCore,
 		HasSideEffects: true,
@@ -102,10 +107,7 @@ func scanAssignTaskPerson(d *jsonscan.Decoder, at *runtime.Path, out *AssignTask
 			return te
 		}
 	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	return nil
+	return ms.End(seen)
 }
 
 // scanAssignTaskArgs reads the members of AssignTaskArgs into out; d has read its '{'.
@@ -223,10 +225,7 @@ func scanAssignTaskArgs(d *jsonscan.Decoder, at *runtime.Path, out *AssignTaskAr
 			return te
 		}
 	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	return nil
+	return ms.End(seen)
 }
 
 // assignTaskTool binds an implementation of AssignTask to the runtime.

@@ -59,11 +59,16 @@ type FindContact interface {
 	Execute(ctx context.Context, args *FindContactArgs) (FindContactResult, error)
 }
 
+// The JSON Schemas of find_contact, as the catalog gives them.
+const (
+	findContactArgsSchema = `{"type":"object","additionalProperties":false,"required":["by"],"properties":{"by":{"oneOf":[{"type":"string","minLength":1},{"type":"integer","minimum":1}],"description":"A name or an id."},"fuzzy":{"type":"boolean","description":"Fuzzy match."}}}`
+)
+
 // findContactMeta is the catalog entry of find_contact.
 func findContactMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs: runtime.AdditionalArgsReject,
-		ArgsSchema:     json.RawMessage(`{"type":"object","additionalProperties":false,"required":["by"],"properties":{"by":{"oneOf":[{"type":"string","minLength":1},{"type":"integer","minimum":1}],"description":"A name or an id."},"fuzzy":{"type":"boolean","description":"Fuzzy match."}}}`),
+		ArgsSchema:     json.RawMessage(findContactArgsSchema),
 		Description:    "Finds a contact by name or by id.\nUse when: the user names a person.\n",
 		Exposure:       runtime.ExposureCore,
 		Idempotent:     true,

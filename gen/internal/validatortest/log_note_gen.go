@@ -47,11 +47,16 @@ type LogNote interface {
 	Execute(ctx context.Context, args *LogNoteArgs) (LogNoteResult, error)
 }
 
+// The JSON Schemas of log_note, as the catalog gives them.
+const (
+	logNoteArgsSchema = `{"type":"object","required":["text"],"properties":{"text":{"type":"string","maxLength":100,"description":"The note."},"level":{"type":"string","enum":["info","warn"],"default":"info","description":"Level."}}}`
+)
+
 // logNoteMeta is the catalog entry of log_note.
 func logNoteMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs: runtime.AdditionalArgsAllow,
-		ArgsSchema:     json.RawMessage(`{"type":"object","required":["text"],"properties":{"text":{"type":"string","maxLength":100,"description":"The note."},"level":{"type":"string","enum":["info","warn"],"default":"info","description":"Level."}}}`),
+		ArgsSchema:     json.RawMessage(logNoteArgsSchema),
 		Description:    "Writes a note to the log.\nUse when: something should be remembered.\n",
 		Exposure:       runtime.ExposureCore,
 		Idempotent:     true,

@@ -29,11 +29,16 @@ type PingHost interface {
 	Execute(ctx context.Context, args *PingHostArgs) (PingHostResult, error)
 }
 
+// The JSON Schemas of ping_host, as the catalog gives them.
+const (
+	pingHostArgsSchema = `{"type":"object","additionalProperties":false,"properties":{"host":{"type":"string","format":"hostname","description":"Host."},"count":{"type":"integer","minimum":1,"maximum":10,"default":3,"description":"Pings."}}}`
+)
+
 // pingHostMeta is the catalog entry of ping_host.
 func pingHostMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs: runtime.AdditionalArgsAllow,
-		ArgsSchema:     json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{"host":{"type":"string","format":"hostname","description":"Host."},"count":{"type":"integer","minimum":1,"maximum":10,"default":3,"description":"Pings."}}}`),
+		ArgsSchema:     json.RawMessage(pingHostArgsSchema),
 		Description:    "Checks that a host answers.\nUse when: the user asks whether a host is up.\n",
 		Exposure:       runtime.ExposureCore,
 		Idempotent:     true,

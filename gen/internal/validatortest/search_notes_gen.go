@@ -62,17 +62,23 @@ type SearchNotes interface {
 	Execute(ctx context.Context, args *SearchNotesArgs) (*SearchNotesResult, error)
 }
 
+// The JSON Schemas of search_notes, as the catalog gives them.
+const (
+	searchNotesArgsSchema   = `{"type":"object","additionalProperties":false,"required":["query"],"properties":{"query":{"type":"string","minLength":2,"maxLength":200,"description":"Keywords."},"max_results":{"type":"integer","minimum":1,"maximum":20,"default":5,"description":"How many at most."},"sort":{"type":"string","enum":["relevance","date"],"default":"relevance","description":"Order."}}}`
+	searchNotesResultSchema = `{"type":"object","additionalProperties":false,"required":["notes","total"],"properties":{"notes":{"type":"array","description":"Matching notes.","items":{"type":"object","additionalProperties":false,"required":["id","title"],"properties":{"id":{"type":"integer","description":"Note id."},"title":{"type":"string","description":"Note title."}}}},"total":{"type":"integer","description":"How many matched."}}}`
+)
+
 // searchNotesMeta is the catalog entry of search_notes.
 func searchNotesMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs: runtime.AdditionalArgsReject,
-		ArgsSchema:     json.RawMessage(`{"type":"object","additionalProperties":false,"required":["query"],"properties":{"query":{"type":"string","minLength":2,"maxLength":200,"description":"Keywords."},"max_results":{"type":"integer","minimum":1,"maximum":20,"default":5,"description":"How many at most."},"sort":{"type":"string","enum":["relevance","date"],"default":"relevance","description":"Order."}}}`),
+		ArgsSchema:     json.RawMessage(searchNotesArgsSchema),
 		Description:    "Searches the user's notes by keyword.\nUse when: the user asks what they wrote about a topic.\n",
 		Exposure:       runtime.ExposureCore,
 		Idempotent:     true,
 		MinAutonomy:    runtime.AutonomyReadOnly,
 		Name:           "search_notes",
-		ResultSchema:   json.RawMessage(`{"type":"object","additionalProperties":false,"required":["notes","total"],"properties":{"notes":{"type":"array","description":"Matching notes.","items":{"type":"object","additionalProperties":false,"required":["id","title"],"properties":{"id":{"type":"integer","description":"Note id."},"title":{"type":"string","description":"Note title."}}}},"total":{"type":"integer","description":"How many matched."}}}`),
+		ResultSchema:   json.RawMessage(searchNotesResultSchema),
 		Risk:           runtime.RiskLow,
 	}
 }

@@ -25,44 +25,11 @@ func TestConformance(t *testing.T) {
 // conformanceSpecs are what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
 var conformanceSpecs = map[string]conformance.Spec{
-	"assign_task": {
-		Fields: map[string]string{
-			"args":             "catalog/tools.yaml:283:5",
-			"has_side_effects": "catalog/tools.yaml:281:5",
-		},
-		Pos: "catalog/tools.yaml:277:3",
-	},
-	"create_event": {
-		Fields: map[string]string{
-			"args":             "catalog/tools.yaml:14:5",
-			"has_side_effects": "catalog/tools.yaml:11:5",
-		},
-		Pos: "catalog/tools.yaml:7:3",
-	},
-	"find_contact": {
-		Fields: map[string]string{"args": "catalog/tools.yaml:234:5"},
-		Pos:    "catalog/tools.yaml:230:3",
-	},
-	"log_note": {
-		Fields: map[string]string{"args": "catalog/tools.yaml:211:5"},
-		Pos:    "catalog/tools.yaml:206:3",
-	},
-	"ping_host": {
-		Fields: map[string]string{"args": "catalog/tools.yaml:223:5"},
-		Pos:    "catalog/tools.yaml:218:3",
-	},
-	"search_notes": {
-		Fields: map[string]string{
-			"args":   "catalog/tools.yaml:252:5",
-			"result": "catalog/tools.yaml:260:5",
-		},
-		Pos: "catalog/tools.yaml:248:3",
-	},
-	"update_settings": {
-		Fields: map[string]string{
-			"args":             "catalog/tools.yaml:160:5",
-			"has_side_effects": "catalog/tools.yaml:157:5",
-		},
-		Pos: "catalog/tools.yaml:153:3",
-	},
+	"assign_task":     {Pos: "catalog/tools.yaml:277:3", Fields: map[string]string{"args": "catalog/tools.yaml:283:5", "has_side_effects": "catalog/tools.yaml:281:5"}},
+	"create_event":    {Pos: "catalog/tools.yaml:7:3", Fields: map[string]string{"args": "catalog/tools.yaml:14:5", "has_side_effects": "catalog/tools.yaml:11:5"}},
+	"find_contact":    {Pos: "catalog/tools.yaml:230:3", Fields: map[string]string{"args": "catalog/tools.yaml:234:5"}},
+	"log_note":        {Pos: "catalog/tools.yaml:206:3", Fields: map[string]string{"args": "catalog/tools.yaml:211:5"}},
+	"ping_host":       {Pos: "catalog/tools.yaml:218:3", Fields: map[string]string{"args": "catalog/tools.yaml:223:5"}},
+	"search_notes":    {Pos: "catalog/tools.yaml:248:3", Fields: map[string]string{"args": "catalog/tools.yaml:252:5", "result": "catalog/tools.yaml:260:5"}},
+	"update_settings": {Pos: "catalog/tools.yaml:153:3", Fields: map[string]string{"args": "catalog/tools.yaml:160:5", "has_side_effects": "catalog/tools.yaml:157:5"}},
 }
