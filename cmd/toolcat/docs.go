@@ -48,6 +48,7 @@ func runDocs(e *env, args []string) int {
 		return exitUsage
 	}
 	cat, err := catalog.Load(fs.Args()...)
+	loadedGC()
 	if err != nil {
 		reportLoadError(e, "docs", "text", err)
 		return exitUsage

@@ -56,6 +56,7 @@ func runGen(e *env, args []string) int {
 		return code
 	}
 	cat, err := catalog.Load(fs.Args()...)
+	loadedGC()
 	if err != nil {
 		reportLoadError(e, "gen", "text", err)
 		return exitUsage

@@ -62,6 +62,7 @@ func runLint(e *env, args []string) int {
 		return exitOK
 	}
 	cat, err := catalog.Load(fs.Args()...)
+	loadedGC()
 	if err != nil {
 		reportLoadError(e, "lint", f.format, err)
 		return exitUsage
