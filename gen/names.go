@@ -127,6 +127,8 @@ var predeclared = map[string]bool{
 // generator makes deterministic.
 type namer struct {
 	used map[string]bool
+	// log, when not nil, collects the names handed out.
+	log *[]string
 }
 
 func newNamer(reserved ...string) *namer {
@@ -138,15 +140,13 @@ func newNamer(reserved ...string) *namer {
 }
 
 func (n *namer) name(want string) string {
-	if !n.used[want] {
-		n.used[want] = true
-		return want
+	got := want
+	for i := 2; n.used[got]; i++ {
+		got = want + strconv.Itoa(i)
 	}
-	for i := 2; ; i++ {
-		c := want + strconv.Itoa(i)
-		if !n.used[c] {
-			n.used[c] = true
-			return c
-		}
+	n.used[got] = true
+	if n.log != nil {
+		*n.log = append(*n.log, got)
 	}
+	return got
 }

@@ -34,6 +34,11 @@ Generated files no longer produced are removed (gen keeps a manifest,
 reported. With --check nothing is written: gen prints a diff of what it
 would change and exits 1 if anything would.
 
+A tool whose catalog entry did not change since the last run keeps its
+file without rendering it again: gen keeps the key of each file it wrote
+in the user's cache directory. --cache=false, or --check, renders every
+file.
+
 Use it from go generate:
 
   //go:generate go tool toolcat gen ./catalog`
@@ -41,6 +46,7 @@ Use it from go generate:
 type genFlags struct {
 	out   string
 	check bool
+	cache bool
 }
 
 // manifestFile lists the files gen wrote, so that it can remove the ones
@@ -52,6 +58,7 @@ func runGen(e *env, args []string) int {
 	fs := newFlags(e, "gen", "[catalog paths]", genDoc)
 	fs.StringVar(&f.out, "out", ".", "directory of the generated Go package")
 	fs.BoolVar(&f.check, "check", false, "write nothing; print a diff and exit 1 if the output is stale")
+	fs.BoolVar(&f.cache, "cache", true, "reuse the files of tools unchanged since the last run (never with --check)")
 	if code := parse(e, fs, args); code >= 0 {
 		return code
 	}
@@ -61,7 +68,11 @@ func runGen(e *env, args []string) int {
 		reportLoadError(e, "gen", "text", err)
 		return exitUsage
 	}
-	plan, err := planGen(cat, f.out)
+	var cache *genCache
+	if f.cache && !f.check {
+		cache = openGenCache(f.out)
+	}
+	plan, err := planGen(cat, f.out, cache)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
 		return exitUsage
@@ -80,6 +91,12 @@ func runGen(e *env, args []string) int {
 	if err := plan.apply(); err != nil {
 		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
 		return exitUsage
+	}
+	if cache != nil {
+		if err := cache.save(); err != nil {
+			// The files are written; the next run renders them all.
+			fmt.Fprintf(e.stderr, "toolcat gen: saving the cache: %v\n", err)
+		}
 	}
 	for _, line := range plan.summary() {
 		fmt.Fprintln(e.stdout, line)
@@ -109,8 +126,12 @@ func (p *genPlan) empty() bool {
 	return len(p.writes)+len(p.creates)+len(p.appends)+len(p.removes) == 0 && bytes.Equal(p.manifest, p.oldMan)
 }
 
-func planGen(cat *catalog.Catalog, dir string) (*genPlan, error) {
-	files, err := gen.Generate(cat, gen.RelativeTo(dir))
+func planGen(cat *catalog.Catalog, dir string, cache *genCache) (*genPlan, error) {
+	opts := []gen.Option{gen.RelativeTo(dir)}
+	if cache != nil {
+		opts = append(opts, gen.WithCache(cache))
+	}
+	files, err := gen.Generate(cat, opts...)
 	if err != nil {
 		return nil, err
 	}

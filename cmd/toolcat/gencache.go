@@ -1,0 +1,156 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sync"
+)
+
+// genCache lets toolcat gen skip rendering the file of a tool that did not
+// change since the last run (see gen.Cache). For each output directory it
+// keeps, in the user's cache directory, the key and the SHA-256 of every
+// tool file it wrote. A file is reused only when its key is the same, its
+// contents on disk are still what gen wrote, and the same build of toolcat
+// wrote them: a build that cannot name itself (a checkout with changes, a
+// replaced module) uses no cache.
+type genCache struct {
+	index string // the index file
+	dir   string // the output directory
+	build string
+	old   map[string]cacheEntry
+
+	mu  sync.Mutex
+	new map[string]cacheEntry
+}
+
+type cacheEntry struct {
+	Key    string `json:"key"`
+	SHA256 string `json:"sha256"`
+}
+
+type cacheIndex struct {
+	Build string                `json:"build"`
+	Dir   string                `json:"dir"`
+	Files map[string]cacheEntry `json:"files"`
+}
+
+// buildKey names this build of toolcat, or is "" when it cannot be named.
+// Tests set it.
+var buildKey = readBuildKey()
+
+const modulePath = "github.com/toolcat/toolcat"
+
+func readBuildKey() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	mod := &bi.Main
+	if mod.Path != modulePath {
+		// go tool toolcat: toolcat is a dependency of the main module.
+		mod = nil
+		for _, d := range bi.Deps {
+			if d.Path == modulePath {
+				mod = d
+			}
+		}
+	}
+	if mod == nil || mod.Replace != nil {
+		return ""
+	}
+	if mod.Version != "" && mod.Version != "(devel)" {
+		return mod.Path + "@" + mod.Version + " " + mod.Sum + " " + runtime.Version()
+	}
+	// A build of a checkout: its commit, when nothing in it is changed.
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" || modified != "false" {
+		return ""
+	}
+	return "vcs " + rev + " " + runtime.Version()
+}
+
+// openGenCache returns the cache of the output directory dir, or nil when
+// there can be none.
+func openGenCache(dir string) *genCache {
+	if buildKey == "" {
+		return nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(abs))
+	c := &genCache{
+		index: filepath.Join(base, "toolcat", "gen", hex.EncodeToString(sum[:12])+".json"),
+		dir:   dir,
+		build: buildKey,
+		new:   map[string]cacheEntry{},
+	}
+	var idx cacheIndex
+	if b, err := os.ReadFile(c.index); err == nil && json.Unmarshal(b, &idx) == nil && idx.Build == c.build && idx.Dir == abs {
+		c.old = idx.Files
+	}
+	return c
+}
+
+func (c *genCache) Get(name, key string) ([]byte, bool) {
+	e, ok := c.old[name]
+	if !ok || e.Key != key {
+		return nil, false
+	}
+	b, err := os.ReadFile(filepath.Join(c.dir, name))
+	if err != nil || sha(b) != e.SHA256 {
+		return nil, false
+	}
+	c.record(name, e)
+	return b, true
+}
+
+func (c *genCache) Put(name, key string, data []byte) {
+	c.record(name, cacheEntry{Key: key, SHA256: sha(data)})
+}
+
+func (c *genCache) record(name string, e cacheEntry) {
+	c.mu.Lock()
+	c.new[name] = e
+	c.mu.Unlock()
+}
+
+// save writes the index of the files the run produced. It is called once
+// they are written.
+func (c *genCache) save() error {
+	abs, err := filepath.Abs(c.dir)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(cacheIndex{Build: c.build, Dir: abs, Files: c.new})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(c.index), 0o755); err != nil {
+		return err
+	}
+	return writeAtomic(c.index, b)
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// runGenIn runs toolcat gen on the example catalog into dir.
+func runGenIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	args = append(append([]string{"gen", "--out", dir}, args...), "../../examples/articles/catalog")
+	if code := Main(args, nil, &out, &errb); code != 0 {
+		t.Fatalf("toolcat %v: exit %d\n%s%s", args, code, out.String(), errb.String())
+	}
+}
+
+// The cache of toolcat gen keeps the key of each tool file it writes; a
+// later run reuses a file only while it is as written, and the files are
+// those of a run without the cache.
+func TestGenCache(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	defer func(k string) { buildKey = k }(buildKey)
+	buildKey = "test build"
+
+	dir := t.TempDir()
+	runGenIn(t, dir)
+	cache := openGenCache(dir)
+	if len(cache.old) != 4 {
+		t.Fatalf("the cache index holds %d files, want the 4 tool files", len(cache.old))
+	}
+	file := filepath.Join(dir, "publish_article_gen.go")
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file changed behind gen's back is not reused: it is rendered and
+	// written again.
+	if err := os.WriteFile(file, append(bytes.Clone(want), "// edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := openGenCache(dir).Get("publish_article_gen.go", cache.old["publish_article_gen.go"].Key); ok {
+		t.Fatal("Get reused a file whose contents changed")
+	}
+	runGenIn(t, dir)
+	if got, _ := os.ReadFile(file); !bytes.Equal(got, want) {
+		t.Fatal("gen with the cache did not restore an edited generated file")
+	}
+	// Unchanged: reused, and the same bytes as without the cache.
+	if _, ok := openGenCache(dir).Get("publish_article_gen.go", cache.old["publish_article_gen.go"].Key); !ok {
+		t.Fatal("Get did not reuse an unchanged file")
+	}
+	fresh := t.TempDir()
+	runGenIn(t, fresh, "--cache=false")
+	for name := range cache.old {
+		a, _ := os.ReadFile(filepath.Join(dir, name))
+		b, _ := os.ReadFile(filepath.Join(fresh, name))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between runs with and without the cache", name)
+		}
+	}
+	// Another build of toolcat starts afresh.
+	buildKey = "another build"
+	if c := openGenCache(dir); len(c.old) != 0 {
+		t.Errorf("another build reads the index of the first: %d files", len(c.old))
+	}
+	b, err := os.ReadFile(cache.index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx cacheIndex
+	if err := json.Unmarshal(b, &idx); err != nil || idx.Build != "test build" {
+		t.Fatalf("index %s: %v, build %q", cache.index, err, idx.Build)
+	}
+}
+
+// A build that cannot name itself, as a test binary, uses no cache.
+func TestReadBuildKeyOfTestBinary(t *testing.T) {
+	if k := readBuildKey(); k != "" {
+		t.Errorf("readBuildKey() = %q in a test binary, want \"\"", k)
+	}
+}
