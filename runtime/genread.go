@@ -251,18 +251,14 @@ func ReadStringPtr[T ~string](d *jsonscan.Decoder, p Path, s *StringSchema, dst 
 // allows but the time package does not parse (a leap second) goes to late.
 func ReadTime(d *jsonscan.Decoder, p Path, s *StringSchema, dst *time.Time, late **ToolError) *ToolError {
 	t, ok, te := readTime(d, &p, s, late)
-	if ok {
-		*dst = t
-	}
+	store(dst, t, ok)
 	return te
 }
 
 // ReadTimePtr is ReadTime for an optional field.
 func ReadTimePtr(d *jsonscan.Decoder, p Path, s *StringSchema, dst **time.Time, late **ToolError) *ToolError {
 	t, ok, te := readTime(d, &p, s, late)
-	if ok {
-		*dst = &t
-	}
+	store(dst, &t, ok)
 	return te
 }
 
@@ -280,6 +276,13 @@ func readTime(d *jsonscan.Decoder, p *Path, s *StringSchema, late **ToolError) (
 		return t, false, nil
 	}
 	return t, true, nil
+}
+
+// store sets *dst to v when ok: a reader found a value to store.
+func store[T any](dst *T, v T, ok bool) {
+	if ok {
+		*dst = v
+	}
 }
 
 // ReadBool reads a boolean at p into dst; want is the JSON Schema type as
@@ -329,18 +332,14 @@ func (s *NumberSchema) typ(def string) string {
 // late.
 func ReadInt[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
 	n, ok, te := readInt[T](d, &p, s, late)
-	if ok {
-		*dst = n
-	}
+	store(dst, n, ok)
 	return te
 }
 
 // ReadIntPtr is ReadInt for an optional field.
 func ReadIntPtr[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
 	n, ok, te := readInt[T](d, &p, s, late)
-	if ok {
-		*dst = &n
-	}
+	store(dst, &n, ok)
 	return te
 }
 
@@ -395,18 +394,14 @@ func inInts(n int64, enum []int64) bool {
 // to late.
 func ReadFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
 	f, ok, te := readFloat[T](d, &p, s, late)
-	if ok {
-		*dst = f
-	}
+	store(dst, f, ok)
 	return te
 }
 
 // ReadFloatPtr is ReadFloat for an optional field.
 func ReadFloatPtr[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
 	f, ok, te := readFloat[T](d, &p, s, late)
-	if ok {
-		*dst = &f
-	}
+	store(dst, &f, ok)
 	return te
 }
 
