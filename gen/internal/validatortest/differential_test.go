@@ -126,6 +126,7 @@ var seeds = [][]string{
 	},
 	{ // ping_host
 		`{}`, `{"host":"a..b"}`, `{"host":"example.com","count":2}`, `{"host":"-bad-"}`, `{"count":11}`, `{"other":1}`,
+		`{"ipv6":true}`, `{"ipv6":false,"count":1}`, `{"ipv6":"yes"}`, `{"ipv6":null}`,
 	},
 	{ // find_contact
 		`{"by":"Ann"}`, `{"by":3}`, `{"by":0}`, `{"by":true}`, `{}`,

@@ -15,6 +15,8 @@ type PingHostArgs struct {
 	Host *string `json:"host,omitempty"`
 	// Pings. >= 1, <= 10. Default: 3.
 	Count int64 `json:"count,omitempty"`
+	// Ping over IPv6.
+	Ipv6 *bool `json:"ipv6,omitempty"`
 }
 
 // PingHostResult is what ping_host returns; the catalog gives no result schema.
@@ -31,7 +33,7 @@ type PingHost interface {
 
 // The JSON Schemas of ping_host, as the catalog gives them.
 const (
-	pingHostArgsSchema = `{"type":"object","additionalProperties":false,"properties":{"host":{"type":"string","format":"hostname","description":"Host."},"count":{"type":"integer","minimum":1,"maximum":10,"default":3,"description":"Pings."}}}`
+	pingHostArgsSchema = `{"type":"object","additionalProperties":false,"properties":{"host":{"type":"string","format":"hostname","description":"Host."},"count":{"type":"integer","minimum":1,"maximum":10,"default":3,"description":"Pings."},"ipv6":{"type":"boolean","description":"Ping over IPv6."}}}`
 )
 
 // pingHostMeta is the catalog entry of ping_host.
@@ -57,7 +59,7 @@ func pingHostValidator(*runtime.Meta) (runtime.Validator, error) {
 
 // The schemas pingHostValidator checks the arguments against.
 var (
-	pingHostArgsObject      = runtime.Object{Names: []string{"count", "host"}, Reject: true}
+	pingHostArgsObject      = runtime.Object{Names: []string{"count", "host", "ipv6"}, Reject: true}
 	pingHostArgsHostSchema  = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "hostname"}
 	pingHostArgsCountSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 10.0, HasMax: true}}
 )
@@ -75,6 +77,8 @@ func scanPingHostArgs(d *jsonscan.Decoder, at *runtime.Path, out *PingHostArgs, 
 		case "count":
 			seen |= 1 << 0
 			te = runtime.ReadInt(d, at.Key("count"), &pingHostArgsCountSchema, &out.Count, late)
+		case "ipv6":
+			te = runtime.ReadBoolPtr(d, at.Key("ipv6"), "boolean", &out.Ipv6)
 		default:
 			te = ms.Skip()
 		}
