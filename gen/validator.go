@@ -16,8 +16,12 @@ import (
 // The one-pass validator of a tool's arguments. Compiled from the args
 // schema, it decodes the raw JSON with a jsonscan.Decoder straight into the
 // Args struct and checks the schema as it goes: one function per struct
-// type (scan<Type>), plus the tool's Validate function. Its errors come
-// from the runtime's Arg* helpers, so they read as the general validator's.
+// type (scan<Type>), which runtime.OnePass drives. What depends on the tool
+// is generated (which member goes to which field, the schema of each value
+// as a package variable); reading and checking a value is a call into the
+// runtime's readers (runtime.ReadString...), and values they do not cover
+// get code of their own. Errors come from the runtime's Arg* helpers, so
+// they read as the general validator's.
 //
 // A schema that uses anything the generator does not compile (see
 // fallbackReasons) gets the general validator instead, and the generated
