@@ -857,16 +857,7 @@ func (g *vgen) readList(ctx valueCtx, s *catalog.Node, want string, dst *jen.Sta
 		return nil
 	}
 	var spec jen.Code = jen.Nil()
-	minI, hasMin := s.Get("minItems").Float()
-	maxI, hasMax := s.Get("maxItems").Float()
-	if hasMin || hasMax || want != "array" {
-		mn, mx := -1, -1
-		if hasMin {
-			mn = int(minI)
-		}
-		if hasMax {
-			mx = int(maxI)
-		}
+	if mn, mx := limits(s, "minItems", "maxItems"); mn >= 0 || mx >= 0 || want != "array" {
 		d := keyed{jen.Id("Type").Op(":").Lit(want)}
 		d.add("MinItems", jen.Lit(mn))
 		d.add("MaxItems", jen.Lit(mx))
@@ -932,13 +923,7 @@ func (g *vgen) readScalar(ctx valueCtx, s *catalog.Node, want string, typed bool
 			name = "ReadTime"
 		}
 		d := keyed{jen.Id("Type").Op(":").Add(typ)}
-		mn, mx := -1, -1
-		if f, ok := s.Get("minLength").Float(); ok {
-			mn = int(f)
-		}
-		if f, ok := s.Get("maxLength").Float(); ok {
-			mx = int(f)
-		}
+		mn, mx := limits(s, "minLength", "maxLength")
 		d.add("MinLength", jen.Lit(mn))
 		d.add("MaxLength", jen.Lit(mx))
 		checks := mn >= 0 || mx >= 0
@@ -973,6 +958,32 @@ func (g *vgen) readScalar(ctx valueCtx, s *catalog.Node, want string, typed bool
 		args = append(args, jen.Id("late"))
 	}
 	return rt(name, args...)
+}
+
+// limits returns the bounds a schema sets on a length with the keywords
+// lo and hi (minLength and maxLength, minItems and maxItems), -1 for an
+// absent one.
+func limits(s *catalog.Node, lo, hi string) (mn, mx int) {
+	mn, mx = -1, -1
+	if f, ok := s.Get(lo).Float(); ok {
+		mn = int(f)
+	}
+	if f, ok := s.Get(hi).Float(); ok {
+		mx = int(f)
+	}
+	return mn, mx
+}
+
+// outside is the condition that the length n is outside [mn, mx], of
+// which -1 is an absent bound.
+func outside(n *jen.Statement, mn, mx int) *jen.Statement {
+	switch {
+	case mn < 0:
+		return n.Op(">").Lit(mx)
+	case mx < 0:
+		return n.Op("<").Lit(mn)
+	}
+	return n.Clone().Op("<").Lit(mn).Op("||").Add(n).Op(">").Lit(mx)
 }
 
 // allowedValues is the []any of an enum's values, as errors list them.
@@ -1165,25 +1176,8 @@ func mustFloat(n *catalog.Node) float64 {
 func (g *vgen) readString(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
 	t := ctx.typ
 	var checks []jen.Code
-	minL, hasMin := s.Get("minLength").Float()
-	maxL, hasMax := s.Get("maxLength").Float()
-	if hasMin || hasMax {
-		mn, mx := -1, -1
-		var cond *jen.Statement
-		if hasMin {
-			mn = int(minL)
-			cond = jen.Id("n").Op("<").Lit(mn)
-		}
-		if hasMax {
-			mx = int(maxL)
-			c := jen.Id("n").Op(">").Lit(mx)
-			if cond != nil {
-				cond = cond.Op("||").Add(c)
-			} else {
-				cond = c
-			}
-		}
-		checks = append(checks, jen.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("s")), cond).Block(
+	if mn, mx := limits(s, "minLength", "maxLength"); mn >= 0 || mx >= 0 {
+		checks = append(checks, jen.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("s")), outside(jen.Id("n"), mn, mx)).Block(
 			ret(rt("ArgLength", ctx.ptr, jen.Id("s"), jen.Lit(mn), jen.Lit(mx)))))
 	}
 	if p, ok := s.Get("pattern").StringValue(); ok {
@@ -1312,25 +1306,8 @@ func (g *vgen) readSlice(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 		),
 	)
 	g.depth = depth - 1
-	minI, hasMin := s.Get("minItems").Float()
-	maxI, hasMax := s.Get("maxItems").Float()
-	if hasMin || hasMax {
-		mn, mx := -1, -1
-		var cond *jen.Statement
-		if hasMin {
-			mn = int(minI)
-			cond = jen.Len(jen.Id(list)).Op("<").Lit(mn)
-		}
-		if hasMax {
-			mx = int(maxI)
-			c := jen.Len(jen.Id(list)).Op(">").Lit(mx)
-			if cond != nil {
-				cond = cond.Op("||").Add(c)
-			} else {
-				cond = c
-			}
-		}
-		out = append(out, jen.If(cond).Block(ret(rt("ArgItems", jen.Id(ctx.path).Dot("String").Call(), jen.Len(jen.Id(list)), jen.Lit(mn), jen.Lit(mx)))))
+	if mn, mx := limits(s, "minItems", "maxItems"); mn >= 0 || mx >= 0 {
+		out = append(out, jen.If(outside(jen.Len(jen.Id(list)), mn, mx)).Block(ret(rt("ArgItems", jen.Id(ctx.path).Dot("String").Call(), jen.Len(jen.Id(list)), jen.Lit(mn), jen.Lit(mx)))))
 	}
 	if unique {
 		compared := list

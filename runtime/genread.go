@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"regexp"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -171,7 +172,7 @@ func (s *StringSchema) readErr(ptr string, err error) *ToolError {
 	return ArgRead(ptr, s.Type, err)
 }
 
-// read reads a string and checks everything but the enum.
+// read reads a string and checks it.
 func (s *StringSchema) read(d *jsonscan.Decoder, p *Path) (string, *ToolError) {
 	v, err := d.String()
 	if err != nil {
@@ -190,6 +191,9 @@ func (s *StringSchema) read(d *jsonscan.Decoder, p *Path) (string, *ToolError) {
 	}
 	if s.Format != "" && !FormatChecker(s.Format)(v) {
 		return "", ArgFormat(p.String(), v, s.Format)
+	}
+	if s.Enum != nil && !slices.Contains(s.Enum, v) {
+		return "", ArgNotInEnum(p.String(), v, s.Allowed)
 	}
 	return v, nil
 }
@@ -220,20 +224,8 @@ func ReadString[T ~string](d *jsonscan.Decoder, p Path, s *StringSchema, dst *T)
 	if te != nil {
 		return te
 	}
-	if s != nil && s.Enum != nil && !inEnum(v, s.Enum) {
-		return ArgNotInEnum(p.String(), v, s.Allowed)
-	}
 	*dst = T(v)
 	return nil
-}
-
-func inEnum(v string, enum []string) bool {
-	for _, e := range enum {
-		if v == e {
-			return true
-		}
-	}
-	return false
 }
 
 // ReadStringPtr is ReadString for an optional field: it stores a pointer
@@ -267,9 +259,6 @@ func readTime(d *jsonscan.Decoder, p *Path, s *StringSchema, late **ToolError) (
 	v, te := s.read(d, p)
 	if te != nil {
 		return t, false, te
-	}
-	if s != nil && s.Enum != nil && !inEnum(v, s.Enum) {
-		return t, false, ArgNotInEnum(p.String(), v, s.Allowed)
 	}
 	if err := t.UnmarshalText([]byte(v)); err != nil {
 		Late(late, ArgNotFit(p.String(), v, "time.Time"))
@@ -369,7 +358,7 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 		if s.Multiple != nil && !s.Multiple.Int(n) {
 			return 0, false, ArgNotMultiple(p.String(), float64(n), s.Multiple)
 		}
-		if s.Enum != nil && !inInts(n, s.Enum) {
+		if s.Enum != nil && !slices.Contains(s.Enum, n) {
 			return 0, false, ArgNotInEnum(p.String(), float64(n), s.Allowed)
 		}
 	}
@@ -378,15 +367,6 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 		return 0, false, nil
 	}
 	return T(n), true, nil
-}
-
-func inInts(n int64, enum []int64) bool {
-	for _, e := range enum {
-		if n == e {
-			return true
-		}
-	}
-	return false
 }
 
 // ReadFloat reads a number at p into dst, checking it against s (nil for
