@@ -84,39 +84,42 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	}
 	// Rendering (gofmt included) is most of the work, and the files are
 	// independent: one worker per CPU, the two large common files first.
-	jobs := []func() *jen.File{
-		func() *jen.File { return genConformanceFile(m) },
-		func() *jen.File { return genCommonFile(m) },
+	type job struct {
+		name string
+		tool *toolModel // nil for a common file, which is never cached
+		file func() *jen.File
 	}
-	names := []string{ConformanceFile, CommonFile}
+	jobs := []job{
+		{name: ConformanceFile, file: func() *jen.File { return genConformanceFile(m) }},
+		{name: CommonFile, file: func() *jen.File { return genCommonFile(m) }},
+	}
 	for _, t := range m.tools {
-		jobs = append(jobs, func() *jen.File { return genToolFile(m, t) })
-		names = append(names, t.genFile)
+		jobs = append(jobs, job{t.genFile, t, func() *jen.File { return genToolFile(m, t) }})
 	}
 	out := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))
 	parallel(len(jobs), func(i int) {
-		if i < 2 || m.cache == nil {
-			out[i], errs[i] = render(jobs[i]())
+		j := jobs[i]
+		if j.tool == nil || m.cache == nil {
+			out[i], errs[i] = render(j.file())
 			return
 		}
-		t := m.tools[i-2]
-		key := m.key(t)
-		if b, ok := m.cache.Get(t.genFile, key); ok {
+		key := m.key(j.tool)
+		if b, ok := m.cache.Get(j.name, key); ok {
 			out[i] = b
 			return
 		}
-		out[i], errs[i] = render(jobs[i]())
+		out[i], errs[i] = render(j.file())
 		if errs[i] == nil {
-			m.cache.Put(t.genFile, key, out[i])
+			m.cache.Put(j.name, key, out[i])
 		}
 	})
 	files := make(map[string][]byte, len(jobs))
-	for i, name := range names {
+	for i, j := range jobs {
 		if errs[i] != nil {
-			return nil, fmt.Errorf("%s: %w", name, errs[i])
+			return nil, fmt.Errorf("%s: %w", j.name, errs[i])
 		}
-		files[name] = out[i]
+		files[j.name] = out[i]
 	}
 	return files, nil
 }
@@ -212,8 +215,8 @@ type toolModel struct {
 	// general lists the schema keywords the one-pass validator leaves to
 	// the general validator; empty when it checks everything itself.
 	general []string
-	// names are the package-level names given to the tool's types, in
-	// order: with the catalog entry, all that its file depends on.
+	// names are the package-level names given to the tool and its types,
+	// in order: with the catalog entry, all that its file depends on.
 	names []string
 }
 

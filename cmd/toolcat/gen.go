@@ -144,7 +144,7 @@ func planGen(cat *catalog.Catalog, dir string, cache *genCache) (*genPlan, error
 
 	// Generated files: write what changed.
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		old, err := os.ReadFile(filepath.Join(dir, name))
+		old, err := cache.read(dir, name)
 		if err != nil && !os.IsNotExist(err) {
 			return nil, err
 		}

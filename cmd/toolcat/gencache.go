@@ -21,11 +21,13 @@ import (
 type genCache struct {
 	index string // the index file
 	dir   string // the output directory
+	abs   string // dir, absolute: the index names it
 	build string
 	old   map[string]cacheEntry
 
-	mu  sync.Mutex
-	new map[string]cacheEntry
+	mu   sync.Mutex
+	new  map[string]cacheEntry
+	disk map[string][]byte // files Get read and reused
 }
 
 type cacheEntry struct {
@@ -100,8 +102,10 @@ func openGenCache(dir string) *genCache {
 	c := &genCache{
 		index: filepath.Join(base, "toolcat", "gen", hex.EncodeToString(sum[:12])+".json"),
 		dir:   dir,
+		abs:   abs,
 		build: buildKey,
 		new:   map[string]cacheEntry{},
+		disk:  map[string][]byte{},
 	}
 	var idx cacheIndex
 	if b, err := os.ReadFile(c.index); err == nil && json.Unmarshal(b, &idx) == nil && idx.Build == c.build && idx.Dir == abs {
@@ -119,15 +123,29 @@ func (c *genCache) Get(name, key string) ([]byte, bool) {
 	if err != nil || sha(b) != e.SHA256 {
 		return nil, false
 	}
-	c.record(name, e)
+	c.mu.Lock()
+	c.new[name] = e
+	c.disk[name] = b
+	c.mu.Unlock()
 	return b, true
 }
 
-func (c *genCache) Put(name, key string, data []byte) {
-	c.record(name, cacheEntry{Key: key, SHA256: sha(data)})
+// read returns the file called name of the output directory dir, as Get
+// read it if it did, so that a reused file is read once. c may be nil.
+func (c *genCache) read(dir, name string) ([]byte, error) {
+	if c != nil {
+		c.mu.Lock()
+		b, ok := c.disk[name]
+		c.mu.Unlock()
+		if ok {
+			return b, nil
+		}
+	}
+	return os.ReadFile(filepath.Join(dir, name))
 }
 
-func (c *genCache) record(name string, e cacheEntry) {
+func (c *genCache) Put(name, key string, data []byte) {
+	e := cacheEntry{Key: key, SHA256: sha(data)}
 	c.mu.Lock()
 	c.new[name] = e
 	c.mu.Unlock()
@@ -136,11 +154,7 @@ func (c *genCache) record(name string, e cacheEntry) {
 // save writes the index of the files the run produced. It is called once
 // they are written.
 func (c *genCache) save() error {
-	abs, err := filepath.Abs(c.dir)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(cacheIndex{Build: c.build, Dir: abs, Files: c.new})
+	b, err := json.Marshal(cacheIndex{Build: c.build, Dir: c.abs, Files: c.new})
 	if err != nil {
 		return err
 	}
