@@ -82,6 +82,7 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	for _, o := range opts {
 		o(m)
 	}
+	m.relFiles = relativeFiles(m.dir, cat.Files)
 	// Rendering (gofmt included) is most of the work, and the files are
 	// independent: one worker per CPU, the two large common files first.
 	type job struct {
@@ -150,6 +151,8 @@ type model struct {
 	tools []*toolModel
 	dir   string // see RelativeTo
 	cache Cache  // see WithCache
+
+	relFiles map[string]string // catalog file → its name relative to dir
 }
 
 // keyVersion changes with what a tool's file is made from.
@@ -185,16 +188,33 @@ func (m *model) key(t *toolModel) string {
 
 // pos writes a catalog position for generated code.
 func (m *model) pos(p catalog.Pos) string {
-	if m.dir != "" && p.File != "" {
-		absFile, err1 := filepath.Abs(p.File)
-		absDir, err2 := filepath.Abs(m.dir)
-		if err1 == nil && err2 == nil {
-			if rel, err := filepath.Rel(absDir, absFile); err == nil {
-				p.File = filepath.ToSlash(rel)
-			}
-		}
+	if rel, ok := m.relFiles[p.File]; ok {
+		p.File = rel
 	}
 	return p.String()
+}
+
+// relativeFiles names each of files relative to dir, with forward slashes;
+// it is empty when dir is.
+func relativeFiles(dir string, files []string) map[string]string {
+	if dir == "" {
+		return nil
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	rel := make(map[string]string, len(files))
+	for _, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			continue
+		}
+		if r, err := filepath.Rel(absDir, abs); err == nil {
+			rel[f] = filepath.ToSlash(r)
+		}
+	}
+	return rel
 }
 
 // toolModel is one tool with its Go names and types.
