@@ -173,40 +173,18 @@ func genMeta(f *jen.File, t *toolModel, vars *namer) {
 }
 
 // genToolBinding emits the function that binds an implementation to the
-// runtime: typed adapters around Execute, DryRun and Revert.
+// runtime: runtime.Bind and runtime.BindRevert adapt its typed methods.
 func genToolBinding(f *jen.File, t *toolModel) {
-	argsT := jen.Op("*").Id(t.args.Name)
 	fields := jen.Dict{
 		jen.Id("Meta"):      jen.Id("meta"),
 		jen.Id("Validator"): jen.Id("v"),
-		jen.Id("Execute"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Any()).Params(jen.Any(), jen.Error()).Block(
-			jen.Return(jen.Id("impl").Dot("Execute").Call(jen.Id("ctx"), jen.Id("a").Assert(argsT.Clone()))),
-		),
+		jen.Id("Execute"):   jen.Qual(runtimePkg, "Bind").Call(jen.Id("impl").Dot("Execute")),
 	}
 	if t.dryRun {
-		fields[jen.Id("DryRun")] = jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Any()).Params(jen.Any(), jen.Error()).Block(
-			jen.Return(jen.Id("impl").Dot("DryRun").Call(jen.Id("ctx"), jen.Id("a").Assert(argsT.Clone()))),
-		)
+		fields[jen.Id("DryRun")] = jen.Qual(runtimePkg, "Bind").Call(jen.Id("impl").Dot("DryRun"))
 	}
 	if t.revert {
-		var decode []jen.Code
-		if t.result != nil && t.result.Kind == kStruct {
-			decode = []jen.Code{
-				jen.Id("res").Op(":=").New(jen.Id(t.resultNm)),
-				jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("result"), jen.Id("res")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Qual(runtimePkg, "InvalidArgs").Call(jen.Lit("the result to revert does not match "+t.resultNm+": ").Op("+").Err().Dot("Error").Call())),
-				),
-			}
-		} else {
-			decode = []jen.Code{
-				jen.Var().Id("res").Id(t.resultNm),
-				jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("result"), jen.Op("&").Id("res")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Qual(runtimePkg, "InvalidArgs").Call(jen.Lit("the result to revert does not match "+t.resultNm+": ").Op("+").Err().Dot("Error").Call())),
-				),
-			}
-		}
-		body := append(decode, jen.Return(jen.Nil(), jen.Id("impl").Dot("Revert").Call(jen.Id("ctx"), jen.Id("a").Assert(argsT.Clone()), jen.Id("res"))))
-		fields[jen.Id("Revert")] = jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("a").Any(), jen.Id("result").Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()).Block(body...)
+		fields[jen.Id("Revert")] = jen.Qual(runtimePkg, "BindRevert").Call(jen.Id("impl").Dot("Revert"))
 	}
 	f.Comment(t.lower + "Tool binds an implementation of " + t.iface + " to the runtime.")
 	f.Func().Id(t.lower+"Tool").Params(jen.Id("impl").Id(t.iface)).Params(jen.Qual(runtimePkg, "Tool"), jen.Error()).Block(

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 )
 
 // Bind adapts a typed tool function to Func, for generated registration
@@ -11,11 +12,12 @@ import (
 // call returns no data (never a typed nil).
 //
 //	Execute: runtime.Bind(impl.Execute), // func(context.Context, *SearchArticlesArgs) (*SearchArticlesResult, error)
+//	DryRun:  runtime.Bind(impl.DryRun),  // func(context.Context, *SearchArticlesArgs) (*runtime.Preview, error)
 func Bind[A, R any](fn func(context.Context, *A) (R, error)) Func {
 	return func(ctx context.Context, a any) (any, error) {
 		args, ok := a.(*A)
 		if !ok {
-			return nil, Internal(fmt.Sprintf("the validator returned %T, the tool takes *%T", a, *new(A)))
+			return nil, wrongArgs[A](a)
 		}
 		r, err := fn(ctx, args)
 		if err != nil {
@@ -25,24 +27,45 @@ func Bind[A, R any](fn func(context.Context, *A) (R, error)) Func {
 	}
 }
 
-// BindRevert adapts a typed revert function to RevertFunc: the result of the
-// call being undone is decoded into an R.
-func BindRevert[A, R, U any](fn func(context.Context, *A, *R) (U, error)) RevertFunc {
+// BindRevert adapts a typed revert function to RevertFunc, for generated
+// registration code: the JSON of the result being undone is decoded into
+// an R, the type Execute returns. A pointer R is never nil: a JSON null
+// gives a pointer to the zero value. A result that does not decode answers
+// invalid_args.
+//
+//	Revert: runtime.BindRevert(impl.Revert), // func(context.Context, *PublishArticleArgs, *PublishArticleResult) error
+func BindRevert[A, R any](fn func(context.Context, *A, R) error) RevertFunc {
 	return func(ctx context.Context, a any, result json.RawMessage) (any, error) {
 		args, ok := a.(*A)
 		if !ok {
-			return nil, Internal(fmt.Sprintf("the validator returned %T, the tool takes *%T", a, *new(A)))
+			return nil, wrongArgs[A](a)
 		}
-		res := new(R)
-		if len(result) > 0 {
-			if err := json.Unmarshal(result, res); err != nil {
-				return nil, InvalidArgs("the result to revert does not fit the tool's result type: " + err.Error())
-			}
-		}
-		u, err := fn(ctx, args, res)
+		res, err := decodeResult[R](result)
 		if err != nil {
 			return nil, err
 		}
-		return u, nil
+		return nil, fn(ctx, args, res)
 	}
+}
+
+func wrongArgs[A any](a any) *ToolError {
+	return Internal(fmt.Sprintf("the validator returned %T, the tool takes %v", a, reflect.TypeFor[*A]()))
+}
+
+// decodeResult decodes the JSON result of a call into an R.
+func decodeResult[R any](data json.RawMessage) (R, error) {
+	var res R
+	if len(data) == 0 {
+		return res, InvalidArgs("no result to revert: give the JSON data the call returned")
+	}
+	target := any(&res)
+	if t := reflect.TypeFor[R](); t.Kind() == reflect.Pointer {
+		p := reflect.New(t.Elem())
+		res = p.Interface().(R)
+		target = res // decoding into the value keeps the pointer when the JSON is null
+	}
+	if err := json.Unmarshal(data, target); err != nil {
+		return res, InvalidArgs(fmt.Sprintf("the result to revert does not fit %v: %v", reflect.TypeFor[R](), err))
+	}
+	return res, nil
 }

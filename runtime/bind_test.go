@@ -38,11 +38,56 @@ func TestBind(t *testing.T) {
 		t.Fatalf("wrong argument type: %v", err)
 	}
 
-	rv := runtime.BindRevert(func(_ context.Context, a *noteArgs, r *noteResult) (map[string]int, error) {
-		return map[string]int{"deleted": r.ID}, nil
+}
+
+func TestBindRevert(t *testing.T) {
+	ctx := context.Background()
+	var got *noteResult
+	rv := runtime.BindRevert(func(_ context.Context, a *noteArgs, r *noteResult) error {
+		got = r
+		if r.ID < 0 {
+			return runtime.NotFound("already gone")
+		}
+		return nil
 	})
-	out, err := rv(context.Background(), &noteArgs{}, json.RawMessage(`{"id":9}`))
-	if err != nil || out.(map[string]int)["deleted"] != 9 {
-		t.Fatalf("BindRevert = %v, %v", out, err)
+	if out, err := rv(ctx, &noteArgs{}, json.RawMessage(`{"id":9}`)); err != nil || out != nil || got.ID != 9 {
+		t.Fatalf("BindRevert = %v, %v; revert got %+v", out, err, got)
+	}
+	// A null result still gives Revert a result to read.
+	if _, err := rv(ctx, &noteArgs{}, json.RawMessage(`null`)); err != nil || got == nil || got.ID != 0 {
+		t.Fatalf("null result: err %v, revert got %+v", err, got)
+	}
+	if _, err := rv(ctx, &noteArgs{}, json.RawMessage(`{"id":-1}`)); err == nil || err.Error() != "not_found: already gone" {
+		t.Fatalf("Revert's error: %v", err)
+	}
+	for _, tc := range []struct {
+		result string
+		args   any
+		code   runtime.Code
+		msg    string
+	}{
+		{`{"id":"nine"}`, &noteArgs{}, runtime.CodeInvalidArgs, "the result to revert does not fit *runtime_test.noteResult: json: cannot unmarshal string into Go struct field noteResult.id of type int"},
+		{``, &noteArgs{}, runtime.CodeInvalidArgs, "no result to revert: give the JSON data the call returned"},
+		{`{"id":1}`, map[string]any{}, runtime.CodeInternal, "the validator returned map[string]interface {}, the tool takes *runtime_test.noteArgs"},
+	} {
+		got = nil
+		_, err := rv(ctx, tc.args, json.RawMessage(tc.result))
+		var te *runtime.ToolError
+		if !errors.As(err, &te) || te.Code != tc.code || te.Message != tc.msg {
+			t.Errorf("result %q, args %T: error %v, want %s: %s", tc.result, tc.args, err, tc.code, tc.msg)
+		}
+		if got != nil {
+			t.Errorf("result %q, args %T: Revert ran", tc.result, tc.args)
+		}
+	}
+
+	// A result that is not a struct is decoded as its type.
+	var ids []int
+	rl := runtime.BindRevert(func(_ context.Context, _ *noteArgs, r []int) error {
+		ids = r
+		return nil
+	})
+	if _, err := rl(ctx, &noteArgs{}, json.RawMessage(`[1,2]`)); err != nil || len(ids) != 2 || ids[1] != 2 {
+		t.Fatalf("slice result: err %v, revert got %v", err, ids)
 	}
 }

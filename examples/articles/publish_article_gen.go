@@ -165,20 +165,10 @@ func publishArticleTool(impl PublishArticle) (runtime.Tool, error) {
 		return runtime.Tool{}, err
 	}
 	return runtime.Tool{
-		DryRun: func(ctx context.Context, a any) (any, error) {
-			return impl.DryRun(ctx, a.(*PublishArticleArgs))
-		},
-		Execute: func(ctx context.Context, a any) (any, error) {
-			return impl.Execute(ctx, a.(*PublishArticleArgs))
-		},
-		Meta: meta,
-		Revert: func(ctx context.Context, a any, result json.RawMessage) (any, error) {
-			res := new(PublishArticleResult)
-			if err := json.Unmarshal(result, res); err != nil {
-				return nil, runtime.InvalidArgs("the result to revert does not match PublishArticleResult: " + err.Error())
-			}
-			return nil, impl.Revert(ctx, a.(*PublishArticleArgs), res)
-		},
+		DryRun:    runtime.Bind(impl.DryRun),
+		Execute:   runtime.Bind(impl.Execute),
+		Meta:      meta,
+		Revert:    runtime.BindRevert(impl.Revert),
 		Validator: v,
 	}, nil
 }

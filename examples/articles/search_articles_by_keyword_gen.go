@@ -166,9 +166,7 @@ func searchArticlesByKeywordTool(impl SearchArticlesByKeyword) (runtime.Tool, er
 		return runtime.Tool{}, err
 	}
 	return runtime.Tool{
-		Execute: func(ctx context.Context, a any) (any, error) {
-			return impl.Execute(ctx, a.(*SearchArticlesByKeywordArgs))
-		},
+		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
 	}, nil

@@ -236,9 +236,7 @@ func assignTaskTool(impl AssignTask) (runtime.Tool, error) {
 		return runtime.Tool{}, err
 	}
 	return runtime.Tool{
-		Execute: func(ctx context.Context, a any) (any, error) {
-			return impl.Execute(ctx, a.(*AssignTaskArgs))
-		},
+		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
 	}, nil

@@ -559,9 +559,7 @@ func createEventTool(impl CreateEvent) (runtime.Tool, error) {
 		return runtime.Tool{}, err
 	}
 	return runtime.Tool{
-		Execute: func(ctx context.Context, a any) (any, error) {
-			return impl.Execute(ctx, a.(*CreateEventArgs))
-		},
+		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
 	}, nil

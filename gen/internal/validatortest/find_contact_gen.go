@@ -96,9 +96,7 @@ func findContactTool(impl FindContact) (runtime.Tool, error) {
 		return runtime.Tool{}, err
 	}
 	return runtime.Tool{
-		Execute: func(ctx context.Context, a any) (any, error) {
-			return impl.Execute(ctx, a.(*FindContactArgs))
-		},
+		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
 	}, nil

@@ -105,9 +105,7 @@ func pingHostTool(impl PingHost) (runtime.Tool, error) {
 		return runtime.Tool{}, err
 	}
 	return runtime.Tool{
-		Execute: func(ctx context.Context, a any) (any, error) {
-			return impl.Execute(ctx, a.(*PingHostArgs))
-		},
+		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
 	}, nil

@@ -354,9 +354,7 @@ func updateSettingsTool(impl UpdateSettings) (runtime.Tool, error) {
 		return runtime.Tool{}, err
 	}
 	return runtime.Tool{
-		Execute: func(ctx context.Context, a any) (any, error) {
-			return impl.Execute(ctx, a.(*UpdateSettingsArgs))
-		},
+		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
 	}, nil
