@@ -28,6 +28,7 @@ test-unit:
 
 test-race:
 	$(GO) test -count=1 -race ./runtime/...
+	$(GO) test -count=1 -race -run TestLoadInParts ./catalog/
 
 # The provider exports read by the official SDKs (OpenAI, Anthropic, Gemini,
 # MCP), in a module of their own so toolcat does not depend on them.

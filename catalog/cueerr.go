@@ -285,6 +285,15 @@ func kindName(k cue.Kind) string {
 
 // checkFields reports the fields of v that its definition d does not
 // allow, with the closest allowed name.
+// fieldPos is the position of the value v at path: the key that YAML or
+// JSON writes it under, or CUE's position of the value.
+func (l *loader) fieldPos(v cue.Value, path []string) Pos {
+	if f := l.treeField(path...); f != nil {
+		return f.KeyPos
+	}
+	return l.pos(v.Pos())
+}
+
 func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 	if !d.Exists() || d.IncompleteKind() == cue.TopKind {
 		return
@@ -308,7 +317,7 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 			}
 			for _, name := range req {
 				if !v.LookupPath(cue.MakePath(cue.Str(name))).Exists() {
-					l.errs.add(l.pos(v.Pos()), "%s", missingField(append(path, name)))
+					l.errs.add(l.fieldPos(v, path), "%s", missingField(append(path, name)))
 				}
 			}
 		}

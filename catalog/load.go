@@ -3,10 +3,14 @@ package catalog
 import (
 	_ "embed"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
+	"sort"
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -114,8 +118,16 @@ func sizeString(n int64) string {
 // LoadFiles reads a catalog from files already in memory. The returned
 // error, when not nil, is an [ErrorList] with every problem found.
 func LoadFiles(files ...File) (*Catalog, error) {
-	l := &loader{ctx: cuecontext.New(), lines: map[string]*lineIndex{}}
-	cat := l.load(files)
+	l := newLoader()
+	return l.finish(l.load(files))
+}
+
+func newLoader() *loader {
+	return &loader{ctx: cuecontext.New(), lines: map[string]*lineIndex{}}
+}
+
+// finish returns the loaded catalog, or every error found.
+func (l *loader) finish(cat *Catalog) (*Catalog, error) {
 	if len(l.errs) > 0 {
 		for _, e := range l.errs {
 			if e.Pos.Line == 0 && l.start.IsValid() && (e.Pos.File == "" || e.Pos.File == l.start.File) {
@@ -145,6 +157,13 @@ type loader struct {
 	// schemas holds the args and result schemas written in YAML and JSON,
 	// by tool and field; they bypass CUE (see withoutSchemas).
 	schemas map[[2]string]*Field
+
+	// parts, when not zero, is the number of parts a YAML and JSON
+	// catalog is evaluated in; see partCount.
+	parts int
+	// top is set on the part of a catalog that holds the fields beside
+	// tools; see evalParts.
+	top bool
 }
 
 // schemaFields are the tool fields that hold JSON Schemas.
@@ -206,7 +225,7 @@ func (l *loader) load(files []File) *Catalog {
 	}
 	l.start = Pos{File: files[0].Name, Line: 1, Col: 1}
 	var cueFiles []*ast.File
-	var dataExprs []ast.Expr
+	var data []dataFile
 	for _, f := range files {
 		if len(f.Data) > MaxFileSize {
 			l.errs.add(Pos{File: f.Name, Line: 1, Col: 1}, "file is %s, above the %d MiB limit of a catalog file", sizeString(int64(len(f.Data))), MaxFileSize>>20)
@@ -242,16 +261,72 @@ func (l *loader) load(files []File) *Catalog {
 			l.normaliseTools(n)
 			tf := token.NewFile(f.Name, -1, len(f.Data))
 			tf.SetLinesForContent(f.Data)
-			dataExprs = append(dataExprs, toCUE(l.withoutSchemas(n), li, tf))
+			data = append(data, dataFile{root: l.withoutSchemas(n), lines: li, file: tf})
 			l.trees = append(l.trees, n)
 		default:
 			l.errs.add(Pos{File: f.Name}, "unknown catalog file type %q; use %s", ext, strings.Join(Extensions, ", "))
 		}
 	}
-	if len(cueFiles)+len(dataExprs) < len(files) {
+	if len(cueFiles)+len(data) < len(files) {
 		return nil // a file did not parse: what follows would only echo it
 	}
-	v, ok := l.build(cueFiles, dataExprs)
+	l.indexTools()
+	var c *Catalog
+	if n := l.partCount(cueFiles, data); n > 1 {
+		c = l.evalParts(n, data, files)
+	} else {
+		c = l.eval(cueFiles, data, nil, files)
+	}
+	if c != nil {
+		l.checkSchemas(c)
+	}
+	return c
+}
+
+// dataFile is a YAML or JSON catalog file, parsed.
+type dataFile struct {
+	root  *Node // the file's tree, its tools' schemas set aside
+	lines *lineIndex
+	file  *token.File
+}
+
+// expr is the file as CUE syntax. With keep, only the tools keep accepts
+// are in it, and the other top-level fields only when top is set.
+func (d dataFile) expr(keep func(tool string) bool, top bool) ast.Expr {
+	root := d.root
+	if keep != nil {
+		r := *root
+		r.Fields = nil
+		for _, f := range root.Fields {
+			if f.Key != "tools" {
+				if top {
+					r.Fields = append(r.Fields, f)
+				}
+				continue
+			}
+			tools := *f.Value
+			tools.Fields = nil
+			for _, tf := range f.Value.Fields {
+				if keep(tf.Key) {
+					tools.Fields = append(tools.Fields, tf)
+				}
+			}
+			r.Fields = append(r.Fields, &Field{Key: f.Key, KeyPos: f.KeyPos, Value: &tools})
+		}
+		root = &r
+	}
+	return toCUE(root, d.lines, d.file)
+}
+
+// eval evaluates the catalog files against the format and decodes the
+// result; keep and top select part of the YAML and JSON files' content,
+// as in dataFile.expr.
+func (l *loader) eval(cueFiles []*ast.File, data []dataFile, keep func(tool string) bool, files []File) *Catalog {
+	exprs := make([]ast.Expr, len(data))
+	for i, d := range data {
+		exprs[i] = d.expr(keep, l.top)
+	}
+	v, ok := l.build(cueFiles, exprs)
 	if !ok {
 		return nil
 	}
@@ -264,8 +339,73 @@ func (l *loader) load(files []File) *Catalog {
 	}
 	// Decode even an invalid catalog: the schemas' own problems are
 	// reported in the same run as the format's.
-	c := l.decode(cat, files)
-	l.checkSchemas(c)
+	return l.decode(cat, files)
+}
+
+// minPartTools is the number of tools a part of a catalog holds at the
+// least; see partCount.
+const minPartTools = 200
+
+// partCount is the number of parts a catalog is evaluated in, each on its
+// own goroutine and CUE context: one per CPU for a large catalog written
+// in YAML and JSON only, whose tools are independent values. CUE files
+// may refer from one tool to another, so they are evaluated whole.
+func (l *loader) partCount(cueFiles []*ast.File, data []dataFile) int {
+	if len(cueFiles) > 0 {
+		return 1
+	}
+	for _, d := range data {
+		if tools := d.root.Get("tools"); tools != nil && tools.Kind != Object {
+			return 1 // not a map of tools: the format's error says so
+		}
+	}
+	if l.parts > 0 {
+		return l.parts
+	}
+	return min(goruntime.GOMAXPROCS(0), len(l.toolIndex)/minPartTools)
+}
+
+// evalParts evaluates a catalog in n parts, each with a share of the tools
+// by name, and merges them; the first part also holds every field beside
+// tools. A tool written in several files is in one part.
+func (l *loader) evalParts(n int, data []dataFile, files []File) *Catalog {
+	names := slices.Sorted(maps.Keys(l.toolIndex))
+	part := make(map[string]int, len(names))
+	for i, name := range names {
+		part[name] = i * n / len(names)
+	}
+	subs := make([]*loader, n)
+	cats := make([]*Catalog, n)
+	var wg sync.WaitGroup
+	for i := range subs {
+		sub := &loader{
+			ctx:       cuecontext.New(),
+			lines:     l.lines,
+			trees:     l.trees,
+			toolIndex: l.toolIndex,
+			schemas:   l.schemas,
+			start:     l.start,
+			top:       i == 0,
+		}
+		subs[i] = sub
+		wg.Go(func() {
+			cats[i] = sub.eval(nil, data, func(tool string) bool { return part[tool] == i }, files)
+		})
+	}
+	wg.Wait()
+	failed := false
+	for i, sub := range subs {
+		l.errs = append(l.errs, sub.errs...)
+		failed = failed || cats[i] == nil
+	}
+	if failed {
+		return nil
+	}
+	c := cats[0]
+	for _, sub := range cats[1:] {
+		c.Tools = append(c.Tools, sub.Tools...)
+	}
+	sort.Slice(c.Tools, func(i, j int) bool { return c.Tools[i].Name < c.Tools[j].Name })
 	return c
 }
 

@@ -1,0 +1,108 @@
+package catalog
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolcat/toolcat/catalog/catalogtest"
+)
+
+// loadInParts is LoadFiles with the catalog evaluated in n parts.
+func loadInParts(n int, files ...File) (*Catalog, error) {
+	l := newLoader()
+	l.parts = n
+	return l.finish(l.load(files))
+}
+
+// A catalog evaluated in parts is the catalog evaluated whole: the same
+// tools, fields and positions, and the same errors.
+func TestLoadInParts(t *testing.T) {
+	const a = `package: demo
+title: Parts
+services:
+  db: {description: The database.}
+suppress:
+  - rule: NAME_VERB_NOUN
+    reason: legacy names
+  - rule: SCHEMA_STRICT_MODE
+tools:
+  get_a:
+    description: Gets a.
+    args: {type: object, properties: {id: {type: string}}}
+  get_b:
+    description: Gets b.
+    risk: extreme
+  get_c:
+    descriptoin: Gets c.
+  get_d:
+    description: Gets d.
+    max_retries: two
+    args: {type: objekt}
+  get_e:
+    description: Gets e.
+    dependencies: [db]
+    examples:
+      - description: one
+        args: {id: x}
+  get_g: 5
+  get_h:
+    description: Gets h.
+    errors: nope
+  get_i:
+    description: Gets i.
+    errors:
+      not_found: {suggestion: 5}
+  get_j:
+    description: Gets j.
+    examples: [{description: 1}]
+`
+	const b = `tools:
+  get_a:
+    risk: low
+    args: {type: object}
+  get_e:
+    risk: medium
+    args: {type: object}
+  get_f:
+    description: Gets f.
+    fallback_tool: get_a
+    errors:
+      not_found: {suggestion: Search first., retry_allowed: false}
+`
+	invalid := []File{{Name: "a.yaml", Data: []byte(a)}, {Name: "b.yaml", Data: []byte(b)}}
+	_, whole := loadInParts(1, invalid...)
+	if whole == nil {
+		t.Fatal("the invalid catalog loaded")
+	}
+	for _, want := range []string{`a.yaml:15:11`, `unknown field "descriptoin"`, `a.yaml:20:18`, `tools.get_d.args`, `a.yaml:28:10`, `b.yaml:4:5`} {
+		if !strings.Contains(whole.Error(), want) {
+			t.Errorf("errors lack %q:\n%v", want, whole)
+		}
+	}
+	for _, n := range []int{2, 3, 6, 10} {
+		if _, err := loadInParts(n, invalid...); err == nil || err.Error() != whole.Error() {
+			t.Errorf("%d parts: errors\n%v\nwant\n%v", n, err, whole)
+		}
+	}
+
+	valid := strings.NewReplacer("risk: extreme", "risk: high", "descriptoin", "description", "max_retries: two", "max_retries: 2", "objekt", "object", "SCHEMA_STRICT_MODE\n", "SCHEMA_STRICT_MODE\n    reason: later\n").Replace(a)
+	for _, files := range [][]File{
+		{{Name: "a.yaml", Data: []byte(valid[:strings.Index(valid, "  get_g")])}, {Name: "b.yaml", Data: []byte(strings.Replace(b, "    args: {type: object}\n", "", 1))}},
+		{{Name: "synthetic.yaml", Data: catalogtest.YAML(300)}},
+	} {
+		whole, err := loadInParts(1, files...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{2, 3} {
+			parts, err := loadInParts(n, files...)
+			if err != nil {
+				t.Fatalf("%s in %d parts: %v", files[0].Name, n, err)
+			}
+			if !reflect.DeepEqual(parts, whole) {
+				t.Errorf("%s in %d parts differs from the catalog evaluated whole", files[0].Name, n)
+			}
+		}
+	}
+}
