@@ -3,6 +3,10 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -18,13 +22,32 @@ func newFile(pkg string) *jen.File {
 	return f
 }
 
+// render renders f as gofmt formats it. It formats the way go/format does,
+// into a buffer sized from the source: go/format's own grows from empty,
+// and for thousands of files the copies add up.
 func render(f *jen.File) ([]byte, error) {
-	var b bytes.Buffer
-	if err := f.Render(&b); err != nil {
+	f.NoFormat = true
+	var raw bytes.Buffer
+	if err := f.Render(&raw); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", raw.Bytes(), parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	ast.SortImports(fset, file)
+	out := bytes.NewBuffer(make([]byte, 0, raw.Len()+raw.Len()/2))
+	if err := printerConfig.Fprint(out, fset, file); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
+
+// printerConfig is gofmt's configuration. gofmt also normalises the
+// prefixes and exponents of number literals (0X1p4 to 0x1p4); jennifer
+// writes them normalised already.
+var printerConfig = printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
 
 // typeExpr is the Go type expression of t.
 func typeExpr(t *goType) *jen.Statement {

@@ -3,6 +3,7 @@ package gen_test
 import (
 	"bytes"
 	"flag"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,6 +86,9 @@ func TestGolden(t *testing.T) {
 			for name := range got {
 				if diff := cmp.Diff(string(want[name]), string(got[name])); diff != "" {
 					t.Errorf("%s (-want +got); run go test ./gen -update if the change is intended:\n%s", name, diff)
+				}
+				if src, err := format.Source(got[name]); err != nil || !bytes.Equal(src, got[name]) {
+					t.Errorf("%s is not as gofmt writes it (err %v)", name, err)
 				}
 			}
 		})
