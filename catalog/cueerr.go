@@ -304,8 +304,7 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 		if err != nil {
 			return
 		}
-		open := d.Allows(cue.Str("\x00toolcat-probe"))
-		if !open {
+		if open := d.Allows(cue.Str("\x00toolcat-probe")); !open {
 			key := strings.Join(dpath, "\x00")
 			req, ok := l.required[key]
 			if !ok {
@@ -324,13 +323,8 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 		for it.Next() {
 			sel := it.Selector()
 			name := sel.Unquoted()
-			if !open && !d.Allows(sel) {
-				msg := fmt.Sprintf("unknown field %q", name)
-				if s := Closest(name, fieldNames(d)); s != "" {
-					msg += fmt.Sprintf("; did you mean %q?", s)
-				} else {
-					msg += "; allowed fields are " + strings.Join(fieldNames(d), ", ")
-				}
+			if !d.Allows(sel) {
+				msg := l.notAllowed(d, dpath, name)
 				if len(path) > 0 {
 					msg = pathString(path) + ": " + msg
 				}
@@ -354,6 +348,42 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 			l.checkFields(it.Value(), elem, append(path, strconv.Itoa(i)), append(dpath, "[]"))
 		}
 	}
+}
+
+// mapKeys names the definitions of the format that constrain the keys of
+// its maps, by the map's path in #Catalog, "*" standing for any name.
+var mapKeys = map[string]string{
+	"services":             "#Name",
+	"tools":                "#Name",
+	"tools\x00*\x00errors": "#ErrorCode",
+}
+
+// notAllowed says why the definition d, at dpath, has no field name: a
+// struct names its closest field, a map what its keys must be.
+func (l *loader) notAllowed(d cue.Value, dpath []string, name string) string {
+	if fields := fieldNames(d); len(fields) > 0 {
+		if s := Closest(name, fields); s != "" {
+			return fmt.Sprintf("unknown field %q; did you mean %q?", name, s)
+		}
+		return fmt.Sprintf("unknown field %q; allowed fields are %s", name, strings.Join(fields, ", "))
+	}
+	def := cue.Value{}
+	if k, ok := mapKeys[strings.Join(dpath, "\x00")]; ok {
+		def = l.data.LookupPath(cue.MakePath(cue.Def(k)))
+	}
+	if alts := literalAlternatives(def); len(alts) > 0 {
+		msg := fmt.Sprintf("key %q is not one of %s", name, strings.Join(alts, ", "))
+		if s := Closest(strconv.Quote(name), alts); s != "" {
+			msg += "; did you mean " + s + "?"
+		}
+		return msg
+	}
+	if op, args := def.Expr(); op == cue.RegexMatchOp && len(args) == 1 {
+		if re, err := args[0].String(); err == nil {
+			return fmt.Sprintf("key %q is not allowed: keys here match the pattern %s", name, re)
+		}
+	}
+	return fmt.Sprintf("key %q is not allowed here", name)
 }
 
 // fieldNames lists the regular fields a definition declares.

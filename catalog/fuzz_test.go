@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -57,4 +58,27 @@ func FuzzLoadCUE(f *testing.F) {
 		"tools: [string]: {owner: \"x\"}\ntools: a_b: {description: \"y\", sla_ms: 5}\n",
 		"import \"strings\"\npackage: strings.ToLower(\"X\")\n",
 	)
+}
+
+// FuzzLoadInParts checks that a YAML catalog evaluated in parts loads as
+// it does whole: the same catalog, or the same errors.
+func FuzzLoadInParts(f *testing.F) {
+	for _, s := range []string{
+		"tools:\n  a_b: {description: x}\n  c_d: {description: y, risk: high}\n  e_f: {descriptoin: z}\n",
+		"package: p\nservices: {db: {}}\ntools:\n  - name: a_b\n    description: x\n  - name: c_d\n    errors: {not_found: {suggestion: 1}}\n",
+		"tools:\n  a: {description: x, args: {type: object}}\n  b: 5\n  c: {description: y, examples: [{args: {n: 1}}]}\nsuppress: [{rule: X}]\n",
+	} {
+		f.Add([]byte(s), uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
+		files := []File{{Name: "f.yaml", Data: data}}
+		whole, werr := loadInParts(1, files...)
+		parts, perr := loadInParts(int(n%7)+2, files...)
+		if (werr == nil) != (perr == nil) || werr != nil && werr.Error() != perr.Error() {
+			t.Fatalf("errors whole:\n%v\nin parts:\n%v", werr, perr)
+		}
+		if !reflect.DeepEqual(whole, parts) {
+			t.Fatal("the catalog in parts differs from the catalog whole")
+		}
+	})
 }

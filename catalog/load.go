@@ -319,8 +319,9 @@ func (d dataFile) expr(keep func(tool string) bool, top bool) ast.Expr {
 }
 
 // eval evaluates the catalog files against the format and decodes the
-// result; keep and top select part of the YAML and JSON files' content,
-// as in dataFile.expr.
+// result. keep selects the tools of one part of the YAML and JSON files
+// (nil: every tool), and l.top whether the part holds the fields beside
+// tools; see dataFile.expr.
 func (l *loader) eval(cueFiles []*ast.File, data []dataFile, keep func(tool string) bool, files []File) *Catalog {
 	exprs := make([]ast.Expr, len(data))
 	for i, d := range data {
@@ -402,8 +403,8 @@ func (l *loader) evalParts(n int, data []dataFile, files []File) *Catalog {
 		return nil
 	}
 	c := cats[0]
-	for _, sub := range cats[1:] {
-		c.Tools = append(c.Tools, sub.Tools...)
+	for _, pc := range cats[1:] {
+		c.Tools = append(c.Tools, pc.Tools...)
 	}
 	sort.Slice(c.Tools, func(i, j int) bool { return c.Tools[i].Name < c.Tools[j].Name })
 	return c

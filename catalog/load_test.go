@@ -66,6 +66,26 @@ func TestLoadErrors(t *testing.T) {
 			want:  []string{`a.cue:2:39: tools.list_items.sla_ms: got -5; want >0`},
 		},
 		{
+			desc: "keys of maps that the format constrains, and the tools beside them",
+			files: files("t.yaml", `services:
+  "data base": {}
+tools:
+  list items:
+    description: x
+  list_things:
+    descriptoin: y
+    errors:
+      not_fonud: {suggestion: z}
+`),
+			want: []string{
+				`t.yaml:2:3: services: key "data base" is not allowed: keys here match the pattern ^[^\s]+$`,
+				`t.yaml:4:3: tools: key "list items" is not allowed: keys here match the pattern ^[^\s]+$`,
+				`t.yaml:6:3: tools.list_things: missing required field "description"`,
+				`t.yaml:7:5: tools.list_things: unknown field "descriptoin"; did you mean "description"?`,
+				`t.yaml:9:7: tools.list_things.errors: key "not_fonud" is not one of "invalid_args", "not_found", "permission_denied", "approval_required", "rate_limited", "quota_exceeded", "dependency_unavailable", "external_error", "timeout", "idempotency_conflict", "retry_exhausted", "unsupported", "internal"; did you mean "not_found"?`,
+			},
+		},
+		{
 			desc:  "unknown top-level field",
 			files: files("t.yaml", "package: tools\ntool: {}\n"),
 			want:  []string{`t.yaml:2:1: unknown field "tool"; did you mean "tools"?`},
