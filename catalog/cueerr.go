@@ -19,6 +19,12 @@ func (l *loader) cueErrors(err error) {
 		if len(path) > 0 && path[0] == "#Catalog" {
 			path = path[1:]
 		}
+		for i, p := range path {
+			// CUE quotes the labels that are not identifiers: "get-user".
+			if u, err := strconv.Unquote(p); err == nil && strings.HasPrefix(p, `"`) {
+				path[i] = u
+			}
+		}
 		key := strings.Join(path, "\x00")
 		if len(path) > 0 && seen[key] {
 			continue
@@ -77,7 +83,10 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 		return pos, fmt.Sprintf("got %s; want one of %s", got, strings.Join(alts, ", "))
 	}
 	if want := d.IncompleteKind(); want&dv.Kind() == 0 {
-		return pos, fmt.Sprintf("got %s %s; want %s", kindName(dv.Kind()), got, kindName(want))
+		if kind := kindName(dv.Kind()); kind != got { // null, an object, a list say it all
+			got = kind + " " + got
+		}
+		return pos, fmt.Sprintf("got %s; want %s", got, kindName(want))
 	}
 	return pos, boundMessage(raw, got)
 }
@@ -298,6 +307,9 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 	if !d.Exists() || d.IncompleteKind() == cue.TopKind {
 		return
 	}
+	if v.IncompleteKind()&d.IncompleteKind() == 0 {
+		return // a value of the wrong kind: validation says so
+	}
 	switch v.IncompleteKind() {
 	case cue.StructKind:
 		it, err := v.Fields()
@@ -328,7 +340,11 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 				if len(path) > 0 {
 					msg = pathString(path) + ": " + msg
 				}
-				l.errs.add(l.pos(it.Value().Pos()), "%s", msg)
+				pos := l.pos(it.Value().Pos())
+				if f := l.treeField(append(path, name)...); f != nil {
+					pos = f.KeyPos
+				}
+				l.errs.add(pos, "%s", msg)
 				continue
 			}
 			cd, pattern := l.defChildCached(d, sel, dpath)

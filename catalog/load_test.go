@@ -86,6 +86,19 @@ tools:
 			},
 		},
 		{
+			desc: "a tool name that is not a CUE identifier, a null tool, a value of the wrong kind",
+			files: files("t.yaml", `tools:
+  get-user: {description: x, risk: bad}
+  list_items:
+  list_things: {description: {text: y}}
+`),
+			want: []string{
+				`t.yaml:2:36: tools.get-user.risk: got "bad"; want one of "low", "medium", "high"`,
+				`t.yaml:3:14: tools.list_items: got null; want an object`,
+				`t.yaml:4:30: tools.list_things.description: got an object; want a string`,
+			},
+		},
+		{
 			desc:  "unknown top-level field",
 			files: files("t.yaml", "package: tools\ntool: {}\n"),
 			want:  []string{`t.yaml:2:1: unknown field "tool"; did you mean "tools"?`},
