@@ -65,7 +65,7 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 	}
 	dv, parent := l.dataAt(path)
 	if !dv.Exists() {
-		return l.pos(parent.Pos()), missingField(path)
+		return l.fieldPos(parent, path[:len(path)-1]), missingField(path)
 	}
 	if dv.Err() != nil {
 		return Pos{}, raw // a conflict between files: CUE's positions name both
