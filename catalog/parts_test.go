@@ -106,3 +106,18 @@ tools:
 		}
 	}
 }
+
+// Repeats are dropped even when other errors at their position come
+// between them, and the errors at one position keep their order.
+func TestSortUnique(t *testing.T) {
+	p, q := Pos{File: "f", Line: 5, Col: 12}, Pos{File: "f", Line: 2, Col: 1}
+	var l ErrorList
+	for _, msg := range []string{"rule", "reason", "rule", "reason"} {
+		l.add(p, "%s", msg)
+	}
+	l.add(q, "first")
+	got := l.sortUnique().Error()
+	if want := "f:2:1: first\nf:5:12: rule\nf:5:12: reason"; got != want {
+		t.Errorf("sortUnique:\n%s\nwant\n%s", got, want)
+	}
+}

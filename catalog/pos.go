@@ -71,15 +71,17 @@ func (l *ErrorList) add(p Pos, format string, args ...any) {
 	*l = append(*l, &Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
 }
 
-// sortUnique sorts the list by position and drops exact repeats.
+// sortUnique sorts the list by position, keeping the order of the errors
+// at one position, and drops exact repeats.
 func (l ErrorList) sortUnique() ErrorList {
 	sort.SliceStable(l, func(i, j int) bool { return l[i].Pos.Before(l[j].Pos) })
 	out := l[:0]
-	for i, e := range l {
-		if i > 0 && e.Pos == l[i-1].Pos && e.Msg == l[i-1].Msg {
-			continue
+	seen := map[Error]bool{}
+	for _, e := range l {
+		if !seen[*e] {
+			seen[*e] = true
+			out = append(out, e)
 		}
-		out = append(out, e)
 	}
 	return out
 }
