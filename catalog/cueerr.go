@@ -15,14 +15,16 @@ import (
 func (l *loader) cueErrors(err error) {
 	seen := map[string]bool{}
 	for _, e := range cueerrors.Errors(err) {
-		path := e.Path()
+		path := slices.Clone(e.Path())
 		if len(path) > 0 && path[0] == "#Catalog" {
 			path = path[1:]
 		}
 		for i, p := range path {
 			// CUE quotes the labels that are not identifiers: "get-user".
-			if u, err := strconv.Unquote(p); err == nil && strings.HasPrefix(p, `"`) {
-				path[i] = u
+			if strings.HasPrefix(p, `"`) {
+				if u, err := strconv.Unquote(p); err == nil {
+					path[i] = u
+				}
 			}
 		}
 		key := strings.Join(path, "\x00")
@@ -292,8 +294,6 @@ func kindName(k cue.Kind) string {
 	return strings.Join(parts, " or ")
 }
 
-// checkFields reports the fields of v that its definition d does not
-// allow, with the closest allowed name.
 // fieldPos is the position of the value v at path: the key that YAML or
 // JSON writes it under, or CUE's position of the value.
 func (l *loader) fieldPos(v cue.Value, path []string) Pos {
@@ -303,6 +303,8 @@ func (l *loader) fieldPos(v cue.Value, path []string) Pos {
 	return l.pos(v.Pos())
 }
 
+// checkFields reports the fields of v that its definition d does not
+// allow, with the closest allowed name.
 func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 	if !d.Exists() || d.IncompleteKind() == cue.TopKind {
 		return
