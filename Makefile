@@ -79,7 +79,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadInParts -fuzztime $(FUZZTIME) ./catalog/
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./gen/ ./runtime/...
+	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./gen/ ./runtime/... ./cmd/toolcat/
 
 clean:
 	rm -rf bin
