@@ -67,7 +67,7 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 	}
 	dv, parent := l.dataAt(path)
 	if !dv.Exists() {
-		return l.fieldPos(parent, path[:len(path)-1]), missingField(path)
+		return l.keyPos(l.pos(parent.Pos()), path[:len(path)-1]...), missingField(path)
 	}
 	if dv.Err() != nil {
 		return Pos{}, raw // a conflict between files: CUE's positions name both
@@ -294,15 +294,6 @@ func kindName(k cue.Kind) string {
 	return strings.Join(parts, " or ")
 }
 
-// fieldPos is the position of the value v at path: the key that YAML or
-// JSON writes it under, or CUE's position of the value.
-func (l *loader) fieldPos(v cue.Value, path []string) Pos {
-	if f := l.treeField(path...); f != nil {
-		return f.KeyPos
-	}
-	return l.pos(v.Pos())
-}
-
 // checkFields reports the fields of v that its definition d does not
 // allow, with the closest allowed name.
 func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
@@ -330,7 +321,7 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 			}
 			for _, name := range req {
 				if !v.LookupPath(cue.MakePath(cue.Str(name))).Exists() {
-					l.errs.add(l.fieldPos(v, path), "%s", missingField(append(path, name)))
+					l.errs.add(l.keyPos(l.pos(v.Pos()), path...), "%s", missingField(append(path, name)))
 				}
 			}
 		}
@@ -342,11 +333,7 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 				if len(path) > 0 {
 					msg = pathString(path) + ": " + msg
 				}
-				pos := l.pos(it.Value().Pos())
-				if f := l.treeField(append(path, name)...); f != nil {
-					pos = f.KeyPos
-				}
-				l.errs.add(pos, "%s", msg)
+				l.errs.add(l.keyPos(l.pos(it.Value().Pos()), append(path, name)...), "%s", msg)
 				continue
 			}
 			cd, pattern := l.defChildCached(d, sel, dpath)
