@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/rogpeppe/go-internal/diff"
-	"github.com/toolcat/toolcat/catalog"
 	"github.com/toolcat/toolcat/gen"
 )
 
@@ -47,10 +46,8 @@ func runDocs(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "toolcat docs: %v\n", err)
 		return exitUsage
 	}
-	cat, err := catalog.Load(fs.Args()...)
-	loadedGC()
-	if err != nil {
-		reportLoadError(e, "docs", "text", err)
+	cat, ok := loadCatalog(e, "docs", "text", fs.Args())
+	if !ok {
 		return exitUsage
 	}
 	counts, err := gen.Tokens(cat)

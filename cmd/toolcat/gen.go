@@ -62,10 +62,8 @@ func runGen(e *env, args []string) int {
 	if code := parse(e, fs, args); code >= 0 {
 		return code
 	}
-	cat, err := catalog.Load(fs.Args()...)
-	loadedGC()
-	if err != nil {
-		reportLoadError(e, "gen", "text", err)
+	cat, ok := loadCatalog(e, "gen", "text", fs.Args())
+	if !ok {
 		return exitUsage
 	}
 	var cache *genCache

@@ -61,10 +61,8 @@ func runLint(e *env, args []string) int {
 		listRules(e, cfg)
 		return exitOK
 	}
-	cat, err := catalog.Load(fs.Args()...)
-	loadedGC()
-	if err != nil {
-		reportLoadError(e, "lint", f.format, err)
+	cat, ok := loadCatalog(e, "lint", f.format, fs.Args())
+	if !ok {
 		return exitUsage
 	}
 	diags := lint.Run(cat, cfg)
@@ -105,6 +103,19 @@ func loadConfig(path string, paths []string) (*lint.Config, error) {
 
 // reportLoadError prints why a catalog did not load: every problem, one
 // per line, or as annotations for GitHub.
+// loadCatalog loads the catalog at paths for the command cmd and sets the
+// GC pace for what follows (see loadedGC). A catalog that does not load is
+// reported in the command's output format.
+func loadCatalog(e *env, cmd, format string, paths []string) (*catalog.Catalog, bool) {
+	cat, err := catalog.Load(paths...)
+	loadedGC()
+	if err != nil {
+		reportLoadError(e, cmd, format, err)
+		return nil, false
+	}
+	return cat, true
+}
+
 func reportLoadError(e *env, cmd, format string, err error) {
 	var list catalog.ErrorList
 	if !errors.As(err, &list) {
