@@ -27,13 +27,6 @@ func BenchmarkGen1000(b *testing.B) {
 		debug.SetMemoryLimit(math.MaxInt64)
 		gcTuned = false
 	})
-	gen := func(b *testing.B, dir string, args ...string) {
-		var out, errb bytes.Buffer
-		args = append(append([]string{"gen", "--out", dir}, args...), catalogFile)
-		if code := Main(args, nil, &out, &errb); code != 0 {
-			b.Fatalf("toolcat %v: exit %d\n%s", args, code, errb.String())
-		}
-	}
 
 	// A first run: every file is rendered, and 2,000 are created (the
 	// generated files and the scaffolds).
@@ -42,19 +35,16 @@ func BenchmarkGen1000(b *testing.B) {
 			b.StopTimer()
 			dir := filepath.Join(b.TempDir(), "out")
 			b.StartTimer()
-			gen(b, dir)
+			genInto(b, catalogFile, dir)
 		}
 	})
 
 	// The everyday run: one tool's description changed since the last, and
 	// the cache gives back the files of the others.
 	b.Run("after editing one tool", func(b *testing.B) {
-		b.Setenv("XDG_CACHE_HOME", b.TempDir())
-		b.Setenv("HOME", b.TempDir())
-		defer func(k string) { buildKey = k }(buildKey)
-		buildKey = "benchmark build"
+		useGenCache(b, "benchmark build")
 		dir := b.TempDir()
-		gen(b, dir)
+		genInto(b, catalogFile, dir)
 		const tool = "Search invoices of the account, one page at a time, variant 5."
 		if !bytes.Contains(data, []byte(tool)) {
 			b.Fatalf("the synthetic catalog no longer describes tool 5 as %q", tool)
@@ -67,7 +57,7 @@ func BenchmarkGen1000(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			gen(b, dir)
+			genInto(b, catalogFile, dir)
 		}
 	})
 }

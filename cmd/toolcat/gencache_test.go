@@ -8,27 +8,37 @@ import (
 	"testing"
 )
 
-// runGenIn runs toolcat gen on the example catalog into dir.
-func runGenIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
+// exampleCatalog is the catalog of the example package.
+const exampleCatalog = "../../examples/articles/catalog"
+
+// genInto runs toolcat gen on the catalog at cat into dir.
+func genInto(tb testing.TB, cat, dir string, args ...string) {
+	tb.Helper()
 	var out, errb bytes.Buffer
-	args = append(append([]string{"gen", "--out", dir}, args...), "../../examples/articles/catalog")
+	args = append(append([]string{"gen", "--out", dir}, args...), cat)
 	if code := Main(args, nil, &out, &errb); code != 0 {
-		t.Fatalf("toolcat %v: exit %d\n%s%s", args, code, out.String(), errb.String())
+		tb.Fatalf("toolcat %v: exit %d\n%s%s", args, code, out.String(), errb.String())
 	}
+}
+
+// useGenCache gives toolcat gen a cache of its own for the test, as the
+// build named build.
+func useGenCache(tb testing.TB, build string) {
+	tb.Setenv("XDG_CACHE_HOME", tb.TempDir())
+	tb.Setenv("HOME", tb.TempDir())
+	old := buildKey
+	tb.Cleanup(func() { buildKey = old })
+	buildKey = build
 }
 
 // The cache of toolcat gen keeps the key of each tool file it writes; a
 // later run reuses a file only while it is as written, and the files are
 // those of a run without the cache.
 func TestGenCache(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("HOME", t.TempDir())
-	defer func(k string) { buildKey = k }(buildKey)
-	buildKey = "test build"
+	useGenCache(t, "test build")
 
 	dir := t.TempDir()
-	runGenIn(t, dir)
+	genInto(t, exampleCatalog, dir)
 	cache := openGenCache(dir)
 	if len(cache.old) != 4 {
 		t.Fatalf("the cache index holds %d files, want the 4 tool files", len(cache.old))
@@ -46,7 +56,7 @@ func TestGenCache(t *testing.T) {
 	if _, ok := openGenCache(dir).Get("publish_article_gen.go", cache.old["publish_article_gen.go"].Key); ok {
 		t.Fatal("Get reused a file whose contents changed")
 	}
-	runGenIn(t, dir)
+	genInto(t, exampleCatalog, dir)
 	if got, _ := os.ReadFile(file); !bytes.Equal(got, want) {
 		t.Fatal("gen with the cache did not restore an edited generated file")
 	}
@@ -55,7 +65,7 @@ func TestGenCache(t *testing.T) {
 		t.Fatal("Get did not reuse an unchanged file")
 	}
 	fresh := t.TempDir()
-	runGenIn(t, fresh, "--cache=false")
+	genInto(t, exampleCatalog, fresh, "--cache=false")
 	for name := range cache.old {
 		a, _ := os.ReadFile(filepath.Join(dir, name))
 		b, _ := os.ReadFile(filepath.Join(fresh, name))
