@@ -1,6 +1,11 @@
 package catalog
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolcat/toolcat/internal/editdist"
+)
 
 // Closest returns the candidate nearest to name by edit distance, ignoring
 // case, or "" when none is near enough to be a likely typo. A candidate
@@ -27,28 +32,12 @@ func Closest(name string, candidates []string) string {
 // Names longer than 256 characters are compared for equality only: the
 // distance of long strings costs more than a suggestion is worth.
 func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 256 || len(rb) > 256 {
+	na, nb := utf8.RuneCountInString(a), utf8.RuneCountInString(b)
+	if na > 256 || nb > 256 {
 		if a == b {
 			return 0
 		}
-		return max(len(ra), len(rb))
+		return max(na, nb)
 	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return editdist.Levenshtein(a, b)
 }

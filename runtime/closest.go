@@ -3,6 +3,8 @@ package runtime
 import (
 	"slices"
 	"strings"
+
+	"github.com/toolcat/toolcat/internal/editdist"
 )
 
 // Closest returns the candidate nearest to name by edit distance, or "" when
@@ -31,7 +33,7 @@ func ClosestN(name string, candidates []string, n int) []string {
 	lname := strings.ToLower(name)
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		d := levenshtein(lname, lc)
+		d := editdist.Levenshtein(lname, lc)
 		limit := max(len(lname), len(lc)) / 2
 		if limit < 2 {
 			limit = 2
@@ -58,25 +60,4 @@ func ClosestN(name string, candidates []string, n int) []string {
 		out = append(out, near[i].s)
 	}
 	return out
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
