@@ -275,13 +275,11 @@ func str(v cue.Value, field string) string {
 }
 
 // treeField finds the field at path in the parsed YAML and JSON files, in
-// load order; nil when no such file writes it. Tools are found through an
-// index: catalogs have thousands.
+// load order; nil when no such file writes it. Tools are found through the
+// index that load builds once the files are parsed (catalogs have
+// thousands, and the parts of a catalog share it).
 func (l *loader) treeField(path ...string) *Field {
 	if len(path) >= 2 && path[0] == "tools" {
-		if l.toolIndex == nil {
-			l.indexTools()
-		}
 		for _, tf := range l.toolIndex[path[1]] {
 			f := tf
 			for _, p := range path[2:] {
