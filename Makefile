@@ -11,17 +11,23 @@ DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
 
-.PHONY: all build test test-unit test-race lint demo generate check-generate fuzz bench clean
+.PHONY: all build deps test test-unit test-race lint demo generate check-generate fuzz bench clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/toolcat
 
+# What the tests need besides Go: redis-server. As root with apt-get it is
+# installed; otherwise this stops with the command that installs it.
+deps:
+	@sh .ci/deps
+
 # Every test: generated files up to date, vet and gofmt clean, the whole
 # module (Redis tests start their own redis-server), and the runtime under
 # the race detector.
-test: check-generate lint test-unit test-race test-sdk
+test: deps
+	$(MAKE) --no-print-directory check-generate lint test-unit test-race test-sdk
 
 test-unit:
 	$(GO) test -count=1 ./...
