@@ -11,7 +11,7 @@ DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
 
-.PHONY: all build deps test test-unit test-race lint demo generate check-generate fuzz bench clean
+.PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus fuzz bench clean
 
 all: build
 
@@ -27,7 +27,7 @@ deps:
 # module (Redis tests start their own redis-server), and the runtime under
 # the race detector.
 test: deps
-	$(MAKE) --no-print-directory check-generate lint test-unit test-race test-sdk
+	$(MAKE) --no-print-directory check-generate lint test-unit test-race test-sdk test-corpus
 
 test-unit:
 	$(GO) test -count=1 ./...
@@ -40,6 +40,16 @@ test-race:
 # MCP), in a module of their own so toolcat does not depend on them.
 test-sdk:
 	cd internal/sdkcheck && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# Real tool definitions written by others (MCP servers' tool lists), each
+# set taken through catalog, lint, gen, go vet and the generated
+# conformance test. The corpus sits beside the checkout; CORPUS=dir for
+# another.
+CORPUS ?= ../shared/corpus
+test-corpus:
+	@if [ -d "$(CORPUS)" ]; then \
+	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpus$$' -v ./cmd/toolcat/; \
+	else echo "test-corpus: no corpus at $(CORPUS); not run (CORPUS=dir to give one)"; fi
 
 lint: build
 	$(GO) vet ./...
