@@ -6,8 +6,12 @@ import (
 	goruntime "runtime"
 	"strings"
 	"testing"
+	"time"
 
+	"cuelang.org/go/cue/parser"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolcat/toolcat/catalog/catalogtest"
 )
 
 // loadHostile loads testdata/hostile/name and returns its errors and the
@@ -61,4 +65,106 @@ func TestYAMLAliasBudget(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The CUE shapes whose evaluation explodes are refused before evaluation,
+// each once, at the expression.
+func TestCUEBounds(t *testing.T) {
+	tests := []struct {
+		file string
+		want []string
+	}{
+		{"range.cue", []string{
+			`range.cue:5:9: comprehension over 10000000 values; a catalog may iterate at most 10000 times`,
+		}},
+		{"nested_comprehensions.cue", []string{
+			`nested_comprehensions.cue:7:3: comprehension over 200 values, 40000 with the comprehensions around it; a catalog may iterate at most 10000 times`,
+		}},
+		{"disjunctions.cue", []string{
+			`disjunctions.cue:3:4: 4194304 alternatives, the disjunctions unified here multiplied; a catalog may combine at most 1024`,
+		}},
+		{"disjunction_definitions.cue", []string{
+			`disjunction_definitions.cue:8:4: 2048 alternatives, the disjunctions unified here multiplied; a catalog may combine at most 1024`,
+		}},
+		{"builtins.cue", []string{
+			`builtins.cue:8:8: strings.Repeat makes a string of 2000000000 bytes; a catalog may make at most 16777216`,
+			`builtins.cue:11:55: list.Repeat makes a list of 1000 values, 100000 with the comprehensions around it; a catalog may make at most 10000`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			got, _ := loadHostile(t, tt.file)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A catalog of 5,000 tools made by a comprehension, with defaults and
+// disjunctions, is within the bounds.
+func TestCUEBoundsAllowLargeCatalogs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "hostile", "within_bounds.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLoader()
+	f, err := parser.ParseFile("within_bounds.cue", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.lines["within_bounds.cue"] = newLineIndex("within_bounds.cue", data)
+	s := l.checkCUEBounds(f)
+	if len(l.errs) > 0 {
+		t.Fatalf("refused: %v", l.errs)
+	}
+	if s == nil || s.what != "a comprehension" || s.pos.String() != "within_bounds.cue:9:1" {
+		t.Errorf("suspect %+v, want the comprehension of tools at 9:1", s)
+	}
+}
+
+// Past its budget, a load returns one error at the field likeliest to
+// blame. The input takes a fraction of a second to evaluate, and its bound is a
+// reference that the checks before evaluation do not follow.
+func TestLoadBudget(t *testing.T) {
+	src := "package tools\n\nimport \"list\"\n\nn: 300\ntools: {for i in list.Range(0, n, 1) {\"t\\(i)\": {description: \"x\"}}}\n"
+	tests := []struct {
+		desc string
+		b    budget
+		want string
+	}{
+		{"time", budget{time: time.Millisecond, heap: 1 << 40, poll: time.Hour},
+			"t.cue:6:1: evaluating the catalog went beyond its time budget (1ms) and may not end; look at a comprehension in this field"},
+		{"memory", budget{time: time.Hour, heap: 1 << 20, poll: time.Millisecond},
+			"t.cue:6:1: evaluating the catalog went beyond its memory budget (1 MiB) and may not end; look at a comprehension in this field"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			_, err := newLoader().within(tt.b, []File{{Name: "t.cue", Data: []byte(src)}})
+			if diff := cmp.Diff([]string{tt.want}, errorLines(t, err)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoadBudgetWithoutSuspect(t *testing.T) {
+	// A YAML catalog has no CUE to suspect: the error is at the top of the
+	// first file.
+	b := budget{time: time.Nanosecond, heap: 1 << 40, poll: time.Hour}
+	_, err := newLoader().within(b, []File{{Name: "t.yaml", Data: catalogtest.YAML(100)}})
+	want := []string{"t.yaml:1:1: evaluating the catalog went beyond its time budget (0s)"}
+	if diff := cmp.Diff(want, errorLines(t, err)); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+func TestBudgetRunPanics(t *testing.T) {
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Errorf("recovered %v, want the panic of the load", r)
+		}
+	}()
+	defaultBudget.run(0, func() { panic("boom") })
+	t.Error("no panic")
 }

@@ -1,0 +1,320 @@
+package catalog
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/literal"
+	"cuelang.org/go/cue/token"
+)
+
+// The shapes of CUE whose evaluation explodes, refused before evaluation
+// with the position of the expression. CUE's evaluation of both grows
+// faster than linearly: 10,000 iterations of a comprehension take about a
+// second, 100,000 more than a minute; a unification of 10 two-way
+// disjunctions of structs (1,024 alternatives) under a second, of 12 more
+// than ten.
+
+// maxIterations bounds the values a comprehension iterates over, the
+// iterations of comprehensions nested in it multiplied, and the lists that
+// list.Range and list.Repeat make. A catalog of 5,000 tools made by a
+// comprehension is within it.
+const maxIterations = 10_000
+
+// maxAlternatives bounds the alternatives of one expression: the
+// disjunctions unified in it, multiplied.
+const maxAlternatives = 1024
+
+// maxRepeat bounds the string that strings.Repeat makes, in bytes.
+const maxRepeat = MaxFileSize
+
+// suspect is a top-level field of a CUE file whose evaluation may not end:
+// the place an overrun of the budget points at.
+type suspect struct {
+	pos  Pos
+	what string // "a comprehension", ...
+	rank int    // the likelier, the higher
+}
+
+// cueBounds walks one CUE file.
+type cueBounds struct {
+	l       *loader
+	imports map[string]string // local name to import path
+	defs    map[string]ast.Expr
+	// iterations is the product of the iterations of the comprehensions
+	// around the node being walked.
+	iterations float64
+	counted    map[ast.Expr]bool  // | and & operands already counted
+	sources    map[ast.Expr]bool  // the sources of for clauses
+	defAlts    map[string]float64 // the alternatives of definitions
+	inDefs     map[string]bool    // definitions being counted, against cycles
+	errs       ErrorList
+	top        *suspect // of the top-level field being walked
+}
+
+// checkCUEBounds reports the comprehensions, builtin calls and
+// disjunctions of f that are too large to evaluate, and returns the
+// top-level field most likely to explode if no bound catches it.
+func (l *loader) checkCUEBounds(f *ast.File) *suspect {
+	b := &cueBounds{l: l, imports: map[string]string{}, defs: map[string]ast.Expr{},
+		iterations: 1, counted: map[ast.Expr]bool{}, sources: map[ast.Expr]bool{},
+		defAlts: map[string]float64{}, inDefs: map[string]bool{}}
+	for spec := range f.ImportSpecs() {
+		path, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := ast.ParseImportPath(path).Qualifier
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		b.imports[name] = ast.ParseImportPath(path).Path
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.Field); ok {
+			if id, ok := fd.Label.(*ast.Ident); ok {
+				if _, dup := b.defs[id.Name]; dup {
+					b.defs[id.Name] = nil // declared twice: not followed
+				} else {
+					b.defs[id.Name] = fd.Value
+				}
+			}
+		}
+	}
+	var best *suspect
+	for _, d := range f.Decls {
+		b.top = nil
+		ast.Walk(d, b.before, b.after)
+		if b.top != nil && (best == nil || b.top.rank > best.rank) {
+			best = b.top
+			best.pos = l.pos(d.Pos())
+		}
+	}
+	l.errs = append(l.errs, b.errs...)
+	return best
+}
+
+func (b *cueBounds) suspect(what string, rank int) {
+	if b.top == nil || rank > b.top.rank {
+		b.top = &suspect{what: what, rank: rank}
+	}
+}
+
+func (b *cueBounds) fail(n ast.Node, format string, args ...any) {
+	b.errs.add(b.l.pos(n.Pos()), format, args...)
+}
+
+func (b *cueBounds) before(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.Comprehension:
+		b.suspect("a comprehension", 3)
+		iter := 1.0
+		for _, c := range n.Clauses {
+			if fc, ok := c.(*ast.ForClause); ok {
+				iter *= b.size(fc.Source)
+				b.sources[fc.Source] = true
+			}
+		}
+		b.iterations *= iter
+		if b.iterations > maxIterations {
+			b.fail(n, "comprehension over %s values%s; a catalog may iterate at most %d times", count(iter), around(b.iterations, iter), maxIterations)
+			b.iterations /= iter
+			return false
+		}
+	case *ast.CallExpr:
+		b.suspect("a call", 1)
+		if b.sources[n] {
+			break // counted with its comprehension
+		}
+		if msg := b.call(n); msg != "" {
+			b.fail(n, "%s", msg)
+			return false
+		}
+	case *ast.BinaryExpr:
+		if (n.Op == token.OR || n.Op == token.AND) && !b.counted[n] {
+			b.suspect("a disjunction", 2)
+			if alts := b.alternatives(n, true, 0); alts > maxAlternatives {
+				b.fail(n, "%s alternatives, the disjunctions unified here multiplied; a catalog may combine at most %d", count(alts), maxAlternatives)
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (b *cueBounds) after(n ast.Node) {
+	if c, ok := n.(*ast.Comprehension); ok {
+		iter := 1.0
+		for _, cl := range c.Clauses {
+			if fc, ok := cl.(*ast.ForClause); ok {
+				iter *= b.size(fc.Source)
+			}
+		}
+		b.iterations /= iter
+	}
+}
+
+// around says how many values the comprehensions around a node make of
+// its own, if they repeat it.
+func around(total, own float64) string {
+	if total <= own {
+		return ""
+	}
+	return fmt.Sprintf(", %s with the comprehensions around it", count(total))
+}
+
+// count formats a number of iterations or alternatives.
+func count(f float64) string {
+	if f >= 1e15 {
+		return fmt.Sprintf("%.3g", f)
+	}
+	return strconv.FormatFloat(f, 'f', 0, 64)
+}
+
+// builtin returns the package path and name of a call to a builtin
+// function, such as "list" and "Range".
+func (b *cueBounds) builtin(c *ast.CallExpr) (string, string) {
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return "", ""
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return "", ""
+	}
+	name, _, err := ast.LabelName(sel.Sel)
+	if err != nil {
+		return "", ""
+	}
+	return b.imports[pkg.Name], name
+}
+
+// call checks a call to a builtin that makes a value as large as its
+// arguments say.
+func (b *cueBounds) call(c *ast.CallExpr) string {
+	pkg, name := b.builtin(c)
+	switch {
+	case pkg == "list" && (name == "Range" || name == "Repeat"):
+		if n := b.size(c); n*b.iterations > maxIterations {
+			return fmt.Sprintf("list.%s makes a list of %s values%s; a catalog may make at most %d", name, count(n), around(n*b.iterations, n), maxIterations)
+		}
+	case pkg == "strings" && name == "Repeat" && len(c.Args) == 2:
+		s, ok := c.Args[0].(*ast.BasicLit)
+		n, known := number(c.Args[1])
+		if ok && s.Kind == token.STRING && known {
+			if v, err := literal.Unquote(s.Value); err == nil && float64(len(v))*n > maxRepeat {
+				return fmt.Sprintf("strings.Repeat makes a string of %s bytes; a catalog may make at most %d", count(float64(len(v))*n), maxRepeat)
+			}
+		}
+	}
+	return ""
+}
+
+// size returns the number of values a comprehension source or a builtin
+// call makes, where its arguments say; 1 where they do not.
+func (b *cueBounds) size(e ast.Expr) float64 {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return b.size(e.X)
+	case *ast.ListLit:
+		return float64(max(len(e.Elts), 1))
+	case *ast.CallExpr:
+		pkg, name := b.builtin(e)
+		if pkg != "list" {
+			return 1
+		}
+		switch {
+		case name == "Range" && len(e.Args) == 3:
+			from, ok1 := number(e.Args[0])
+			to, ok2 := number(e.Args[1])
+			step, ok3 := number(e.Args[2])
+			if ok1 && ok2 && ok3 && step != 0 {
+				return max(math.Ceil((to-from)/step), 1)
+			}
+		case name == "Repeat" && len(e.Args) == 2:
+			if n, ok := number(e.Args[1]); ok {
+				return max(n*b.size(e.Args[0]), 1)
+			}
+		}
+	}
+	return 1
+}
+
+// number returns the value of a number literal, signed or not.
+func number(e ast.Expr) (float64, bool) {
+	neg := false
+	for {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			e = x.X
+			continue
+		case *ast.UnaryExpr:
+			if x.Op == token.SUB || x.Op == token.ADD {
+				neg = neg != (x.Op == token.SUB)
+				e = x.X
+				continue
+			}
+		}
+		break
+	}
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || (lit.Kind != token.INT && lit.Kind != token.FLOAT) {
+		return 0, false
+	}
+	var info literal.NumInfo
+	if err := literal.ParseNum(lit.Value, &info); err != nil {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(info.String(), 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// alternatives counts the alternatives of an expression: the terms of its
+// disjunctions, those unified multiplied. It follows the file's top-level
+// definitions (#Name), where reused disjunctions are usually written. With
+// mark, the operands are not counted again as expressions of their own.
+func (b *cueBounds) alternatives(e ast.Expr, mark bool, depth int) float64 {
+	if depth > maxDepth {
+		return 1
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		b.counted[x] = b.counted[x] || mark
+		return b.alternatives(x.X, mark, depth+1)
+	case *ast.UnaryExpr:
+		if x.Op == token.MUL { // a default
+			return b.alternatives(x.X, mark, depth+1)
+		}
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.OR:
+			b.counted[x] = b.counted[x] || mark
+			return b.alternatives(x.X, mark, depth+1) + b.alternatives(x.Y, mark, depth+1)
+		case token.AND:
+			b.counted[x] = b.counted[x] || mark
+			return b.alternatives(x.X, mark, depth+1) * b.alternatives(x.Y, mark, depth+1)
+		}
+	case *ast.Ident:
+		def := b.defs[x.Name]
+		if def == nil || len(x.Name) < 2 || x.Name[0] != '#' || b.inDefs[x.Name] {
+			return 1
+		}
+		if n, ok := b.defAlts[x.Name]; ok {
+			return n
+		}
+		b.inDefs[x.Name] = true
+		n := b.alternatives(def, false, depth+1)
+		delete(b.inDefs, x.Name)
+		b.defAlts[x.Name] = n
+		return n
+	}
+	return 1
+}
