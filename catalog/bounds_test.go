@@ -168,3 +168,25 @@ func TestBudgetRunPanics(t *testing.T) {
 	defaultBudget.run(0, func() { panic("boom") })
 	t.Error("no panic")
 }
+
+func TestLoadValueLimit(t *testing.T) {
+	src := `package tools
+
+tools: {
+	list_items: {description: "x"}
+	get_item: {description: "y", examples: [{args: {ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}}]}
+}
+`
+	l := newLoader()
+	l.maxValues = 40
+	_, err := l.within(defaultBudget, []File{{Name: "t.cue", Data: []byte(src)}})
+	want := []string{"t.cue:5:2: tools.get_item: the evaluated catalog holds more than 40 values by here; a catalog may hold at most that many"}
+	if diff := cmp.Diff(want, errorLines(t, err)); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+	l = newLoader()
+	l.maxValues = 60
+	if _, err := l.within(defaultBudget, []File{{Name: "t.cue", Data: []byte(src)}}); err != nil {
+		t.Errorf("within the limit: %v", err)
+	}
+}

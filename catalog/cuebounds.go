@@ -3,8 +3,11 @@ package catalog
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
+	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
@@ -317,4 +320,69 @@ func (b *cueBounds) alternatives(e ast.Expr, mark bool, depth int) float64 {
 		return n
 	}
 	return 1
+}
+
+// maxValues bounds the values of an evaluated catalog written in CUE, its
+// fields and list elements: 20 times the 93,000 of a catalog of 1,000
+// tools. A YAML or JSON catalog is bounded by its files.
+const maxValues = 2_000_000
+
+// checkSize counts the values of the evaluated catalog v up to limit and
+// reports where the count goes beyond it, at the top-level field or tool
+// being counted.
+func (l *loader) checkSize(v cue.Value, limit int) bool {
+	left := limit
+	var walk func(v cue.Value, path []string, at cue.Value) bool
+	walk = func(v cue.Value, path []string, at cue.Value) bool {
+		left--
+		if left < 0 {
+			var p Pos
+			if len(path) > 0 {
+				p = l.cuePos(path...)
+			}
+			if !p.IsValid() {
+				p = l.pos(at.Pos())
+			}
+			if !p.IsValid() {
+				p = l.start
+			}
+			where := ""
+			if len(path) > 0 {
+				where = strings.Join(path, ".") + ": "
+			}
+			l.errs.add(p, "%sthe evaluated catalog holds more than %d values by here; a catalog may hold at most that many", where, limit)
+			return false
+		}
+		if d, ok := v.Default(); ok {
+			v = d
+		}
+		switch v.Kind() {
+		case cue.StructKind:
+			it, err := v.Fields(cue.Optional(false))
+			if err != nil {
+				return true
+			}
+			for it.Next() {
+				p, a := path, at
+				if len(path) < 2 && (len(path) == 0 || path[0] == "tools") {
+					p, a = append(slices.Clip(path), it.Selector().Unquoted()), it.Value()
+				}
+				if !walk(it.Value(), p, a) {
+					return false
+				}
+			}
+		case cue.ListKind:
+			it, err := v.List()
+			if err != nil {
+				return true
+			}
+			for it.Next() {
+				if !walk(it.Value(), path, at) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return walk(v, nil, v)
 }

@@ -156,7 +156,7 @@ func (l *loader) within(b budget, files []File) (*Catalog, error) {
 }
 
 func newLoader() *loader {
-	return &loader{ctx: cuecontext.New(), lines: map[string]*lineIndex{}}
+	return &loader{ctx: cuecontext.New(), lines: map[string]*lineIndex{}, maxValues: maxValues}
 }
 
 // finish returns the loaded catalog, or every error found.
@@ -197,6 +197,10 @@ type loader struct {
 	// top is set on the part of a catalog that holds the fields beside
 	// tools; see evalParts.
 	top bool
+
+	// maxValues bounds the values of a catalog evaluated from CUE; see
+	// checkSize.
+	maxValues int
 
 	// suspect is the top-level field of the CUE files likeliest not to
 	// end its evaluation; see within.
@@ -382,6 +386,9 @@ func (l *loader) eval(cueFiles []*ast.File, data []dataFile, keep func(tool stri
 	cat := l.def.Unify(v)
 	if err := cat.Validate(cue.Concrete(true)); err != nil {
 		l.cueErrors(err)
+	}
+	if len(cueFiles) > 0 && l.maxValues > 0 && !l.checkSize(cat, l.maxValues) {
+		return nil
 	}
 	// Decode even an invalid catalog: the schemas' own problems are
 	// reported in the same run as the format's.
