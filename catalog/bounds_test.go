@@ -81,10 +81,13 @@ func TestCUEBounds(t *testing.T) {
 			`nested_comprehensions.cue:7:3: comprehension over 200 values, 40000 with the comprehensions around it; a catalog may iterate at most 10000 times`,
 		}},
 		{"disjunctions.cue", []string{
-			`disjunctions.cue:3:4: 4194304 alternatives, the disjunctions unified here multiplied; a catalog may combine at most 1024`,
+			`disjunctions.cue:3:4: 4194304 alternatives: the disjunctions unified in this expression multiply; a catalog may combine at most 1024`,
 		}},
 		{"disjunction_definitions.cue", []string{
-			`disjunction_definitions.cue:8:4: 2048 alternatives, the disjunctions unified here multiplied; a catalog may combine at most 1024`,
+			`disjunction_definitions.cue:8:4: 2048 alternatives: the disjunctions unified in this expression multiply; a catalog may combine at most 1024`,
+		}},
+		{"disjunction_fields.cue", []string{
+			`disjunction_fields.cue:13:1: 2048 alternatives: the disjunctions of the 11 declarations of x up to here multiply; a catalog may combine at most 1024`,
 		}},
 		{"builtins.cue", []string{
 			`builtins.cue:8:8: strings.Repeat makes a string of 2000000000 bytes; a catalog may make at most 16777216`,
@@ -120,6 +123,14 @@ func TestCUEBoundsAllowLargeCatalogs(t *testing.T) {
 	}
 	if s == nil || s.what != "a comprehension" || s.pos.String() != "within_bounds.cue:9:1" {
 		t.Errorf("suspect %+v, want the comprehension of tools at 9:1", s)
+	}
+	// The format's own definitions, the CUE users see most.
+	f, err = parser.ParseFile(formatFile, formatSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.checkCUEBounds(f); len(l.errs) > 0 {
+		t.Fatalf("the format is refused: %v", l.errs)
 	}
 }
 

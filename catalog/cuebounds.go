@@ -86,6 +86,7 @@ func (l *loader) checkCUEBounds(f *ast.File) *suspect {
 			}
 		}
 	}
+	b.sameLabels(f.Decls)
 	var best *suspect
 	for _, d := range f.Decls {
 		b.top = nil
@@ -135,16 +136,50 @@ func (b *cueBounds) before(n ast.Node) bool {
 			b.fail(n, "%s", msg)
 			return false
 		}
+	case *ast.StructLit:
+		b.sameLabels(n.Elts)
 	case *ast.BinaryExpr:
 		if (n.Op == token.OR || n.Op == token.AND) && !b.counted[n] {
 			b.suspect("a disjunction", 2)
 			if alts := b.alternatives(n, true, 0); alts > maxAlternatives {
-				b.fail(n, "%s alternatives, the disjunctions unified here multiplied; a catalog may combine at most %d", count(alts), maxAlternatives)
+				b.fail(n, "%s alternatives: the disjunctions unified in this expression multiply; a catalog may combine at most %d", count(alts), maxAlternatives)
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// sameLabels checks the fields of one struct that share a label: CUE
+// unifies their values, so their alternatives multiply too.
+func (b *cueBounds) sameLabels(decls []ast.Decl) {
+	type label struct {
+		alts  float64
+		decls int
+	}
+	labels := map[string]*label{}
+	for _, d := range decls {
+		f, ok := d.(*ast.Field)
+		if !ok {
+			continue
+		}
+		name, isIdent, err := ast.LabelName(f.Label)
+		if err != nil || !isIdent && name == "" {
+			continue
+		}
+		lb := labels[name]
+		if lb == nil {
+			lb = &label{alts: 1}
+			labels[name] = lb
+		}
+		own := b.alternatives(f.Value, false, 0)
+		before := lb.alts
+		lb.alts *= own
+		lb.decls++
+		if lb.decls > 1 && own <= maxAlternatives && before <= maxAlternatives && lb.alts > maxAlternatives {
+			b.fail(f, "%s alternatives: the disjunctions of the %d declarations of %s up to here multiply; a catalog may combine at most %d", count(lb.alts), lb.decls, name, maxAlternatives)
+		}
+	}
 }
 
 func (b *cueBounds) after(n ast.Node) {
