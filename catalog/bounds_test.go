@@ -77,6 +77,9 @@ func TestCUEBounds(t *testing.T) {
 		{"range.cue", []string{
 			`range.cue:5:9: comprehension over 10000000 values; a catalog may iterate at most 10000 times`,
 		}},
+		{"range_by_reference.cue", []string{
+			`range_by_reference.cue:6:9: comprehension over 10000000 values; a catalog may iterate at most 10000 times`,
+		}},
 		{"nested_comprehensions.cue", []string{
 			`nested_comprehensions.cue:7:3: comprehension over 200 values, 40000 with the comprehensions around it; a catalog may iterate at most 10000 times`,
 		}},
@@ -135,8 +138,8 @@ func TestCUEBoundsAllowLargeCatalogs(t *testing.T) {
 }
 
 // Past its budget, a load returns one error at the field likeliest to
-// blame. The input takes a fraction of a second to evaluate, and its bound is a
-// reference that the checks before evaluation do not follow.
+// blame. The input is within the checks made before evaluation and takes a
+// fraction of a second to evaluate.
 func TestLoadBudget(t *testing.T) {
 	src := "package tools\n\nimport \"list\"\n\nn: 300\ntools: {for i in list.Range(0, n, 1) {\"t\\(i)\": {description: \"x\"}}}\n"
 	tests := []struct {

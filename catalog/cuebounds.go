@@ -43,16 +43,14 @@ type suspect struct {
 
 // cueBounds walks one CUE file.
 type cueBounds struct {
-	l       *loader
-	imports map[string]string // local name to import path
-	defs    map[string]ast.Expr
+	l *loader
 	// iterations is the product of the iterations of the comprehensions
 	// around the node being walked.
 	iterations float64
-	counted    map[ast.Expr]bool  // | and & operands already counted
-	sources    map[ast.Expr]bool  // the sources of for clauses
-	defAlts    map[string]float64 // the alternatives of definitions
-	inDefs     map[string]bool    // definitions being counted, against cycles
+	counted    map[ast.Expr]bool    // | and & operands already counted
+	sources    map[ast.Expr]bool    // the sources of for clauses
+	refAlts    map[ast.Node]float64 // the alternatives of referenced values
+	inRefs     map[ast.Node]bool    // referenced values being counted, against cycles
 	errs       ErrorList
 	top        *suspect // of the top-level field being walked
 }
@@ -61,31 +59,9 @@ type cueBounds struct {
 // disjunctions of f that are too large to evaluate, and returns the
 // top-level field most likely to explode if no bound catches it.
 func (l *loader) checkCUEBounds(f *ast.File) *suspect {
-	b := &cueBounds{l: l, imports: map[string]string{}, defs: map[string]ast.Expr{},
+	b := &cueBounds{l: l,
 		iterations: 1, counted: map[ast.Expr]bool{}, sources: map[ast.Expr]bool{},
-		defAlts: map[string]float64{}, inDefs: map[string]bool{}}
-	for spec := range f.ImportSpecs() {
-		path, err := strconv.Unquote(spec.Path.Value)
-		if err != nil {
-			continue
-		}
-		name := ast.ParseImportPath(path).Qualifier
-		if spec.Name != nil {
-			name = spec.Name.Name
-		}
-		b.imports[name] = ast.ParseImportPath(path).Path
-	}
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.Field); ok {
-			if id, ok := fd.Label.(*ast.Ident); ok {
-				if _, dup := b.defs[id.Name]; dup {
-					b.defs[id.Name] = nil // declared twice: not followed
-				} else {
-					b.defs[id.Name] = fd.Value
-				}
-			}
-		}
-	}
+		refAlts: map[ast.Node]float64{}, inRefs: map[ast.Node]bool{}}
 	b.sameLabels(f.Decls)
 	var best *suspect
 	for _, d := range f.Decls {
@@ -222,11 +198,16 @@ func (b *cueBounds) builtin(c *ast.CallExpr) (string, string) {
 	if !ok {
 		return "", ""
 	}
-	name, _, err := ast.LabelName(sel.Sel)
-	if err != nil {
+	spec, ok := pkg.Node.(*ast.ImportSpec) // as the parser resolved it
+	if !ok {
 		return "", ""
 	}
-	return b.imports[pkg.Name], name
+	path, err := strconv.Unquote(spec.Path.Value)
+	name, _, err2 := ast.LabelName(sel.Sel)
+	if err != nil || err2 != nil {
+		return "", ""
+	}
+	return ast.ParseImportPath(path).Path, name
 }
 
 // call checks a call to a builtin that makes a value as large as its
@@ -280,14 +261,20 @@ func (b *cueBounds) size(e ast.Expr) float64 {
 	return 1
 }
 
-// number returns the value of a number literal, signed or not.
+// number returns the value of a number literal, signed or not, or of a
+// reference to one.
 func number(e ast.Expr) (float64, bool) {
 	neg := false
-	for {
+	for range maxDepth {
 		switch x := e.(type) {
 		case *ast.ParenExpr:
 			e = x.X
 			continue
+		case *ast.Ident:
+			if ref, ok := x.Node.(ast.Expr); ok {
+				e = ref
+				continue
+			}
 		case *ast.UnaryExpr:
 			if x.Op == token.SUB || x.Op == token.ADD {
 				neg = neg != (x.Op == token.SUB)
@@ -316,8 +303,8 @@ func number(e ast.Expr) (float64, bool) {
 }
 
 // alternatives counts the alternatives of an expression: the terms of its
-// disjunctions, those unified multiplied. It follows the file's top-level
-// definitions (#Name), where reused disjunctions are usually written. With
+// disjunctions, those unified multiplied. It follows references, such as
+// to definitions, where reused disjunctions are usually written. With
 // mark, the operands are not counted again as expressions of their own.
 func (b *cueBounds) alternatives(e ast.Expr, mark bool, depth int) float64 {
 	if depth > maxDepth {
@@ -341,17 +328,18 @@ func (b *cueBounds) alternatives(e ast.Expr, mark bool, depth int) float64 {
 			return b.alternatives(x.X, mark, depth+1) * b.alternatives(x.Y, mark, depth+1)
 		}
 	case *ast.Ident:
-		def := b.defs[x.Name]
-		if def == nil || len(x.Name) < 2 || x.Name[0] != '#' || b.inDefs[x.Name] {
+		// The parser resolves a reference to the value it names.
+		ref, ok := x.Node.(ast.Expr)
+		if !ok || b.inRefs[ref] {
 			return 1
 		}
-		if n, ok := b.defAlts[x.Name]; ok {
+		if n, ok := b.refAlts[ref]; ok {
 			return n
 		}
-		b.inDefs[x.Name] = true
-		n := b.alternatives(def, false, depth+1)
-		delete(b.inDefs, x.Name)
-		b.defAlts[x.Name] = n
+		b.inRefs[ref] = true
+		n := b.alternatives(ref, false, depth+1)
+		delete(b.inRefs, ref)
+		b.refAlts[ref] = n
 		return n
 	}
 	return 1
