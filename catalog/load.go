@@ -48,7 +48,8 @@ type File struct {
 
 // Load reads a catalog from paths: files, or directories whose .cue, .yaml,
 // .yml and .json files are read (not recursively; toolcat.yaml, the
-// configuration, and files starting with "." or "_" are skipped).
+// configuration, and files starting with "." or "_" are skipped). Loading
+// is bounded in time and memory as [LoadFiles] says.
 func Load(paths ...string) (*Catalog, error) {
 	names, err := catalogFiles(paths)
 	if err != nil {
