@@ -33,13 +33,25 @@ type indentScan struct {
 	quote byte
 }
 
-// indentError returns the first line at or after line from whose
-// indentation breaks the pattern of the lines around it, or nil when the
-// indentation looks right.
+// indentError returns the first line whose indentation breaks the pattern
+// of the lines around it, within the block that starts at line from (the
+// lines after it indented as much or more), or nil when the indentation
+// there looks right.
 func indentError(li *lineIndex, from int) *Error {
 	var s indentScan
+	fromIndent := -1
 	for ln := 1; ln <= len(li.start); ln++ {
 		text := lineText(li, ln)
+		body := strings.TrimLeft(text, " ")
+		content := body != "" && body[0] != '#' && body[0] != '\t'
+		if ln == from {
+			fromIndent = len(text) - len(body)
+		} else if ln > from && content && s.flow == 0 && s.quote == 0 && len(text)-len(body) < fromIndent {
+			if e := s.line(text); e != nil {
+				return &Error{Pos: li.pos(li.start[ln-1] + e.col), Msg: e.msg}
+			}
+			return nil // the block ends here
+		}
 		if e := s.line(text); e != nil && ln >= from {
 			return &Error{Pos: li.pos(li.start[ln-1] + e.col), Msg: e.msg}
 		}

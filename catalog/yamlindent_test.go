@@ -83,6 +83,11 @@ func TestYAMLIndentationErrors(t *testing.T) {
 			want: `t.yaml:5:6: line is indented 5 spaces, less than the 6 of the block text above it`,
 		},
 		{
+			desc: "a problem of another kind, and an indentation mistake in another block",
+			src:  "tools:\n  a_b:\n    description: @x\n    risk: low\nservices:\n  db: {}\n   cache: {}\n",
+			want: `t.yaml:3:1: invalid YAML: found character that cannot start any token`,
+		},
+		{
 			desc: "not an indentation problem: the library's message stays",
 			src:  "tools:\n  a: [1, 2\n  b: 3\n",
 			want: `t.yaml:2:1: invalid YAML: did not find expected ',' or ']'`,
