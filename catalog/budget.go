@@ -39,8 +39,8 @@ func (b budget) limits(size int64) (time.Duration, int64) {
 
 // heapBytes is the memory the heap's objects occupy, live or not yet
 // swept; unlike the live heap, it follows allocation between collections.
-func heapBytes() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+// s is a sample to read it into.
+func heapBytes(s []metrics.Sample) int64 {
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -72,7 +72,8 @@ func (b budget) run(size int64, f func()) *overrun {
 	defer timer.Stop()
 	tick := time.NewTicker(b.poll)
 	defer tick.Stop()
-	start := heapBytes()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	start := heapBytes(sample)
 	for {
 		select {
 		case <-done:
@@ -83,7 +84,7 @@ func (b budget) run(size int64, f func()) *overrun {
 		case <-timer.C:
 			return &overrun{what: "time", limit: roundDuration(maxTime).String()}
 		case <-tick.C:
-			if heapBytes()-start > maxHeap {
+			if heapBytes(sample)-start > maxHeap {
 				return &overrun{what: "memory", limit: fmt.Sprintf("%d MiB", maxHeap>>20)}
 			}
 		}
