@@ -92,8 +92,15 @@ func TestCUEBounds(t *testing.T) {
 		{"disjunction_fields.cue", []string{
 			`disjunction_fields.cue:13:1: 2048 alternatives: the disjunctions of the 11 declarations of x up to here multiply; a catalog may combine at most 1024`,
 		}},
+		{"growth.cue", []string{
+			`growth.cue:28:6: this string is 33554432 bytes long; a catalog may make strings of at most 16777216`,
+			`growth.cue:70:6: this string is 33554432 bytes long; a catalog may make strings of at most 16777216`,
+			`growth.cue:112:6: this string is 33554432 bytes long; a catalog may make strings of at most 16777216`,
+			`growth.cue:143:6: this list has 16384 values; a catalog may make lists of at most 10000`,
+			`growth.cue:175:9: comprehension over 10000000 values; a catalog may iterate at most 10000 times`,
+		}},
 		{"builtins.cue", []string{
-			`builtins.cue:8:8: strings.Repeat makes a string of 2000000000 bytes; a catalog may make at most 16777216`,
+			`builtins.cue:8:8: this string is 2000000000 bytes long; a catalog may make strings of at most 16777216`,
 			`builtins.cue:11:55: list.Repeat makes a list of 1000 values, 100000 with the comprehensions around it; a catalog may make at most 10000`,
 		}},
 	}

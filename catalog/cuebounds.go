@@ -30,8 +30,11 @@ const maxIterations = 10_000
 // disjunctions unified in it, multiplied.
 const maxAlternatives = 1024
 
-// maxRepeat bounds the string that strings.Repeat makes, in bytes.
-const maxRepeat = MaxFileSize
+// maxString bounds the strings a catalog makes, in bytes, by
+// strings.Repeat, by joining strings with + or interpolation, or by
+// repeating them with *: a chain of a1: a0 + a0 doubles at each step.
+// (CUE bounds the exponent of numbers itself, and no longer adds lists.)
+const maxString = MaxFileSize
 
 // suspect is a top-level field of a CUE file whose evaluation may not end:
 // the place an overrun of the budget points at.
@@ -51,6 +54,7 @@ type cueBounds struct {
 	sources    map[ast.Expr]bool    // the sources of for clauses
 	refAlts    map[ast.Node]float64 // the alternatives of referenced values
 	inRefs     map[ast.Node]bool    // referenced values being counted, against cycles
+	estimates  map[ast.Expr]estimate
 	errs       ErrorList
 	top        *suspect // of the top-level field being walked
 }
@@ -61,7 +65,8 @@ type cueBounds struct {
 func (l *loader) checkCUEBounds(f *ast.File) *suspect {
 	b := &cueBounds{l: l,
 		iterations: 1, counted: map[ast.Expr]bool{}, sources: map[ast.Expr]bool{},
-		refAlts: map[ast.Node]float64{}, inRefs: map[ast.Node]bool{}}
+		refAlts: map[ast.Node]float64{}, inRefs: map[ast.Node]bool{},
+		estimates: map[ast.Expr]estimate{}}
 	b.sameLabels(f.Decls)
 	var best *suspect
 	for _, d := range f.Decls {
@@ -112,9 +117,21 @@ func (b *cueBounds) before(n ast.Node) bool {
 			b.fail(n, "%s", msg)
 			return false
 		}
+		if pkg, name := b.builtin(n); (pkg == "strings" && name == "Repeat" || pkg == "list" && name == "Concat") && !b.checkEstimate(n) {
+			return false
+		}
 	case *ast.StructLit:
 		b.sameLabels(n.Elts)
+	case *ast.Interpolation:
+		if !b.checkEstimate(n) {
+			return false
+		}
 	case *ast.BinaryExpr:
+		if n.Op == token.ADD || n.Op == token.MUL {
+			if !b.checkEstimate(n) {
+				return false
+			}
+		}
 		if (n.Op == token.OR || n.Op == token.AND) && !b.counted[n] {
 			b.suspect("a disjunction", 2)
 			if alts := b.alternatives(n, true, 0); alts > maxAlternatives {
@@ -219,14 +236,6 @@ func (b *cueBounds) call(c *ast.CallExpr) string {
 		if n := b.size(c); n*b.iterations > maxIterations {
 			return fmt.Sprintf("list.%s makes a list of %s values%s; a catalog may make at most %d", name, count(n), around(n*b.iterations, n), maxIterations)
 		}
-	case pkg == "strings" && name == "Repeat" && len(c.Args) == 2:
-		s, ok := c.Args[0].(*ast.BasicLit)
-		n, known := number(c.Args[1])
-		if ok && s.Kind == token.STRING && known {
-			if v, err := literal.Unquote(s.Value); err == nil && float64(len(v))*n > maxRepeat {
-				return fmt.Sprintf("strings.Repeat makes a string of %s bytes; a catalog may make at most %d", count(float64(len(v))*n), maxRepeat)
-			}
-		}
 	}
 	return ""
 }
@@ -246,19 +255,25 @@ func (b *cueBounds) size(e ast.Expr) float64 {
 		}
 		switch {
 		case name == "Range" && len(e.Args) == 3:
-			from, ok1 := number(e.Args[0])
-			to, ok2 := number(e.Args[1])
-			step, ok3 := number(e.Args[2])
+			from, ok1 := b.number(e.Args[0])
+			to, ok2 := b.number(e.Args[1])
+			step, ok3 := b.number(e.Args[2])
 			if ok1 && ok2 && ok3 && step != 0 {
 				return max(math.Ceil((to-from)/step), 1)
 			}
 		case name == "Repeat" && len(e.Args) == 2:
-			if n, ok := number(e.Args[1]); ok {
+			if n, ok := b.number(e.Args[1]); ok {
 				return max(n*b.size(e.Args[0]), 1)
 			}
 		}
 	}
 	return 1
+}
+
+// number returns the value of a number the source computes, if it does.
+func (b *cueBounds) number(e ast.Expr) (float64, bool) {
+	est := b.estimate(e, 0)
+	return est.value, est.kind == 'n' && !math.IsNaN(est.value) && !math.IsInf(est.value, 0)
 }
 
 // number returns the value of a number literal, signed or not, or of a
@@ -408,4 +423,140 @@ func (l *loader) checkSize(v cue.Value, limit int) bool {
 		return true
 	}
 	return walk(v, nil, v)
+}
+
+// An estimate is the size of the value an expression makes, where the
+// source says: the bytes of a string, the elements of a list, the digits
+// of a number (and its value, when known).
+type estimate struct {
+	kind  byte // 's', 'l', 'n', or 0 when unknown
+	size  float64
+	value float64 // of a number; NaN when unknown
+}
+
+var unknown = estimate{value: math.NaN()}
+
+// checkEstimate reports an expression that makes a string beyond
+// maxString, or a list beyond maxIterations by list.Concat. Once reported,
+// the expression counts as unknown, so that the expressions built on it do
+// not report it again.
+func (b *cueBounds) checkEstimate(e ast.Expr) bool {
+	est := b.estimate(e, 0)
+	msg := ""
+	switch {
+	case est.kind == 's' && est.size > maxString:
+		msg = fmt.Sprintf("this string is %s bytes long; a catalog may make strings of at most %d", count(est.size), maxString)
+	case est.kind == 'l' && est.size > maxIterations:
+		msg = fmt.Sprintf("this list has %s values; a catalog may make lists of at most %d", count(est.size), maxIterations)
+	}
+	if msg == "" {
+		return true
+	}
+	b.fail(e, "%s", msg)
+	b.estimates[e] = unknown
+	return false
+}
+
+func (b *cueBounds) estimate(e ast.Expr, depth int) estimate {
+	if depth > maxDepth {
+		return unknown
+	}
+	if est, ok := b.estimates[e]; ok {
+		return est
+	}
+	b.estimates[e] = unknown // against cycles
+	est := b.estimateOf(e, depth)
+	b.estimates[e] = est
+	return est
+}
+
+func (b *cueBounds) estimateOf(e ast.Expr, depth int) estimate {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		switch x.Kind {
+		case token.STRING:
+			if v, err := literal.Unquote(x.Value); err == nil {
+				return estimate{kind: 's', size: float64(len(v))}
+			}
+			return estimate{kind: 's', size: float64(len(x.Value))}
+		case token.INT, token.FLOAT:
+			v, ok := number(x)
+			if !ok {
+				v = math.NaN()
+			}
+			return estimate{kind: 'n', size: float64(len(x.Value)), value: v}
+		}
+	case *ast.ListLit:
+		return estimate{kind: 'l', size: float64(len(x.Elts))}
+	case *ast.ParenExpr:
+		return b.estimate(x.X, depth+1)
+	case *ast.UnaryExpr:
+		if x.Op == token.SUB || x.Op == token.ADD {
+			est := b.estimate(x.X, depth+1)
+			if est.kind == 'n' && x.Op == token.SUB {
+				est.value = -est.value
+			}
+			return est
+		}
+	case *ast.Ident:
+		if ref, ok := x.Node.(ast.Expr); ok {
+			return b.estimate(ref, depth+1)
+		}
+	case *ast.Interpolation:
+		size := 0.0
+		for _, part := range x.Elts {
+			if _, text := part.(*ast.BasicLit); text {
+				continue // the text around the expressions, in the file
+			}
+			if est := b.estimate(part, depth+1); est.kind == 's' || est.kind == 'n' {
+				size += est.size
+			}
+		}
+		return estimate{kind: 's', size: size}
+	case *ast.CallExpr:
+		switch pkg, name := b.builtin(x); {
+		case pkg == "strings" && name == "Repeat" && len(x.Args) == 2:
+			s, n := b.estimate(x.Args[0], depth+1), b.estimate(x.Args[1], depth+1)
+			if s.kind == 's' && n.kind == 'n' && !math.IsNaN(n.value) {
+				return estimate{kind: 's', size: s.size * max(n.value, 0)}
+			}
+		case pkg == "list" && name == "Concat" && len(x.Args) == 1:
+			lists, ok := x.Args[0].(*ast.ListLit)
+			if !ok {
+				break
+			}
+			size := 0.0
+			for _, l := range lists.Elts {
+				if est := b.estimate(l, depth+1); est.kind == 'l' {
+					size += est.size
+				}
+			}
+			return estimate{kind: 'l', size: size}
+		case pkg == "list" && (name == "Range" || name == "Repeat"):
+			return estimate{kind: 'l', size: b.size(x)}
+		}
+	case *ast.BinaryExpr:
+		l, r := b.estimate(x.X, depth+1), b.estimate(x.Y, depth+1)
+		if r.kind == 's' {
+			l, r = r, l // the string first, its count second
+		}
+		switch {
+		case x.Op == token.MUL && l.kind == 's' && r.kind == 'n' && !math.IsNaN(r.value):
+			return estimate{kind: 's', size: l.size * max(r.value, 0)}
+		case x.Op == token.ADD && l.kind == 's' && r.kind == 's':
+			return estimate{kind: 's', size: l.size + r.size}
+		case l.kind == 'n' && r.kind == 'n' && (x.Op == token.ADD || x.Op == token.SUB):
+			return estimate{kind: 'n', size: max(l.size, r.size) + 1, value: l.value + r.value*sign(x.Op)}
+		case l.kind == 'n' && r.kind == 'n' && x.Op == token.MUL:
+			return estimate{kind: 'n', size: l.size + r.size, value: l.value * r.value}
+		}
+	}
+	return unknown
+}
+
+func sign(op token.Token) float64 {
+	if op == token.SUB {
+		return -1
+	}
+	return 1
 }
