@@ -64,6 +64,7 @@ func FuzzLoadCUE(f *testing.F) {
 		"import \"list\"\ntools: {for i in list.Range(0, 3, 1) for j in [1, 2] {\"t\\(i)_\\(j)\": {description: \"x\"}}}\n",
 		"#D: {a: 1} | {b: 1}\nx: #D & ({c: 1} | *{d: 1}) & (1 | 2)\n",
 		"import \"strings\"\ntitle: strings.Repeat(\"ab\", 3)\n",
+		"import \"list\"\na: \"x\"\nb: a + \"\\(a)\" * 2\nc: list.Concat([[1], list.Range(0, n, 1)])\nn: 2 * 3\n",
 	)
 }
 
