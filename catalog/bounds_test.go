@@ -211,3 +211,35 @@ tools: {
 		t.Errorf("within the limit: %v", err)
 	}
 }
+
+func TestCUEBoundsNumbers(t *testing.T) {
+	tests := []struct {
+		args string
+		ok   bool
+	}{
+		{"0, 10000, 1", true},
+		{"-5000, 5000, 1", true},
+		{"0, 10001, 1", false},
+		{"0, 10M, 1", false},
+		{"0, 1e5, 2", false},
+		{"0, 1e5, 10", true},
+		{"0, n * 2, 1", false},
+		{"0, n, 1", true},
+		{"100, 0, -1", true},
+		{"10000000, 0, -1", false},
+		{"0, m, 1", true}, // m is not a number the source knows
+	}
+	for _, tt := range tests {
+		src := "import \"list\"\nn: 10000\nm: string\nx: [for i in list.Range(" + tt.args + ") {i}]\n"
+		l := newLoader()
+		f, err := parser.ParseFile("t.cue", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.lines["t.cue"] = newLineIndex("t.cue", []byte(src))
+		l.checkCUEBounds(f)
+		if ok := len(l.errs) == 0; ok != tt.ok {
+			t.Errorf("list.Range(%s): accepted %v, want %v (%v)", tt.args, ok, tt.ok, l.errs)
+		}
+	}
+}

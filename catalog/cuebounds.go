@@ -276,45 +276,14 @@ func (b *cueBounds) number(e ast.Expr) (float64, bool) {
 	return est.value, est.kind == 'n' && !math.IsNaN(est.value) && !math.IsInf(est.value, 0)
 }
 
-// number returns the value of a number literal, signed or not, or of a
-// reference to one.
-func number(e ast.Expr) (float64, bool) {
-	neg := false
-	for range maxDepth {
-		switch x := e.(type) {
-		case *ast.ParenExpr:
-			e = x.X
-			continue
-		case *ast.Ident:
-			if ref, ok := x.Node.(ast.Expr); ok {
-				e = ref
-				continue
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.SUB || x.Op == token.ADD {
-				neg = neg != (x.Op == token.SUB)
-				e = x.X
-				continue
-			}
-		}
-		break
-	}
-	lit, ok := e.(*ast.BasicLit)
-	if !ok || (lit.Kind != token.INT && lit.Kind != token.FLOAT) {
-		return 0, false
-	}
+// literalNumber returns the value of a number literal.
+func literalNumber(lit *ast.BasicLit) (float64, bool) {
 	var info literal.NumInfo
 	if err := literal.ParseNum(lit.Value, &info); err != nil {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(info.String(), 64)
-	if err != nil {
-		return 0, false
-	}
-	if neg {
-		f = -f
-	}
-	return f, true
+	return f, err == nil
 }
 
 // alternatives counts the alternatives of an expression: the terms of its
@@ -480,7 +449,7 @@ func (b *cueBounds) estimateOf(e ast.Expr, depth int) estimate {
 			}
 			return estimate{kind: 's', size: float64(len(x.Value))}
 		case token.INT, token.FLOAT:
-			v, ok := number(x)
+			v, ok := literalNumber(x)
 			if !ok {
 				v = math.NaN()
 			}
