@@ -123,12 +123,9 @@ func (s *indentScan) line(text string) *indentProblem {
 		return &indentProblem{tab, "line is indented with a tab; YAML indents with spaces only"}
 	}
 	key, isKey := yamlKey(rest)
-	dash := rest == "-" || strings.HasPrefix(rest, "- ")
-	if p := s.place(ind, key, isKey, dash); p != nil {
-		return p
-	}
+	p := s.place(ind, key, isKey, isDash(rest))
 	s.item(ind, rest)
-	return nil
+	return p
 }
 
 // place finds the block a line at indentation ind belongs to.
