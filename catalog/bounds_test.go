@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -242,5 +243,26 @@ func TestCUEBoundsNumbers(t *testing.T) {
 		if ok := len(l.errs) == 0; ok != tt.ok {
 			t.Errorf("list.Range(%s): accepted %v, want %v (%v)", tt.args, ok, tt.ok, l.errs)
 		}
+	}
+}
+
+// The definition behind an error is found once per pattern, not made
+// again for every tool: a catalog of 5,000 tools with the same mistake in
+// each must report it within its time budget.
+func TestDefAtReusesPatternDefinitions(t *testing.T) {
+	src := "package tools\n\nimport \"list\"\n\ntools: {for i in list.Range(0, 50, 1) {\"t\\(i)\": {description: \"x\", max_retries: *9 | 0}}}\n"
+	l := newLoader()
+	l.load([]File{{Name: "t.cue", Data: []byte(src)}})
+	if len(l.errs) != 50 {
+		t.Fatalf("%d errors, want 50: %v", len(l.errs), l.errs)
+	}
+	i := 0
+	allocs := testing.AllocsPerRun(20, func() {
+		i++
+		l.defAt([]string{"tools", "t" + strconv.Itoa(i%50), "max_retries"})
+	})
+	t.Logf("%.0f allocations per lookup", allocs)
+	if allocs > 100 {
+		t.Errorf("%.0f allocations per lookup; want a few lookups in cached definitions", allocs)
 	}
 }
