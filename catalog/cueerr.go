@@ -137,10 +137,20 @@ func (l *loader) dataAt(path []string) (v, parent cue.Value) {
 func (l *loader) defAt(path []string) cue.Value {
 	d := l.def
 	data := l.data
+	var dpath []string
 	for _, p := range path {
 		sel := selectorFor(data, p)
 		data = data.LookupPath(cue.MakePath(sel))
-		d = defChild(d, sel)
+		var pattern bool
+		d, pattern = l.defChildCached(d, sel, dpath)
+		switch {
+		case sel.Type() == cue.IndexLabel:
+			dpath = append(dpath, "[]")
+		case pattern:
+			dpath = append(dpath, "*")
+		default:
+			dpath = append(dpath, p)
+		}
 		if !d.Exists() {
 			return d
 		}
@@ -148,7 +158,7 @@ func (l *loader) defAt(path []string) cue.Value {
 	return d
 }
 
-// defChildCached is defChild for checkFields: the definition that a
+// defChildCached is defChild for checkFields and defAt: the definition that a
 // pattern gives a field (every tool's #Tool) is made once per parent and
 // reused for its siblings, which are already known to match the pattern.
 // dpath is the parent's path in the definition, "*" standing for names

@@ -40,6 +40,10 @@ func FuzzLoadYAML(f *testing.F) {
 		"package: x\nservices: {db: {description: d}}\n",
 		"a: &a [1]\nb: *a\n<<: {c: 1}\n",
 		"tools: {a: {description: x, risk: high, max_retries: 3, errors: {not_found: {suggestion: s}}}}\n",
+		"tools:\n    list_items:\n        description: x\n       risk: low\n",
+		"tools:\n  - name: a_b\n    description: |\n      text\n     more\n   risk: low\n",
+		"tools:\n  a_b: {description: \"x\n    y\", args: [1,\n  2]}\n\t risk: low\n",
+		"a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n",
 	)
 }
 
@@ -57,6 +61,10 @@ func FuzzLoadCUE(f *testing.F) {
 		"package tools\ntools: list_items: description: \"Lists items.\"\n",
 		"tools: [string]: {owner: \"x\"}\ntools: a_b: {description: \"y\", sla_ms: 5}\n",
 		"import \"strings\"\npackage: strings.ToLower(\"X\")\n",
+		"import \"list\"\ntools: {for i in list.Range(0, 3, 1) for j in [1, 2] {\"t\\(i)_\\(j)\": {description: \"x\"}}}\n",
+		"#D: {a: 1} | {b: 1}\nx: #D & ({c: 1} | *{d: 1}) & (1 | 2)\n",
+		"import \"strings\"\ntitle: strings.Repeat(\"ab\", 3)\n",
+		"import \"list\"\na: \"x\"\nb: a + \"\\(a)\" * 2\nc: list.Concat([[1], list.Range(0, n, 1)])\nn: 2 * 3\n",
 	)
 }
 

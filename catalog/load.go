@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -47,7 +48,8 @@ type File struct {
 
 // Load reads a catalog from paths: files, or directories whose .cue, .yaml,
 // .yml and .json files are read (not recursively; toolcat.yaml, the
-// configuration, and files starting with "." or "_" are skipped).
+// configuration, and files starting with "." or "_" are skipped). Loading
+// is bounded in time and memory as [LoadFiles] says.
 func Load(paths ...string) (*Catalog, error) {
 	names, err := catalogFiles(paths)
 	if err != nil {
@@ -117,13 +119,45 @@ func sizeString(n int64) string {
 
 // LoadFiles reads a catalog from files already in memory. The returned
 // error, when not nil, is an [ErrorList] with every problem found.
+//
+// Loading is bounded. CUE that would iterate, repeat or combine
+// disjunctions beyond fixed limits is refused before it is evaluated.
+// Evaluation runs within a budget of time (60 s, and 5 s more per MiB of
+// catalog files) and of heap growth (1 GiB, and 128 bytes more per byte of
+// catalog files). Past the budget, LoadFiles returns one error at once;
+// CUE's evaluation cannot be interrupted, so it goes on in the background
+// until it ends, its result dropped. A program that loads catalogs it
+// does not trust should exit after such an error, as toolcat does.
 func LoadFiles(files ...File) (*Catalog, error) {
-	l := newLoader()
-	return l.finish(l.load(files))
+	return newLoader().within(defaultBudget, files)
+}
+
+// within loads files within budget b; see [LoadFiles].
+func (l *loader) within(b budget, files []File) (*Catalog, error) {
+	var size int64
+	for _, f := range files {
+		size += int64(len(f.Data))
+	}
+	var cat *Catalog
+	var err error
+	o := b.run(size, func() { cat, err = l.finish(l.load(files)) })
+	if o == nil {
+		return cat, err
+	}
+	// The loader is still in use: only its suspect may be read.
+	e := &Error{Msg: fmt.Sprintf("evaluating the catalog went beyond its %s budget (%s)", o.what, o.limit)}
+	if len(files) > 0 {
+		e.Pos = Pos{File: files[0].Name, Line: 1, Col: 1}
+	}
+	if s := l.suspect.Load(); s != nil {
+		e.Pos = s.pos
+		e.Msg += " and may not end; look at " + s.what + " in this field"
+	}
+	return nil, ErrorList{e}
 }
 
 func newLoader() *loader {
-	return &loader{ctx: cuecontext.New(), lines: map[string]*lineIndex{}}
+	return &loader{ctx: cuecontext.New(), lines: map[string]*lineIndex{}, maxValues: maxValues}
 }
 
 // finish returns the loaded catalog, or every error found.
@@ -164,6 +198,14 @@ type loader struct {
 	// top is set on the part of a catalog that holds the fields beside
 	// tools; see evalParts.
 	top bool
+
+	// maxValues bounds the values of a catalog evaluated from CUE; see
+	// checkSize.
+	maxValues int
+
+	// suspect is the top-level field of the CUE files likeliest not to
+	// end its evaluation; see within.
+	suspect atomic.Pointer[suspect]
 }
 
 // schemaFields are the tool fields that hold JSON Schemas.
@@ -226,6 +268,7 @@ func (l *loader) load(files []File) *Catalog {
 	l.start = Pos{File: files[0].Name, Line: 1, Col: 1}
 	var cueFiles []*ast.File
 	var data []dataFile
+	bounded := true
 	for _, f := range files {
 		if len(f.Data) > MaxFileSize {
 			l.errs.add(Pos{File: f.Name, Line: 1, Col: 1}, "file is %s, above the %d MiB limit of a catalog file", sizeString(int64(len(f.Data))), MaxFileSize>>20)
@@ -240,6 +283,13 @@ func (l *loader) load(files []File) *Catalog {
 				l.cueErrors(err)
 				continue
 			}
+			before := len(l.errs)
+			if s := l.checkCUEBounds(af); s != nil {
+				if prev := l.suspect.Load(); prev == nil || s.rank > prev.rank {
+					l.suspect.Store(s)
+				}
+			}
+			bounded = bounded && len(l.errs) == before
 			cueFiles = append(cueFiles, af)
 			l.asts = append(l.asts, af)
 		case ".yaml", ".yml", ".json":
@@ -267,7 +317,7 @@ func (l *loader) load(files []File) *Catalog {
 			l.errs.add(Pos{File: f.Name}, "unknown catalog file type %q; use %s", ext, strings.Join(Extensions, ", "))
 		}
 	}
-	if len(cueFiles)+len(data) < len(files) {
+	if len(cueFiles)+len(data) < len(files) || !bounded {
 		return nil // a file did not parse: what follows would only echo it
 	}
 	l.indexTools()
@@ -337,6 +387,9 @@ func (l *loader) eval(cueFiles []*ast.File, data []dataFile, keep func(tool stri
 	cat := l.def.Unify(v)
 	if err := cat.Validate(cue.Concrete(true)); err != nil {
 		l.cueErrors(err)
+	}
+	if len(cueFiles) > 0 && l.maxValues > 0 && !l.checkSize(cat, l.maxValues) {
+		return nil
 	}
 	// Decode even an invalid catalog: the schemas' own problems are
 	// reported in the same run as the format's.

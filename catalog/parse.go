@@ -19,9 +19,12 @@ import (
 // the stack.
 const maxDepth = 200
 
-// maxAliasNodes bounds the nodes that YAML aliases may expand to, against
-// "billion laughs" documents.
-const maxAliasNodes = 1_000_000
+// minAliasNodes is the number of nodes YAML aliases may add to a file
+// whatever its size; a larger file may add as many nodes as it holds, so
+// that aliases at most double a file's tree. The bound stops "billion
+// laughs" documents, whose aliases expand a kilobyte to gigabytes, at a few
+// megabytes.
+const minAliasNodes = 100_000
 
 // lineIndex turns byte offsets into positions.
 type lineIndex struct {
@@ -106,7 +109,7 @@ func parseYAML(name string, data []byte) (*Node, ErrorList) {
 		if errors.Is(err, io.EOF) {
 			return &Node{Kind: Object, Pos: Pos{File: name, Line: 1, Col: 1}}, nil
 		}
-		errs = append(errs, yamlError(name, err))
+		errs = append(errs, yamlSyntaxError(name, data, err))
 		return nil, errs
 	}
 	var extra yaml.Node
@@ -115,10 +118,11 @@ func parseYAML(name string, data []byte) (*Node, ErrorList) {
 			"a catalog file holds one YAML document; split the documents into files or merge them")
 		return nil, errs
 	} else if !errors.Is(err, io.EOF) {
-		errs = append(errs, yamlError(name, err))
+		errs = append(errs, yamlSyntaxError(name, data, err))
 		return nil, errs
 	}
-	c := yamlConv{name: name}
+	limit := max(minAliasNodes, countYAMLNodes(&doc))
+	c := yamlConv{name: name, aliasBudget: limit, aliasLimit: limit}
 	n := c.node(&doc, 0)
 	if len(c.errs) > 0 {
 		return nil, c.errs
@@ -127,6 +131,17 @@ func parseYAML(name string, data []byte) (*Node, ErrorList) {
 		n = &Node{Kind: Object, Pos: n.Pos}
 	}
 	return n, nil
+}
+
+// yamlSyntaxError positions a go-yaml error. go-yaml gives a line only,
+// often the start of the mapping around the problem: when a line at or
+// after it breaks the indentation of its block, that line is the error.
+func yamlSyntaxError(name string, data []byte, err error) *Error {
+	e := yamlError(name, err)
+	if ie := indentError(newLineIndex(name, data), e.Pos.Line); ie != nil {
+		return ie
+	}
+	return e
 }
 
 // yamlError positions a go-yaml error; its messages read
@@ -160,14 +175,43 @@ func isParserError(msg string) bool {
 }
 
 type yamlConv struct {
-	name    string
-	errs    ErrorList
-	aliases int
+	name string
+	errs ErrorList
+	// inAlias is the depth of alias expansions being converted; every node
+	// converted inside one spends one of aliasBudget.
+	inAlias     int
+	aliasBudget int
+	aliasLimit  int
+	aliasPos    Pos // the outermost alias being expanded
+	// stop is set once the budget is spent: conversion ends there, with
+	// one error.
+	stop bool
+}
+
+// countYAMLNodes counts the nodes of a YAML tree as written, without
+// following aliases.
+func countYAMLNodes(n *yaml.Node) int {
+	count := 1
+	for _, c := range n.Content {
+		count += countYAMLNodes(c)
+	}
+	return count
 }
 
 func (c *yamlConv) pos(n *yaml.Node) Pos { return Pos{File: c.name, Line: n.Line, Col: n.Column} }
 
 func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
+	if c.stop {
+		return &Node{Kind: Null, Pos: c.pos(n)}
+	}
+	if c.inAlias > 0 {
+		c.aliasBudget--
+		if c.aliasBudget < 0 {
+			c.stop = true
+			c.errs.add(c.aliasPos, "YAML aliases expand the file by more than %d nodes; repeat less through aliases, or write the catalog in CUE", c.aliasLimit)
+			return &Node{Kind: Null, Pos: c.pos(n)}
+		}
+	}
 	if depth > maxDepth {
 		c.errs.add(c.pos(n), "nesting deeper than %d levels", maxDepth)
 		return &Node{Kind: Null, Pos: c.pos(n)}
@@ -179,12 +223,12 @@ func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
 		}
 		return c.node(n.Content[0], depth)
 	case yaml.AliasNode:
-		c.aliases++
-		if c.aliases > maxAliasNodes {
-			c.errs.add(c.pos(n), "YAML aliases expand to more than %d nodes", maxAliasNodes)
-			return &Node{Kind: Null, Pos: c.pos(n)}
+		if c.inAlias == 0 {
+			c.aliasPos = c.pos(n)
 		}
+		c.inAlias++
 		out := c.node(n.Alias, depth+1)
+		c.inAlias--
 		return out
 	case yaml.MappingNode:
 		out := &Node{Kind: Object, Pos: c.pos(n)}
