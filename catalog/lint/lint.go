@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/toolcat/toolcat/catalog"
@@ -227,13 +226,4 @@ func MaxSeverity(d []Diagnostic) Severity {
 		}
 	}
 	return m
-}
-
-// ruleIDs lists the registered rule IDs, for messages.
-func ruleIDs() string {
-	ids := make([]string, len(Rules))
-	for i, r := range Rules {
-		ids[i] = r.ID
-	}
-	return strings.Join(ids, ", ")
 }
