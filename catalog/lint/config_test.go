@@ -28,7 +28,7 @@ func TestRuleSets(t *testing.T) {
 		{
 			desc: "BASIC runs MINIMAL too, and not STANDARD",
 			src:  "lint:\n  use: [BASIC]\n",
-			want: map[string]Severity{ToolNameFormat.ID: Error, DescriptionLength.ID: Warning, DescriptionWhenToUse.ID: Off, DescriptionLimits.ID: Off},
+			want: map[string]Severity{ToolNameFormat.ID: Error, ToolNameGeneric.ID: Warning, DescriptionTokenBudget.ID: Warning, DescriptionLength.ID: Off, DescriptionWhenToUse.ID: Off, ToolNameSnakeCase.ID: Off},
 		},
 		{
 			desc: "except takes out a category",
@@ -97,7 +97,7 @@ func indexOfSet(s *Set) int {
 // the chosen set runs.
 func TestRunUsesSet(t *testing.T) {
 	const src = `tools:
-  orders:
+  get_data:
     description: Lists orders.
     has_side_effects: true
     max_retries: 3
@@ -122,11 +122,11 @@ func TestRunUsesSet(t *testing.T) {
 		t.Errorf("MINIMAL reports %v, want only %s", minimal, SideEffectRetryIdempotent.ID)
 	}
 	basic := rules("lint:\n  use: [BASIC]\n")
-	if !basic[DescriptionLength.ID] || basic[DescriptionWhenToUse.ID] || basic[ToolNameVerbNoun.ID] {
+	if !basic[ToolNameGeneric.ID] || !basic[SideEffectRetryIdempotent.ID] || len(basic) != 2 {
 		t.Errorf("BASIC reports %v", basic)
 	}
 	standard := rules("")
-	if !standard[DescriptionWhenToUse.ID] || !standard[ToolNameVerbNoun.ID] || !standard[DescriptionLength.ID] {
+	if !standard[DescriptionWhenToUse.ID] || !standard[DescriptionLength.ID] || !standard[ToolNameGeneric.ID] {
 		t.Errorf("STANDARD reports %v", standard)
 	}
 }

@@ -80,11 +80,9 @@ var (
 	Basic = &Set{
 		Name:    "BASIC",
 		Extends: Minimal,
-		Purpose: "MINIMAL, and what makes a model misuse a tool whoever wrote it: generic or oddly spelled names, missing or overlong descriptions, untyped properties, unknown keywords, contradictory safety settings, unmarked untrusted output, confusable tools. Well-kept existing tool sets mostly pass it.",
+		Purpose: "MINIMAL, and what makes a model misuse a tool whatever the house style: generic names, confusable tools, overlong descriptions, untyped properties, unknown keywords, nesting too deep, contradictory safety settings, unmarked untrusted output. Well-kept existing tool sets mostly pass it.",
 		Rules: map[string]Severity{
-			ToolNameSnakeCase.ID:      Warning,
 			ToolNameGeneric.ID:        Warning,
-			DescriptionLength.ID:      Warning,
 			DescriptionTokenBudget.ID: Warning,
 			SchemaPropertyTyped.ID:    Warning,
 			SchemaComplexity.ID:       Warning,
@@ -101,9 +99,11 @@ var (
 	Standard = &Set{
 		Name:    "STANDARD",
 		Extends: Basic,
-		Purpose: "BASIC, and the conventions of a catalog written for toolcat: verb-first names, descriptions that say when to use a tool and when not to, described properties, closed objects, enums, bounded limits, error suggestions, risk matched to what can be undone, a core tool set small enough to read. The default.",
+		Purpose: "BASIC, and the conventions of a catalog written for toolcat: verb-first snake_case names, descriptions long enough to say when to use a tool and when not to, described properties, closed objects, enums, bounded limits, error suggestions, risk matched to what can be undone, a core tool set small enough to read. The default.",
 		Rules: map[string]Severity{
+			ToolNameSnakeCase.ID:       Warning,
 			ToolNameVerbNoun.ID:        Warning,
+			DescriptionLength.ID:       Warning,
 			DescriptionWhenToUse.ID:    Warning,
 			DescriptionLimits.ID:       Warning,
 			SchemaPropertyDescribed.ID: Warning,
