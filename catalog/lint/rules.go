@@ -99,7 +99,7 @@ var (
 	Standard = &Set{
 		Name:    "STANDARD",
 		Extends: Basic,
-		Purpose: "BASIC, and the conventions of a catalog written for toolcat: verb-first snake_case names, descriptions long enough to say when to use a tool and when not to, described properties, closed objects, enums, bounded limits, error suggestions, risk matched to what can be undone, a core tool set small enough to read. The default.",
+		Purpose: "BASIC, and the conventions of a catalog written for toolcat: verb-first snake_case names, descriptions long enough to say when to use a tool and when not to, described properties, closed objects, enums, bounded limits, error suggestions, risk matched to what can be undone, a core tool set small enough to read.",
 		Rules: map[string]Severity{
 			ToolNameSnakeCase.ID:       Warning,
 			ToolNameVerbNoun.ID:        Warning,
