@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 
@@ -34,6 +33,9 @@ type BaselineEntry struct {
 }
 
 func (e BaselineEntry) count() int { return max(e.Count, 1) }
+
+// maxBaselineSize bounds a baseline file: some hundred thousand findings.
+const maxBaselineSize = 64 << 20
 
 // baselineVersion is the version of the baseline file format.
 const baselineVersion = 1
@@ -140,7 +142,7 @@ type baselineFile struct {
 
 // LoadBaseline reads a baseline file.
 func LoadBaseline(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path, maxBaselineSize, "baseline")
 	if err != nil {
 		return nil, err
 	}

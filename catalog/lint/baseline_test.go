@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -182,5 +184,23 @@ func TestParseBaselineErrors(t *testing.T) {
 				t.Errorf("error %v, want one starting %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestLoadLimits checks that a configuration or baseline path naming
+// something huge fails with an error instead of reading it all.
+func TestLoadLimits(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", maxConfigSize)+"\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(big); err == nil || !strings.Contains(err.Error(), "above the 1 MiB limit of a configuration file") {
+		t.Errorf("LoadConfig: %v", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		return // no endless file to read here
+	}
+	if _, err := readLimited("/dev/zero", 1<<10, "baseline"); err == nil || !strings.Contains(err.Error(), "limit of a baseline file") {
+		t.Errorf("reading an endless file: %v", err)
 	}
 }

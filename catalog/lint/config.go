@@ -103,11 +103,33 @@ const ConfigFile = "toolcat.yaml"
 // LoadConfig reads a toolcat.yaml. Settings it leaves out keep their
 // defaults. Unknown keys, unknown rule IDs and bad severities are errors.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path, maxConfigSize, "configuration")
 	if err != nil {
 		return nil, err
 	}
 	return ParseConfig(path, data)
+}
+
+// maxConfigSize bounds toolcat.yaml, far above any real one.
+const maxConfigSize = 1 << 20
+
+// readLimited reads the file at path, refusing one above limit bytes so
+// that a wrong path (a device, a huge file) fails fast instead of filling
+// memory. what names the file's role for the error.
+func readLimited(path string, limit int64, what string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: file is above the %d MiB limit of a %s file", path, limit>>20, what)
+	}
+	return data, nil
 }
 
 // ParseConfig is [LoadConfig] on data already read. Its errors read
