@@ -93,6 +93,9 @@ func runLint(e *env, args []string) int {
 	}
 	wd, _ := os.Getwd()
 	in := report.Input{Diagnostics: diags, Rules: ruleInfos(cfg), Version: toolcatVersion(), BaseDir: wd}
+	if base != nil {
+		in.Baseline = &report.BaselineCounts{Accepted: len(accepted), Stale: (&lint.Baseline{Findings: stale}).Len()}
+	}
 	if err := report.Write(e.stdout, f.format, in); err != nil {
 		fmt.Fprintf(e.stderr, "toolcat lint: %v\n", err)
 		return exitUsage
@@ -100,8 +103,8 @@ func runLint(e *env, args []string) int {
 	if f.format == "text" && len(diags) > 0 {
 		fmt.Fprintf(e.stderr, "%s\n", report.Count(diags))
 	}
-	if base != nil {
-		baselineSummary(e, f.baseline, len(accepted), stale)
+	if in.Baseline != nil {
+		baselineSummary(e, f.baseline, *in.Baseline)
 	}
 	if lint.MaxSeverity(diags) >= lint.Error {
 		return exitFindings
@@ -132,9 +135,9 @@ func writeBaseline(e *env, f lintFlags, old *lint.Baseline, diags []lint.Diagnos
 
 // baselineSummary says on stderr how many findings the baseline hid and
 // how many of its entries match nothing any more, so it can shrink.
-func baselineSummary(e *env, path string, accepted int, stale []lint.BaselineEntry) {
-	fmt.Fprintf(e.stderr, "baseline %s: %d %s accepted", path, accepted, plural(accepted, "finding", "findings"))
-	if n := (&lint.Baseline{Findings: stale}).Len(); n > 0 {
+func baselineSummary(e *env, path string, c report.BaselineCounts) {
+	fmt.Fprintf(e.stderr, "baseline %s: %d %s accepted", path, c.Accepted, plural(c.Accepted, "finding", "findings"))
+	if n := c.Stale; n > 0 {
 		fmt.Fprintf(e.stderr, "; %d no longer %s: drop %s with toolcat lint --baseline %s --write-baseline %s",
 			n, plural(n, "occurs", "occur"), plural(n, "it", "them"), path, path)
 	}
