@@ -116,7 +116,7 @@ func (b *Baseline) Len() int {
 }
 
 // Marshal renders the baseline as the YAML file toolcat reads back.
-func (b *Baseline) Marshal() []byte {
+func (b *Baseline) Marshal() ([]byte, error) {
 	c := &Baseline{Findings: slices.Clone(b.Findings)}
 	c.sort()
 	var buf bytes.Buffer
@@ -129,10 +129,12 @@ func (b *Baseline) Marshal() []byte {
 		file.Findings = []BaselineEntry{}
 	}
 	if err := enc.Encode(file); err != nil {
-		panic(err) // plain strings and ints always encode
+		return nil, fmt.Errorf("writing the baseline: %w", err)
 	}
-	enc.Close()
-	return buf.Bytes()
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("writing the baseline: %w", err)
+	}
+	return buf.Bytes(), nil
 }
 
 type baselineFile struct {

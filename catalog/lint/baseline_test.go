@@ -11,6 +11,15 @@ import (
 	"github.com/toolcat/toolcat/catalog"
 )
 
+func marshal(t *testing.T, b *Baseline) []byte {
+	t.Helper()
+	data, err := b.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 func runOn(t *testing.T, src string) []Diagnostic {
 	t.Helper()
 	cat, err := catalog.LoadFiles(catalog.File{Name: "c.yaml", Data: []byte(src)})
@@ -56,7 +65,7 @@ func TestBaselineSurvivesUnrelatedEdits(t *testing.T) {
 	if len(old) < 4 {
 		t.Fatalf("want several findings before, got %v", diagLines(old))
 	}
-	b, err := ParseBaseline("baseline.yaml", NewBaseline(old).Marshal())
+	b, err := ParseBaseline("baseline.yaml", marshal(t, NewBaseline(old)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +141,7 @@ func TestBaselineFile(t *testing.T) {
 		{RuleID: "CATALOG", Message: "catalog-wide"},
 		{RuleID: "A_RULE", Tool: "alpha", Message: "a: \"quoted\""},
 	}
-	got := string(NewBaseline(diags).Marshal())
+	got := string(marshal(t, NewBaseline(diags)))
 	want := `# Lint findings accepted when this file was written by toolcat lint --write-baseline.
 # toolcat lint --baseline FILE reports only the findings not listed here.
 version: 1
@@ -151,17 +160,17 @@ findings:
 		t.Errorf("baseline file (-want +got):\n%s", diff)
 	}
 	rev := []Diagnostic{diags[3], diags[2], diags[1], diags[0]}
-	if again := string(NewBaseline(rev).Marshal()); again != got {
+	if again := string(marshal(t, NewBaseline(rev))); again != got {
 		t.Errorf("baseline depends on the order of findings:\n%s", again)
 	}
 	b, err := ParseBaseline("b.yaml", []byte(got))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(b.Marshal()) != got {
+	if string(marshal(t, b)) != got {
 		t.Errorf("baseline does not read back as written")
 	}
-	if empty := string(NewBaseline(nil).Marshal()); !strings.HasSuffix(empty, "version: 1\nfindings: []\n") {
+	if empty := string(marshal(t, NewBaseline(nil))); !strings.HasSuffix(empty, "version: 1\nfindings: []\n") {
 		t.Errorf("empty baseline:\n%s", empty)
 	}
 }

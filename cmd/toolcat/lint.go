@@ -121,7 +121,11 @@ func writeBaseline(e *env, f lintFlags, old *lint.Baseline, diags []lint.Diagnos
 		diags = accepted
 		dropped = (&lint.Baseline{Findings: stale}).Len()
 	}
-	if err := os.WriteFile(f.writeBaseline, lint.NewBaseline(diags).Marshal(), 0o666); err != nil {
+	data, err := lint.NewBaseline(diags).Marshal()
+	if err == nil {
+		err = os.WriteFile(f.writeBaseline, data, 0o666)
+	}
+	if err != nil {
 		fmt.Fprintf(e.stderr, "toolcat lint: %v\n", err)
 		return exitUsage
 	}
