@@ -73,14 +73,15 @@ func (b *Baseline) sort() {
 }
 
 // Apply splits diags into the findings the baseline does not accept
-// (fresh) and those it does, in the order of diags, and returns the
-// entries, or parts of entries, that matched no finding: findings fixed
-// since the baseline was written.
-func (b *Baseline) Apply(diags []Diagnostic) (fresh, accepted []Diagnostic, stale []BaselineEntry) {
+// (fresh) and those it does, in the order of diags. stale is the part of
+// the baseline that matched no finding: findings fixed since it was
+// written.
+func (b *Baseline) Apply(diags []Diagnostic) (fresh, accepted []Diagnostic, stale *Baseline) {
 	left := map[baselineKey]int{}
 	for _, e := range b.Findings {
 		left[keyOf(e.Rule, e.Tool, e.Message)] += e.count()
 	}
+	stale = &Baseline{}
 	for _, d := range diags {
 		k := keyOf(d.RuleID, d.Tool, d.Message)
 		if left[k] > 0 {
@@ -101,7 +102,7 @@ func (b *Baseline) Apply(diags []Diagnostic) (fresh, accepted []Diagnostic, stal
 		if n == 1 {
 			e.Count = 0
 		}
-		stale = append(stale, e)
+		stale.Findings = append(stale.Findings, e)
 	}
 	return fresh, accepted, stale
 }

@@ -78,7 +78,7 @@ func TestBaselineSurvivesUnrelatedEdits(t *testing.T) {
 	if len(fresh) == 0 {
 		t.Errorf("the new tool's findings are not reported")
 	}
-	if len(accepted) != len(old) || len(stale) != 0 {
+	if len(accepted) != len(old) || stale.Len() != 0 {
 		t.Errorf("accepted %d of %d, stale %v", len(accepted), len(old), stale)
 	}
 }
@@ -102,7 +102,7 @@ func TestBaselineCounts(t *testing.T) {
 	if len(accepted) != 1 {
 		t.Errorf("accepted %v, want one", accepted)
 	}
-	if diff := cmp.Diff([]BaselineEntry{{Rule: "SCHEMA_OBJECT_CLOSED", Tool: "b", Message: "gone"}}, stale); diff != "" {
+	if diff := cmp.Diff([]BaselineEntry{{Rule: "SCHEMA_OBJECT_CLOSED", Tool: "b", Message: "gone"}}, stale.Findings); diff != "" {
 		t.Errorf("stale (-want +got):\n%s", diff)
 	}
 
@@ -111,7 +111,7 @@ func TestBaselineCounts(t *testing.T) {
 		t.Errorf("two equal findings give %+v, want one entry of count 2", two.Findings)
 	}
 	fresh, _, stale = two.Apply(now[:1])
-	if len(fresh) != 0 || len(stale) != 1 || stale[0].Count != 0 {
+	if len(fresh) != 0 || len(stale.Findings) != 1 || stale.Len() != 1 {
 		t.Errorf("one of two fixed: fresh %v, stale %+v; want one stale of count 1", fresh, stale)
 	}
 }

@@ -2,9 +2,12 @@
 // model misuse tools: vague names, loose schemas, unsafe side effects,
 // broken fallback and dependency graphs, catalogs too large to read.
 //
-// Each rule is a [Rule] value in a file of its own. Severities and which
-// rules run live in a [Config], not in the rules; findings are plain
-// [Diagnostic] values that the formatters in package report render.
+// Each rule is a [Rule] value in a file of its own. Default severities
+// live in the nested rule sets ([Minimal], [Basic], [Standard]), and which
+// rules run in a [Config] that picks sets, not in the rules; findings are
+// plain [Diagnostic] values that the formatters in package report render.
+// A [Baseline] holds findings accepted when lint was adopted, so that
+// only new ones gate a change.
 package lint
 
 import (

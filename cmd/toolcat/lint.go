@@ -86,16 +86,15 @@ func runLint(e *env, args []string) int {
 	if f.writeBaseline != "" {
 		return writeBaseline(e, f, base, diags)
 	}
-	var accepted []lint.Diagnostic
-	var stale []lint.BaselineEntry
-	if base != nil {
-		diags, accepted, stale = base.Apply(diags)
-	}
 	wd, _ := os.Getwd()
-	in := report.Input{Diagnostics: diags, Rules: ruleInfos(cfg), Version: toolcatVersion(), BaseDir: wd}
+	in := report.Input{Rules: ruleInfos(cfg), Version: toolcatVersion(), BaseDir: wd}
 	if base != nil {
-		in.Baseline = &report.BaselineCounts{Accepted: len(accepted), Stale: (&lint.Baseline{Findings: stale}).Len()}
+		var accepted []lint.Diagnostic
+		var stale *lint.Baseline
+		diags, accepted, stale = base.Apply(diags)
+		in.Baseline = &report.BaselineCounts{Accepted: len(accepted), Stale: stale.Len()}
 	}
+	in.Diagnostics = diags
 	if err := report.Write(e.stdout, f.format, in); err != nil {
 		fmt.Fprintf(e.stderr, "toolcat lint: %v\n", err)
 		return exitUsage
@@ -118,8 +117,7 @@ func writeBaseline(e *env, f lintFlags, old *lint.Baseline, diags []lint.Diagnos
 	var dropped int
 	if old != nil {
 		_, accepted, stale := old.Apply(diags)
-		diags = accepted
-		dropped = (&lint.Baseline{Findings: stale}).Len()
+		diags, dropped = accepted, stale.Len()
 	}
 	data, err := lint.NewBaseline(diags).Marshal()
 	if err == nil {
