@@ -13,13 +13,14 @@ var ToolNameVerbNoun = &Rule{
 	ID:       "TOOL_NAME_VERB_NOUN",
 	Category: "names",
 	Purpose: "Checks that tool names start with a verb (configurable: verbs, extra_verbs) and name their object, such as list_open_invoices, so the model can tell tools apart by name alone. " +
-		"Words before the verb pass as a namespace when an object follows the verb (github_list_issues, team_api_get_self); a name that ends in its verb (issue_read) is told to put it first. " +
+		"Words before the verb pass as a namespace when an object follows the verb (github_list_issues, team_api_get_self); a name that ends in its verb (issue_read) is told to put it first, after such a namespace if other names use it. " +
 		"A first word that is no verb and is shared by at least half the tools (and three or more), such as git_ in git_commit, is the catalog's namespace: a single word after it passes as a command name (git_status), and suggestions keep it in front.",
 	Check: checkToolNameVerbNoun,
 }
 
 func checkToolNameVerbNoun(p *Pass) {
 	v := verbNoun{verbs: p.Config.Verbs, namespaces: namespacePrefixes(p.Catalog, p.Config.Verbs)}
+	v.prefixes = v.verbPrefixes(p.Catalog)
 	for _, t := range p.Catalog.Tools {
 		words := nameWords(t.Name)
 		if len(words) == 0 || isGenericName(p.Config, words) {
@@ -35,6 +36,9 @@ func checkToolNameVerbNoun(p *Pass) {
 type verbNoun struct {
 	verbs      []string
 	namespaces []string // first words taken as the catalog's namespace
+	// prefixes are the words other names put before their verb, such as
+	// team_api in team_api_get_self: suggestions keep them in front.
+	prefixes [][]string
 }
 
 func (v verbNoun) isVerb(w string) bool { return slices.Contains(v.verbs, w) }
@@ -59,9 +63,18 @@ func (v verbNoun) check(name string, words []string, object string) string {
 		return ""
 	}
 	if last := len(words) - 1; last > 0 && v.isVerb(words[last]) {
-		// The action comes last, as in issue_read: put it first.
+		// The action comes last, as in issue_read: put it first, after
+		// the longest prefix other names put before their verb.
+		object := words[:last]
+		for _, pre := range v.prefixes {
+			if len(pre) < len(object) && slices.Equal(pre, object[:len(pre)]) {
+				prefix += strings.Join(pre, "_") + "_"
+				object = object[len(pre):]
+				break
+			}
+		}
 		return "tool name " + quote(name) + " does not start with a verb; put the action first, such as " +
-			quote(prefix+words[last]+"_"+strings.Join(words[:last], "_"))
+			quote(prefix+words[last]+"_"+strings.Join(object, "_"))
 	}
 	if slices.ContainsFunc(words[1:], v.isVerb) {
 		return "" // the words before the verb are a namespace: team_api_get_self
@@ -72,6 +85,38 @@ func (v verbNoun) check(name string, words []string, object string) string {
 	}
 	return "tool name " + quote(name) + " does not start with a verb; start with what it does, such as " +
 		quote(prefix+verb+"_"+strings.Join(words, "_")) + " (if " + quote(words[0]) + " is a verb, add it to extra_verbs)"
+}
+
+// verbPrefixes returns the words that names of c put before a verb that
+// has an object after it (team_api in team_api_get_self), after any
+// catalog namespace, longest first. Names that end in a verb
+// (actions_run_trigger) teach nothing: their verb is in doubt.
+func (v verbNoun) verbPrefixes(c *catalog.Catalog) [][]string {
+	var out [][]string
+	for _, t := range c.Tools {
+		words := nameWords(t.Name)
+		if len(words) > 1 && slices.Contains(v.namespaces, words[0]) {
+			words = words[1:]
+		}
+		if len(words) < 3 || v.isVerb(words[0]) || v.isVerb(words[len(words)-1]) {
+			continue // no prefix, or a name that ends in its verb
+		}
+		for i := 1; i < len(words)-1; i++ {
+			if v.isVerb(words[i]) {
+				if !slices.ContainsFunc(out, func(p []string) bool { return slices.Equal(p, words[:i]) }) {
+					out = append(out, words[:i])
+				}
+				break
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b []string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(strings.Join(a, "_"), strings.Join(b, "_"))
+	})
+	return out
 }
 
 func quote(s string) string { return strconv.Quote(s) }

@@ -60,6 +60,11 @@ func TestToolNameVerbNounCatalogs(t *testing.T) {
 			want:  map[string]string{"issue_read": "read_issue", "team_api_self_get": "get_team_api_self", "orders_refund": "refund_orders"},
 		},
 		{
+			desc:  "the prefix other names put before their verb stays in front",
+			names: []string{"team_api_get_self", "team_api_list_members", "team_api_profile_get", "api_billing_get", "billing_invoice_get", "list_invoices", "create_invoice"},
+			want:  map[string]string{"team_api_profile_get": "team_api_get_profile", "api_billing_get": "get_api_billing", "billing_invoice_get": "get_billing_invoice"},
+		},
+		{
 			desc:  "a name with no verb gets one",
 			names: []string{"directory_tree", "sequentialthinking", "weather"},
 			want:  map[string]string{"directory_tree": "get_directory_tree", "sequentialthinking": "get_sequentialthinking", "weather": "get_weather"},
@@ -152,7 +157,7 @@ func checkSuggestion(t *testing.T, name, s string) {
 // TestVerbNounSuggestionsNeverRepeatAVerb runs every verb in the places a
 // name can hold it and checks each suggestion.
 func TestVerbNounSuggestionsNeverRepeatAVerb(t *testing.T) {
-	v := verbNoun{verbs: DefaultConfig().Verbs, namespaces: []string{"acme"}}
+	v := verbNoun{verbs: DefaultConfig().Verbs, namespaces: []string{"acme"}, prefixes: [][]string{{"team", "api"}, {"invoice"}}}
 	for _, verb := range v.verbs {
 		for _, name := range []string{
 			verb, verb + "_invoice", "invoice_" + verb, "acme_invoice_" + verb, "acme_" + verb,
