@@ -93,6 +93,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadJSON -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadCUE -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadInParts -fuzztime $(FUZZTIME) ./catalog/
+	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./catalog/lint/
+	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./catalog/lint/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./gen/ ./runtime/... ./cmd/toolcat/

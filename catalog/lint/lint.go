@@ -2,16 +2,18 @@
 // model misuse tools: vague names, loose schemas, unsafe side effects,
 // broken fallback and dependency graphs, catalogs too large to read.
 //
-// Each rule is a [Rule] value in a file of its own. Severities and which
-// rules run live in a [Config], not in the rules; findings are plain
-// [Diagnostic] values that the formatters in package report render.
+// Each rule is a [Rule] value in a file of its own. Default severities
+// live in the nested rule sets ([Minimal], [Basic], [Standard]), and which
+// rules run in a [Config] that picks sets, not in the rules; findings are
+// plain [Diagnostic] values that the formatters in package report render.
+// A [Baseline] holds findings accepted when lint was adopted, so that
+// only new ones gate a change.
 package lint
 
 import (
 	"fmt"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/toolcat/toolcat/catalog"
@@ -227,13 +229,4 @@ func MaxSeverity(d []Diagnostic) Severity {
 		}
 	}
 	return m
-}
-
-// ruleIDs lists the registered rule IDs, for messages.
-func ruleIDs() string {
-	ids := make([]string, len(Rules))
-	for i, r := range Rules {
-		ids[i] = r.ID
-	}
-	return strings.Join(ids, ", ")
 }

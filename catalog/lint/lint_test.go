@@ -129,8 +129,17 @@ func TestRegistry(t *testing.T) {
 		if r.Check == nil {
 			t.Errorf("%s: no Check", r.ID)
 		}
-		if _, ok := DefaultSeverity[r.ID]; !ok {
-			t.Errorf("%s: no DefaultSeverity entry", r.ID)
+		var in []string
+		for _, s := range Sets {
+			if sev, ok := s.Rules[r.ID]; ok {
+				in = append(in, s.Name)
+				if sev == Off {
+					t.Errorf("%s: off in set %s; leave it out of the sets instead", r.ID, s.Name)
+				}
+			}
+		}
+		if len(in) != 1 {
+			t.Errorf("%s: in sets %v, want exactly one", r.ID, in)
 		}
 		if r != SuppressionUnused {
 			if _, err := os.Stat(filepath.Join("testdata", r.ID+".txtar")); err != nil {
@@ -138,9 +147,17 @@ func TestRegistry(t *testing.T) {
 			}
 		}
 	}
-	for id := range DefaultSeverity {
-		if !seen[id] {
-			t.Errorf("DefaultSeverity names unknown rule %s", id)
+	for i, s := range Sets {
+		for id := range s.Rules {
+			if !seen[id] {
+				t.Errorf("set %s names unknown rule %s", s.Name, id)
+			}
+		}
+		if (i == 0) != (s.Extends == nil) || i > 0 && s.Extends != Sets[i-1] {
+			t.Errorf("set %s does not extend the set before it", s.Name)
+		}
+		if !upperSnake.MatchString(s.Name) || strings.TrimSpace(s.Purpose) == "" {
+			t.Errorf("set %q: want an UPPER_SNAKE name and a purpose", s.Name)
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))

@@ -49,54 +49,132 @@ var Rules = []*Rule{
 	SuppressionUnused,
 }
 
-// DefaultSeverity is the rule set: the severity each rule runs at unless a
-// configuration says otherwise. A rule missing here is off by default.
+// The rule sets, from the smallest to the largest. Each set runs every
+// rule of the set it extends, as buf's MINIMAL, BASIC and STANDARD do, and
+// each rule is listed in exactly one set: the smallest it belongs to, with
+// the severity it runs at unless a configuration says otherwise.
 //
 // Errors are findings that break generation, a provider or a safety
 // guarantee; warnings are findings that make a model misuse a tool; notes
 // are facts worth knowing that need no change.
-var DefaultSeverity = map[string]Severity{
-	ToolNameFormat.ID:    Error,
-	ToolNameSnakeCase.ID: Warning,
-	ToolNameVerbNoun.ID:  Warning,
-	ToolNameGeneric.ID:   Warning,
-	ToolNameUnique.ID:    Error,
+var (
+	Minimal = &Set{
+		Name:    "MINIMAL",
+		Purpose: "What breaks generation, a provider or a safety guarantee: names providers reject, schemas that are not objects or contradict themselves, retries that repeat side effects, broken fallback and dependency graphs.",
+		Rules: map[string]Severity{
+			ToolNameFormat.ID:            Error,
+			ToolNameUnique.ID:            Error,
+			SchemaRootObject.ID:          Error,
+			SchemaRequiredExists.ID:      Error,
+			SchemaValuesValid.ID:         Error,
+			SchemaProviderCompat.ID:      Warning,
+			SideEffectRetryIdempotent.ID: Error,
+			FallbackValid.ID:             Error,
+			FallbackArgsCompatible.ID:    Error,
+			FallbackRisk.ID:              Error,
+			DependencyDeclared.ID:        Error,
+			DependencyAcyclic.ID:         Error,
+			SuppressionUnused.ID:         Warning,
+		},
+	}
+	Basic = &Set{
+		Name:    "BASIC",
+		Extends: Minimal,
+		Purpose: "MINIMAL, and what makes a model misuse a tool whatever the house style: generic names, confusable tools, overlong descriptions, untyped properties, unknown keywords, nesting too deep, contradictory safety settings, unmarked untrusted output. Well-kept existing tool sets mostly pass it.",
+		Rules: map[string]Severity{
+			ToolNameGeneric.ID:        Warning,
+			DescriptionTokenBudget.ID: Warning,
+			SchemaPropertyTyped.ID:    Warning,
+			SchemaComplexity.ID:       Warning,
+			SchemaUnknownKeyword.ID:   Warning,
+			ReadOnlyConsistent.ID:     Warning,
+			UntrustedOutputMarked.ID:  Warning,
+			CapabilityFormat.ID:       Warning,
+			DependencySLA.ID:          Warning,
+			CatalogPromptBudget.ID:    Warning,
+			ToolConfusable.ID:         Warning,
+			VersionSemver.ID:          Warning,
+		},
+	}
+	Standard = &Set{
+		Name:    "STANDARD",
+		Extends: Basic,
+		Purpose: "BASIC, and the conventions of a catalog written for toolcat: verb-first snake_case names, descriptions long enough to say when to use a tool and when not to, described properties, closed objects, enums, bounded limits, error suggestions, risk matched to what can be undone, a core tool set small enough to read.",
+		Rules: map[string]Severity{
+			ToolNameSnakeCase.ID:       Warning,
+			ToolNameVerbNoun.ID:        Warning,
+			DescriptionLength.ID:       Warning,
+			DescriptionWhenToUse.ID:    Warning,
+			DescriptionLimits.ID:       Warning,
+			SchemaPropertyDescribed.ID: Warning,
+			SchemaObjectClosed.ID:      Warning,
+			SchemaEnumOverString.ID:    Warning,
+			SchemaLimitBounded.ID:      Warning,
+			SchemaStrictMode.ID:        Note,
+			SideEffectDryRunRisk.ID:    Warning,
+			ErrorCodeSuggestion.ID:     Warning,
+			CatalogCoreTools.ID:        Warning,
+		},
+	}
+)
 
-	DescriptionLength.ID:      Warning,
-	DescriptionTokenBudget.ID: Warning,
-	DescriptionWhenToUse.ID:   Warning,
-	DescriptionLimits.ID:      Warning,
+// Sets lists the rule sets, each extending the one before.
+var Sets = []*Set{Minimal, Basic, Standard}
 
-	SchemaRootObject.ID:        Error,
-	SchemaPropertyTyped.ID:     Warning,
-	SchemaPropertyDescribed.ID: Warning,
-	SchemaObjectClosed.ID:      Warning,
-	SchemaEnumOverString.ID:    Warning,
-	SchemaLimitBounded.ID:      Warning,
-	SchemaRequiredExists.ID:    Error,
-	SchemaValuesValid.ID:       Error,
-	SchemaComplexity.ID:        Warning,
-	SchemaProviderCompat.ID:    Warning,
-	SchemaUnknownKeyword.ID:    Warning,
-	SchemaStrictMode.ID:        Note,
+// DefaultSet is the set that runs when the configuration names none.
+var DefaultSet = Standard
 
-	SideEffectRetryIdempotent.ID: Error,
-	SideEffectDryRunRisk.ID:      Warning,
-	ReadOnlyConsistent.ID:        Warning,
-	UntrustedOutputMarked.ID:     Warning,
-	CapabilityFormat.ID:          Warning,
-	ErrorCodeSuggestion.ID:       Warning,
+// Set is a rule set: the rules it adds to the set it extends, each with
+// its default severity.
+type Set struct {
+	// Name is how configurations and output name the set: MINIMAL.
+	Name string
+	// Purpose says in one sentence what the set checks.
+	Purpose string
+	// Extends is the next smaller set, whose rules this one runs too; nil
+	// for the smallest.
+	Extends *Set
+	// Rules are the IDs of the rules the set adds, with the severity each
+	// runs at by default.
+	Rules map[string]Severity
+}
 
-	FallbackValid.ID:          Error,
-	FallbackArgsCompatible.ID: Error,
-	FallbackRisk.ID:           Error,
-	DependencyDeclared.ID:     Error,
-	DependencyAcyclic.ID:      Error,
-	DependencySLA.ID:          Warning,
+// Has reports whether the set runs rule id, itself or through the set it
+// extends.
+func (s *Set) Has(id string) bool {
+	for ; s != nil; s = s.Extends {
+		if _, ok := s.Rules[id]; ok {
+			return true
+		}
+	}
+	return false
+}
 
-	CatalogCoreTools.ID:    Warning,
-	CatalogPromptBudget.ID: Warning,
-	ToolConfusable.ID:      Warning,
-	VersionSemver.ID:       Warning,
-	SuppressionUnused.ID:   Warning,
+// SetOf returns the smallest set that runs rule id, or nil.
+func SetOf(id string) *Set {
+	for _, s := range Sets {
+		if _, ok := s.Rules[id]; ok {
+			return s
+		}
+	}
+	return nil
+}
+
+// LookupSet returns the set of the given name, or nil.
+func LookupSet(name string) *Set {
+	for _, s := range Sets {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// DefaultSeverity returns the severity rule id runs at in its set: Off
+// for a rule of no set.
+func DefaultSeverity(id string) Severity {
+	if s := SetOf(id); s != nil {
+		return s.Rules[id]
+	}
+	return Off
 }

@@ -29,6 +29,11 @@ var defaultVerbs = []string{
 	"prioritize", "print", "rank", "react", "reprioritize", "scroll", "select", "simulate",
 	"sleep", "stage", "star", "think", "unarchive", "unfollow", "unlink", "unresolve",
 	"unstage", "unstar", "unwatch", "unzip", "wait", "zip",
+	// common in business and operations tools
+	"analyse", "ask", "authorize", "ban", "bookmark", "charge", "deprovision", "drop",
+	"escalate", "forward", "init", "initialize", "insert", "join", "leave", "modify",
+	"mute", "pay", "provision", "prioritise", "refund", "retrieve", "scale", "summarise",
+	"suspend", "terminate", "truncate", "unmute",
 }
 
 // defaultGenericNames are names that say nothing of what a tool acts on.

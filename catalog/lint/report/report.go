@@ -32,6 +32,17 @@ type Input struct {
 	Version string
 	// BaseDir makes file paths relative in SARIF; "" keeps them as given.
 	BaseDir string
+	// Baseline, when a baseline was applied, counts what it did; the
+	// Diagnostics are then the findings it did not accept.
+	Baseline *BaselineCounts
+}
+
+// BaselineCounts says what a baseline did to a run.
+type BaselineCounts struct {
+	// Accepted is how many findings the baseline accepted (not shown).
+	Accepted int `json:"accepted"`
+	// Stale is how many of its entries matched no finding: fixed since.
+	Stale int `json:"stale"`
 }
 
 // Write renders in to w in the named format.
@@ -104,9 +115,10 @@ type jsonDiag struct {
 
 func writeJSON(w io.Writer, in Input) error {
 	out := struct {
-		Diagnostics []jsonDiag `json:"diagnostics"`
-		Summary     Counts     `json:"summary"`
-	}{Diagnostics: []jsonDiag{}, Summary: Count(in.Diagnostics)}
+		Diagnostics []jsonDiag      `json:"diagnostics"`
+		Summary     Counts          `json:"summary"`
+		Baseline    *BaselineCounts `json:"baseline,omitempty"`
+	}{Diagnostics: []jsonDiag{}, Summary: Count(in.Diagnostics), Baseline: in.Baseline}
 	for _, d := range in.Diagnostics {
 		out.Diagnostics = append(out.Diagnostics, jsonDiag{
 			File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col,

@@ -137,3 +137,31 @@ func TestUnknownFormat(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestBaselineCounts checks that JSON and SARIF say a baseline was
+// applied, and that they say nothing of one when none was.
+func TestBaselineCounts(t *testing.T) {
+	with := sample
+	with.Baseline = &BaselineCounts{Accepted: 12, Stale: 3}
+	for _, tc := range []struct {
+		format, want, without string
+	}{
+		{"json", `"baseline": {` + "\n" + `    "accepted": 12,` + "\n" + `    "stale": 3` + "\n  }", `"baseline"`},
+		{"sarif", `"baselineState": "new"`, `baselineState`},
+	} {
+		var b bytes.Buffer
+		if err := Write(&b, tc.format, with); err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(b.String(), tc.want); n == 0 || tc.format == "sarif" && n != len(sample.Diagnostics) {
+			t.Errorf("%s: %d times %s in:\n%s", tc.format, n, tc.want, b.String())
+		}
+		b.Reset()
+		if err := Write(&b, tc.format, sample); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(b.String(), tc.without) {
+			t.Errorf("%s without a baseline mentions one:\n%s", tc.format, b.String())
+		}
+	}
+}

@@ -59,6 +59,8 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
+	// BaselineState is "new" for a finding a baseline did not accept.
+	BaselineState string `json:"baselineState,omitempty"`
 }
 
 type sarifLocation struct {
@@ -118,11 +120,16 @@ func writeSARIF(w io.Writer, in Input) error {
 			i = -1
 		}
 		line, col := max(d.Pos.Line, 1), max(d.Pos.Col, 1)
+		state := ""
+		if in.Baseline != nil {
+			state = "new"
+		}
 		run.Results = append(run.Results, sarifResult{
-			RuleID:    d.RuleID,
-			RuleIndex: i,
-			Level:     sarifLevel(d.Severity),
-			Message:   sarifText{Text: d.Message},
+			BaselineState: state,
+			RuleID:        d.RuleID,
+			RuleIndex:     i,
+			Level:         sarifLevel(d.Severity),
+			Message:       sarifText{Text: d.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: artifact(d.Pos.File, in.BaseDir),
 				Region:           sarifRegion{StartLine: line, StartColumn: col},
