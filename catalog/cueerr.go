@@ -8,6 +8,8 @@ import (
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
+
+	"github.com/toolcat/toolcat/runtime"
 )
 
 // cueErrors records CUE errors with the user's positions and messages
@@ -80,6 +82,15 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 	if !d.Exists() || d.Err() != nil || !dv.IsConcrete() {
 		return pos, raw
 	}
+	if isNameDef(d) && dv.Kind() == cue.StringKind {
+		if len(path) == 3 && path[0] == "tools" && path[2] == "name" {
+			return pos, "" // the tool's key says it, or that it differs from the name
+		}
+		s, _ := dv.String()
+		if err := runtime.CheckName(s); err != nil {
+			return pos, err.Error()
+		}
+	}
 	got := valueString(dv)
 	if alts := literalAlternatives(d); len(alts) > 0 {
 		return pos, fmt.Sprintf("got %s; want one of %s", got, strings.Join(alts, ", "))
@@ -91,6 +102,17 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 		return pos, fmt.Sprintf("got %s; want %s", got, kindName(want))
 	}
 	return pos, boundMessage(raw, got)
+}
+
+// isNameDef reports whether d is the format's #Name, the pattern of
+// runtime.NamePattern.
+func isNameDef(d cue.Value) bool {
+	op, args := d.Expr()
+	if op != cue.RegexMatchOp || len(args) != 1 {
+		return false
+	}
+	re, err := args[0].String()
+	return err == nil && re == runtime.NamePattern
 }
 
 // boundMessage rewrites CUE's "invalid value -5 (out of bound >0)" as
@@ -373,8 +395,15 @@ func (l *loader) notAllowed(d cue.Value, dpath []string, name string) string {
 		return fmt.Sprintf("unknown field %q; allowed fields are %s", name, strings.Join(fields, ", "))
 	}
 	def := cue.Value{}
-	if k, ok := mapKeys[strings.Join(dpath, "\x00")]; ok {
+	k, ok := mapKeys[strings.Join(dpath, "\x00")]
+	if ok {
 		def = l.data.LookupPath(cue.MakePath(cue.Def(k)))
+	}
+	if k == "#Name" {
+		// One rule of names, runtime.NamePattern, with its own words.
+		if err := runtime.CheckName(name); err != nil {
+			return strings.TrimSuffix(dpath[0], "s") + " " + err.Error()
+		}
 	}
 	if alts := literalAlternatives(def); len(alts) > 0 {
 		msg := fmt.Sprintf("key %q is not one of %s", name, strings.Join(alts, ", "))

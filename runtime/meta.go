@@ -116,10 +116,8 @@ func (m *Meta) check() error {
 	if m.Name == "" {
 		return fmt.Errorf("tool has no name")
 	}
-	for _, r := range m.Name {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
-			return fmt.Errorf("tool name %q: use lower-case letters, digits, '_', '-' or '.'", m.Name)
-		}
+	if err := CheckName(m.Name); err != nil {
+		return fmt.Errorf("tool %w", err)
 	}
 	switch m.Risk {
 	case "", RiskLow, RiskMedium, RiskHigh:
