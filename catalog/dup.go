@@ -7,9 +7,8 @@ package catalog
 // the first (a "shadow" of the file), and the errors of both evaluations
 // are reported together, repeats dropped.
 
-// maxShadows bounds the extra evaluations of one load: a file with a key
-// written more than maxShadows+1 times has its later values reported as
-// duplicates but not checked.
+// maxShadows bounds the extra evaluations of one load: beyond it, a key
+// written again is reported but its later value is not checked.
 const maxShadows = 4
 
 // duplicate is a key written again in an object of a parsed file.
@@ -17,16 +16,15 @@ type duplicate struct {
 	obj   *Node
 	first int    // index in obj.Fields of the value kept
 	field *Field // the value written again
-	rank  int    // 1 for the second time the key is written, 2 for the third
 }
 
 // splitDuplicates removes the keys written again from the objects of root,
 // reporting each one, and returns the file's shadows: copies of root with
-// the later values in place of the first ones. Objects in quiet have their
+// later values in place of the first ones, so that together they hold
+// every value written. Objects in quiet have their
 // duplicates reported already.
 func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 	var dups []duplicate
-	maxRank := 0
 	var walk func(n *Node, depth int)
 	walk = func(n *Node, depth int) {
 		if n == nil || depth > maxDepth {
@@ -55,14 +53,7 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 				if !quiet[n] {
 					l.errs.add(f.KeyPos, "duplicate key %q (first at %d:%d)", f.Key, first.KeyPos.Line, first.KeyPos.Col)
 				}
-				rank := 1
-				for _, d := range dups {
-					if d.obj == n && d.first == i {
-						rank++
-					}
-				}
-				maxRank = max(maxRank, rank)
-				dups = append(dups, duplicate{obj: n, first: i, field: f, rank: rank})
+				dups = append(dups, duplicate{obj: n, first: i, field: f})
 			}
 			if len(kept) < len(n.Fields) {
 				n.Fields = kept
@@ -70,21 +61,90 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 		}
 	}
 	walk(root, 0)
-	var shadows []*Node
-	for rank := 1; rank <= min(maxRank, maxShadows); rank++ {
-		var swapped []duplicate
-		for _, d := range dups {
-			if d.rank == rank {
-				swapped = append(swapped, duplicate{obj: d.obj, first: d.first, field: d.obj.Fields[d.first]})
-				d.obj.Fields[d.first] = d.field
+	if len(dups) == 0 {
+		return nil
+	}
+	// parent links every node to the node holding it, dropped keys included.
+	parent := map[*Node]*Node{}
+	var link func(n *Node, depth int)
+	link = func(n *Node, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		for _, f := range n.Fields {
+			parent[f.Value] = n
+			link(f.Value, depth+1)
+		}
+		for _, it := range n.Items {
+			parent[it] = n
+			link(it, depth+1)
+		}
+	}
+	link(root, 0)
+	for _, d := range dups {
+		parent[d.field.Value] = d.obj
+		link(d.field.Value, 0)
+	}
+	within := func(n, anc *Node) bool {
+		for ; n != nil; n = parent[n] {
+			if n == anc {
+				return true
 			}
 		}
-		shadows = append(shadows, root.clone())
-		for _, d := range swapped {
+		return false
+	}
+	// Each shadow takes the duplicates that fit together: one value per
+	// key, none inside a value another replaces, and each inside a later
+	// value only with that value.
+	var sets [][]duplicate
+	for _, d := range dups {
+		placed := false
+		for i, set := range sets {
+			ok, needs := true, 0
+			for _, o := range set {
+				if o.obj == d.obj && o.first == d.first ||
+					within(d.obj, o.obj.Fields[o.first].Value) || within(o.obj, d.obj.Fields[d.first].Value) {
+					ok = false
+					break
+				}
+				if within(d.obj, o.field.Value) {
+					needs++
+				}
+			}
+			if ok && needs == insideDups(d, dups, within) {
+				sets[i] = append(set, d)
+				placed = true
+				break
+			}
+		}
+		if !placed && len(sets) < maxShadows && insideDups(d, dups, within) == 0 {
+			sets = append(sets, []duplicate{d})
+		}
+	}
+	shadows := make([]*Node, 0, len(sets))
+	for _, set := range sets {
+		saved := make([]*Field, len(set))
+		for i, d := range set {
+			saved[i] = d.obj.Fields[d.first]
 			d.obj.Fields[d.first] = d.field
+		}
+		shadows = append(shadows, root.clone())
+		for i := len(set) - 1; i >= 0; i-- {
+			set[i].obj.Fields[set[i].first] = saved[i]
 		}
 	}
 	return shadows
+}
+
+// insideDups counts the later values that d is written inside of.
+func insideDups(d duplicate, dups []duplicate, within func(n, anc *Node) bool) int {
+	n := 0
+	for _, o := range dups {
+		if o.field != d.field && within(d.obj, o.field.Value) {
+			n++
+		}
+	}
+	return n
 }
 
 // clone returns a deep copy of n.

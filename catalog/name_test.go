@@ -6,6 +6,7 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolcat/toolcat/runtime"
 )
@@ -52,5 +53,48 @@ tools:
 	}
 	if want := strings.Repeat("a", 64) + " get-user getComment search.web"; strings.Join(got, " ") != want {
 		t.Errorf("tools %v; want %s", got, want)
+	}
+}
+
+// Top-level fields the format does not declare are the catalog's metadata,
+// kept in the order written, from YAML and from CUE.
+func TestMetadata(t *testing.T) {
+	c, err := LoadFiles(files("t.yaml", "version: \"1.0\"\nagent: chat-assistant\nlast_updated: \"2026-05-01\"\nrevision: 3\nreviewed: true\ntools: {}\n")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Metadata{
+		{Key: "version", Value: "1.0", Pos: Pos{File: "t.yaml", Line: 1, Col: 1}},
+		{Key: "agent", Value: "chat-assistant", Pos: Pos{File: "t.yaml", Line: 2, Col: 1}},
+		{Key: "last_updated", Value: "2026-05-01", Pos: Pos{File: "t.yaml", Line: 3, Col: 1}},
+		{Key: "revision", Value: "3", Pos: Pos{File: "t.yaml", Line: 4, Col: 1}},
+		{Key: "reviewed", Value: "true", Pos: Pos{File: "t.yaml", Line: 5, Col: 1}},
+	}
+	if diff := cmp.Diff(want, c.Metadata); diff != "" {
+		t.Errorf("YAML metadata (-want +got):\n%s", diff)
+	}
+	c, err = LoadFiles(files("a.cue", "package tools\nagent: \"chat\"\ntools: {}\n")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Metadata{{Key: "agent", Value: "chat", Pos: Pos{File: "a.cue", Line: 2, Col: 1}}}, c.Metadata); diff != "" {
+		t.Errorf("CUE metadata (-want +got):\n%s", diff)
+	}
+}
+
+// The metadata pattern of #Catalog leaves out exactly the declared fields.
+func TestMetadataPatternNamesDeclaredFields(t *testing.T) {
+	ctx := cuecontext.New()
+	def := ctx.CompileBytes(formatSource, cue.Filename(formatFile)).LookupPath(cue.MakePath(cue.Def("#Catalog")))
+	for _, name := range fieldNames(def) {
+		probe := def.FillPath(cue.MakePath(cue.Str(name+"_meta_probe")), "x")
+		if err := probe.LookupPath(cue.MakePath(cue.Str(name + "_meta_probe"))).Err(); err != nil {
+			t.Errorf("metadata %s_meta_probe refused: %v", name, err)
+		}
+	}
+	src := string(formatSource)
+	want := `[!~"^(` + strings.Join(fieldNames(def), "|") + `)$"]: #Metadata`
+	if !strings.Contains(src, want) {
+		t.Errorf("format.cue has no %s: the metadata pattern must name every declared field", want)
 	}
 }
