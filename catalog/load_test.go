@@ -189,7 +189,7 @@ tools:
 			},
 		},
 		{
-			desc: "JSON: a tool written twice has both definitions checked",
+			desc:  "JSON: a tool written twice has both definitions checked",
 			files: files("t.json", `{"tools": {"list_items": {"description": "x"}, "list_items": {"risk": "extreme"}}}`),
 			want: []string{
 				`t.json:1:48: duplicate key "list_items" (first at 1:12)`,
