@@ -167,7 +167,7 @@ tools:
 				`t.yaml:4:11: tools.list_items: missing required field "description"`,
 				`t.yaml:5:11: tools.list_items.risk: got "extreme"; want one of "low", "medium", "high"`,
 				`t.yaml:6:5: tools.list_items: unknown field "descripton"; did you mean "description"?`,
-				`t.yaml:7:18: tools.list_items.args.type: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'`,
+				`t.yaml:7:18: tools.list_items.args.type: not a valid JSON Schema: found "objekt": value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; did you mean "object"?`,
 			},
 		},
 		{
@@ -240,8 +240,8 @@ tools:
         p: {type: string, pattern: "a(b"}
 `),
 			want: []string{
-				`t.yaml:7:19: tools.list_items.args.properties.n.type: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'`,
-				`t.yaml:7:36: tools.list_items.args.properties.n.minimum: not a valid JSON Schema: got string, want number`,
+				`t.yaml:7:19: tools.list_items.args.properties.n.type: not a valid JSON Schema: found "integr": value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; did you mean "integer"?`,
+				`t.yaml:7:36: tools.list_items.args.properties.n.minimum: not a valid JSON Schema: found "5": got string, want number`,
 				"t.yaml:8:36: tools.list_items.args.properties.p.pattern: not a valid JSON Schema: 'a(b' is not valid regex: error parsing regexp: missing closing ): `a(b`",
 			},
 		},
