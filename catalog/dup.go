@@ -11,6 +11,10 @@ package catalog
 // written again is reported but its later value is not checked.
 const maxShadows = 4
 
+// maxShadowDups bounds the duplicates shared among the shadows, so that a
+// file of many duplicates costs time in proportion to its size.
+const maxShadowDups = 64
+
 // duplicate is a key written again in an object of a parsed file.
 type duplicate struct {
 	obj   *Node
@@ -97,7 +101,7 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 	// key, none inside a value another replaces, and each inside a later
 	// value only with that value.
 	var sets [][]duplicate
-	for _, d := range dups {
+	for _, d := range dups[:min(len(dups), maxShadowDups)] {
 		placed := false
 		for i, set := range sets {
 			ok, needs := true, 0
@@ -111,13 +115,13 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 					needs++
 				}
 			}
-			if ok && needs == insideDups(d, dups, within) {
+			if ok && needs == insideDups(d, dups[:min(len(dups), maxShadowDups)], within) {
 				sets[i] = append(set, d)
 				placed = true
 				break
 			}
 		}
-		if !placed && len(sets) < maxShadows && insideDups(d, dups, within) == 0 {
+		if !placed && len(sets) < maxShadows && insideDups(d, dups[:min(len(dups), maxShadowDups)], within) == 0 {
 			sets = append(sets, []duplicate{d})
 		}
 	}

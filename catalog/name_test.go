@@ -3,6 +3,7 @@ package catalog
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
@@ -96,5 +97,34 @@ func TestMetadataPatternNamesDeclaredFields(t *testing.T) {
 	want := `[!~"^(` + strings.Join(fieldNames(def), "|") + `)$"]: #Metadata`
 	if !strings.Contains(src, want) {
 		t.Errorf("format.cue has no %s: the metadata pattern must name every declared field", want)
+	}
+}
+
+// A file of many duplicate keys is reported key by key, and checked with a
+// bounded number of extra evaluations.
+func TestManyDuplicates(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("tools:\n")
+	const n = 5000
+	for i := 0; i < n; i++ {
+		b.WriteString("  a_b: {description: x, risk: extreme}\n")
+	}
+	start := time.Now()
+	_, err := LoadFiles(files("t.yaml", b.String())...)
+	lines := errorLines(t, err)
+	dups, risks := 0, 0
+	for _, l := range lines {
+		switch {
+		case strings.Contains(l, `duplicate key "a_b"`):
+			dups++
+		case strings.Contains(l, `risk: got "extreme"`):
+			risks++
+		}
+	}
+	if dups != n-1 || risks != 1+maxShadows || len(lines) != dups+risks {
+		t.Errorf("%d duplicate-key errors, %d risk errors, %d in all; want %d, %d (the first definition and one per shadow), no other", dups, risks, len(lines), n-1, 1+maxShadows)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("loading took %v", d)
 	}
 }
