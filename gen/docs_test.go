@@ -1,10 +1,12 @@
 package gen
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime"
 )
 
 // The catalog's metadata heads the index, and a provider that does not
@@ -41,5 +43,31 @@ tools:
 	}
 	if !strings.Contains(string(files["mcp.json"]), `"name": "search.web"`) {
 		t.Errorf("mcp.json lacks search.web:\n%s", files["mcp.json"])
+	}
+}
+
+// Whatever name loads, the registry takes: the catalog and the runtime
+// share one rule of names.
+func TestLoadedNamesRegister(t *testing.T) {
+	cat, err := catalog.LoadFiles(catalog.File{Name: "c.yaml", Data: []byte(`tools:
+  getComment: {description: x}
+  search.web: {description: x}
+  get-user: {description: x}
+  2fa_check: {description: x}
+  _draft: {description: x}
+  ` + strings.Repeat("a", 64) + `: {description: x}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := runtime.New()
+	for _, m := range Metas(cat) {
+		err := reg.Register(runtime.Tool{Meta: m, Execute: func(context.Context, any) (any, error) { return nil, nil }})
+		if err != nil {
+			t.Errorf("Register(%s): %v", m.Name, err)
+		}
+	}
+	if got := len(reg.Names()); got != 6 {
+		t.Errorf("%d tools registered; want 6", got)
 	}
 }
