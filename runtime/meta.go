@@ -148,6 +148,11 @@ func (m *Meta) check() error {
 			return fmt.Errorf("tool %s: error hint for unknown code %q", m.Name, c)
 		}
 	}
+	if m.FallbackTool != "" {
+		if err := CheckName(m.FallbackTool); err != nil {
+			return fmt.Errorf("tool %s: fallback_tool: %w", m.Name, err)
+		}
+	}
 	if m.FallbackTool == m.Name {
 		return fmt.Errorf("tool %s: fallback_tool names the tool itself", m.Name)
 	}

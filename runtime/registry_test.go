@@ -33,6 +33,7 @@ func TestRegister(t *testing.T) {
 		{desc: "bad policy", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", AdditionalArgs: "ignore"}, Execute: echo}, wantErr: "additional_args"},
 		{desc: "bad hint code", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", ErrorHints: map[runtime.Code]string{"oops": "x"}}, Execute: echo}, wantErr: "unknown code"},
 		{desc: "bad schema", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", ArgsSchema: json.RawMessage(`{"type":"objekt"}`)}, Execute: echo}, wantErr: "args schema"},
+		{desc: "illegal fallback", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", FallbackTool: "a b"}, Execute: echo}, wantErr: `fallback_tool: name "a b"`},
 		{desc: "self fallback", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", FallbackTool: "a_b"}, Execute: echo}, wantErr: "fallback"},
 	}
 	for _, tt := range tests {
