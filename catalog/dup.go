@@ -1,5 +1,10 @@
 package catalog
 
+import (
+	"cmp"
+	"slices"
+)
+
 // A key written twice in one YAML or JSON object — a tool declared twice
 // in a list of tools, a tool or any other key repeated in a map — is an
 // error, and each value written under it is checked against the format as
@@ -20,13 +25,14 @@ type duplicate struct {
 	obj   *Node
 	first int    // index in obj.Fields of the value kept
 	field *Field // the value written again
+	depth int    // of obj in the file
 }
 
 // splitDuplicates removes the keys written again from the objects of root,
 // reporting each one, and returns the file's shadows: copies of root with
 // later values in place of the first ones, so that together they hold
-// every value written. Objects in quiet have their
-// duplicates reported already.
+// every value written. Objects in quiet have their duplicates reported
+// already.
 func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 	var dups []duplicate
 	var walk func(n *Node, depth int)
@@ -57,7 +63,7 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 				if !quiet[n] {
 					l.errs.add(f.KeyPos, "duplicate key %q (first at %d:%d)", f.Key, first.KeyPos.Line, first.KeyPos.Col)
 				}
-				dups = append(dups, duplicate{obj: n, first: i, field: f})
+				dups = append(dups, duplicate{obj: n, first: i, field: f, depth: depth})
 			}
 			if len(kept) < len(n.Fields) {
 				n.Fields = kept
@@ -100,8 +106,12 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 	// Each shadow takes the duplicates that fit together: one value per
 	// key, none inside a value another replaces, and each inside a later
 	// value only with that value.
+	// Outer duplicates first, so that the ones written inside their
+	// values find them placed.
+	slices.SortStableFunc(dups, func(a, b duplicate) int { return cmp.Compare(a.depth, b.depth) })
 	var sets [][]duplicate
-	for _, d := range dups[:min(len(dups), maxShadowDups)] {
+	cand := dups[:min(len(dups), maxShadowDups)]
+	for _, d := range cand {
 		placed := false
 		for i, set := range sets {
 			ok, needs := true, 0
@@ -115,13 +125,13 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 					needs++
 				}
 			}
-			if ok && needs == insideDups(d, dups[:min(len(dups), maxShadowDups)], within) {
+			if ok && needs == insideDups(d, cand, within) {
 				sets[i] = append(set, d)
 				placed = true
 				break
 			}
 		}
-		if !placed && len(sets) < maxShadows && insideDups(d, dups[:min(len(dups), maxShadowDups)], within) == 0 {
+		if !placed && len(sets) < maxShadows && insideDups(d, cand, within) == 0 {
 			sets = append(sets, []duplicate{d})
 		}
 	}

@@ -189,6 +189,18 @@ tools:
 			},
 		},
 		{
+			desc: "a key written twice inside a tool written twice",
+			files: files("t.yaml", `tools:
+  list_items: {description: x}
+  list_items: {description: y, risk: low, risk: wild}
+`),
+			want: []string{
+				`t.yaml:3:3: duplicate key "list_items" (first at 2:3)`,
+				`t.yaml:3:43: duplicate key "risk" (first at 3:32)`,
+				`t.yaml:3:49: tools.list_items.risk: got "wild"; want one of "low", "medium", "high"`,
+			},
+		},
+		{
 			desc:  "JSON: a tool written twice has both definitions checked",
 			files: files("t.json", `{"tools": {"list_items": {"description": "x"}, "list_items": {"risk": "extreme"}}}`),
 			want: []string{
