@@ -46,18 +46,39 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 				walk(it, depth+1)
 			}
 		case Object:
-			var index map[string]int
-			kept := n.Fields[:0:0]
-			for _, f := range n.Fields {
+			var index map[string]int // for large objects; small ones are scanned
+			if len(n.Fields) > 8 {
+				index = make(map[string]int, len(n.Fields))
+			}
+			var kept []*Field // nil until a key is written twice
+			for j, f := range n.Fields {
 				walk(f.Value, depth+1)
-				if index == nil {
-					index = make(map[string]int, len(n.Fields))
+				cur := n.Fields[:j]
+				if kept != nil {
+					cur = kept
 				}
-				i, dup := index[f.Key]
+				i, dup := -1, false
+				if index != nil {
+					i, dup = index[f.Key]
+				} else {
+					for k, g := range cur {
+						if g.Key == f.Key {
+							i, dup = k, true
+							break
+						}
+					}
+				}
 				if !dup {
-					index[f.Key] = len(kept)
-					kept = append(kept, f)
+					if index != nil {
+						index[f.Key] = len(cur)
+					}
+					if kept != nil {
+						kept = append(kept, f)
+					}
 					continue
+				}
+				if kept == nil {
+					kept = slices.Clone(cur)
 				}
 				first := kept[i]
 				if !quiet[n] {
@@ -65,7 +86,7 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 				}
 				dups = append(dups, duplicate{obj: n, first: i, field: f, depth: depth})
 			}
-			if len(kept) < len(n.Fields) {
+			if kept != nil {
 				n.Fields = kept
 			}
 		}
