@@ -29,11 +29,11 @@ type duplicate struct {
 }
 
 // splitDuplicates removes the keys written again from the objects of root,
-// reporting each one, and returns the file's shadows: copies of root with
-// later values in place of the first ones, so that together they hold
-// every value written. Objects in quiet have their duplicates reported
+// reporting each one, and returns the file's shadows: the copies of root to
+// check with later values in place of the first ones, so that together
+// they hold every value written. Objects in quiet have their duplicates reported
 // already.
-func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
+func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []shadow {
 	var dups []duplicate
 	var walk func(n *Node, depth int)
 	walk = func(n *Node, depth int) {
@@ -156,19 +156,27 @@ func (l *loader) splitDuplicates(root *Node, quiet map[*Node]bool) []*Node {
 			sets = append(sets, []duplicate{d})
 		}
 	}
-	shadows := make([]*Node, 0, len(sets))
-	for _, set := range sets {
-		saved := make([]*Field, len(set))
-		for i, d := range set {
-			saved[i] = d.obj.Fields[d.first]
-			d.obj.Fields[d.first] = d.field
-		}
-		shadows = append(shadows, root.clone())
-		for i := len(set) - 1; i >= 0; i-- {
-			set[i].obj.Fields[set[i].first] = saved[i]
-		}
+	shadows := make([]shadow, len(sets))
+	for i, set := range sets {
+		shadows[i] = shadow{root: root, set: set}
 	}
 	return shadows
+}
+
+// tree returns the shadow's copy of its file: the later values of its
+// duplicates in place of the first ones. It is made only when checked,
+// so that one copy of a large file at a time is in memory.
+func (s shadow) tree() *Node {
+	saved := make([]*Field, len(s.set))
+	for i, d := range s.set {
+		saved[i] = d.obj.Fields[d.first]
+		d.obj.Fields[d.first] = d.field
+	}
+	c := s.root.clone()
+	for i := len(s.set) - 1; i >= 0; i-- {
+		s.set[i].obj.Fields[s.set[i].first] = saved[i]
+	}
+	return c
 }
 
 // insideDups counts the later values that d is written inside of.
@@ -209,15 +217,16 @@ func (l *loader) checkShadows(files []File) {
 	for _, s := range l.shadows {
 		sub := newLoader()
 		sub.parts = l.parts
-		sub.shadowOf = map[string]*Node{s.file: s.root}
+		sub.shadowOf = map[string]*Node{s.file: s.tree()}
 		sub.load(files)
 		l.errs = append(l.errs, sub.errs...)
 	}
 }
 
-// shadow is a parsed file with a duplicate key's later value in place of
-// the first.
+// shadow is a parsed file to check again with some of its duplicates'
+// later values in place of the first ones.
 type shadow struct {
 	file string
 	root *Node
+	set  []duplicate
 }

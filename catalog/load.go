@@ -268,7 +268,8 @@ func (l *loader) load(files []File) *Catalog {
 				listed := l.normaliseTools(n)
 				for _, sh := range l.splitDuplicates(n, map[*Node]bool{listed: true}) {
 					if len(l.shadows) < maxShadows && l.shadowOf == nil {
-						l.shadows = append(l.shadows, shadow{file: f.Name, root: sh})
+						sh.file = f.Name
+						l.shadows = append(l.shadows, sh)
 					}
 				}
 			}
