@@ -462,9 +462,11 @@ func (l *loader) checkMetadata(v cue.Value, name string, declared []string) {
 		return
 	}
 	switch k := v.IncompleteKind(); {
+	case !v.IsConcrete() && k&^(cue.StringKind|cue.NumberKind|cue.BoolKind) == 0:
+		l.errs.add(pos, "catalog metadata %q has no value; give it a string, number or boolean", name)
 	case k&^(cue.StringKind|cue.NumberKind|cue.BoolKind) == 0:
 	default:
-		found := kindName(k)
+		found := "an incomplete value"
 		if v.IsConcrete() {
 			found = valueString(v)
 			if k == cue.NullKind {

@@ -228,6 +228,11 @@ tools:
 			},
 		},
 		{
+			desc:  "catalog metadata without a value, in CUE",
+			files: files("a.cue", "package tools\nagent: string\ntools: {}\n"),
+			want:  []string{`a.cue:2:1: catalog metadata "agent" has no value; give it a string, number or boolean`},
+		},
+		{
 			desc:  "illegal names in references",
 			files: files("t.yaml", "tools:\n  a_b:\n    description: x\n    fallback_tool: get user\n    dependencies: [\"db:main\"]\n"),
 			want: []string{
