@@ -63,7 +63,6 @@ func TestArticleRegistry(t *testing.T) {
 		`80:5: warning VERSION_SEMVER: version "1.0" is not semantic versioning MAJOR.MINOR.PATCH; write "1.0.0"`,
 		"83:5: error SIDE_EFFECT_RETRY_IDEMPOTENT: max_retries: 1 on a tool with side effects that is not idempotent may repeat the effect; set idempotency_required: true, idempotent: true if repeating is harmless, or max_retries: 0",
 		`86:9: error DEPENDENCY_DECLARED: dependency "filter_unread_articles" is neither a service nor a tool; declare it under services`,
-		`89:5: warning DESCRIPTION_WHEN_TO_USE: description does not say when to use the tool; add a line such as "Use when: the user asks for ..."`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
