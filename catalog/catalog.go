@@ -24,10 +24,23 @@ type Catalog struct {
 	Tools []*Tool
 	// Suppress silences lint findings for the whole catalog.
 	Suppress []Suppression
+	// Metadata are the top-level fields the format does not declare,
+	// such as version, agent or last_updated, in the order written.
+	Metadata []Metadata
 	// Files are the files the catalog was read from, in load order.
 	Files []string
 	// Pos is the position of the first file.
 	Pos Pos
+}
+
+// Metadata is one field of the catalog's own metadata: a string, number
+// or boolean written beside package, services and tools.
+type Metadata struct {
+	Key string
+	// Value is the value as text: a string as it is, a number as written
+	// in JSON, a boolean as true or false.
+	Value string
+	Pos   Pos
 }
 
 // Service is an external dependency: a database, an API, a device.

@@ -8,6 +8,8 @@ import (
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
+
+	"github.com/toolcat/toolcat/runtime"
 )
 
 // cueErrors records CUE errors with the user's positions and messages
@@ -62,7 +64,7 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 	if len(path) == 0 || !l.data.Exists() {
 		return Pos{}, raw
 	}
-	if strings.Contains(raw, "field not allowed") {
+	if strings.Contains(raw, "field not allowed") || l.isMetadata(path) {
 		return Pos{}, "" // checkFields says it better, with a did-you-mean
 	}
 	dv, parent := l.dataAt(path)
@@ -70,7 +72,8 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 		return l.keyPos(l.pos(parent.Pos()), path[:len(path)-1]...), missingField(path)
 	}
 	if dv.Err() != nil {
-		return Pos{}, raw // a conflict between files: CUE's positions name both
+		// A conflict between files: name where each value is written.
+		return Pos{}, raw + l.writtenAt(e)
 	}
 	pos := l.pos(dv.Pos())
 	if f := l.treeField(path...); f != nil {
@@ -79,6 +82,30 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 	d := l.defAt(path)
 	if !d.Exists() || d.Err() != nil || !dv.IsConcrete() {
 		return pos, raw
+	}
+	if isNameDef(d) && dv.Kind() == cue.StringKind {
+		if len(path) == 3 && path[0] == "tools" && path[2] == "name" {
+			return pos, "" // the tool's key says it, or that it differs from the name
+		}
+		s, _ := dv.String()
+		if err := runtime.CheckName(s); err != nil {
+			return pos, err.Error()
+		}
+	}
+	if op, args := d.Expr(); op == cue.OrOp && strings.Contains(raw, "empty disjunction") && len(literalAlternatives(d)) == 0 {
+		// A field with a default, #Retries | *0: say what the constraint
+		// wants, not that no alternative matched.
+		for _, a := range args {
+			if _, isDefault := a.Default(); !a.IsConcrete() || isDefault {
+				if err := a.Unify(dv).Validate(cue.Concrete(true)); err != nil {
+					errs := cueerrors.Errors(err)
+					f, args := errs[0].Msg()
+					raw = fmt.Sprintf(f, args...)
+					d = a
+					break
+				}
+			}
+		}
 	}
 	got := valueString(dv)
 	if alts := literalAlternatives(d); len(alts) > 0 {
@@ -91,6 +118,60 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 		return pos, fmt.Sprintf("got %s; want %s", got, kindName(want))
 	}
 	return pos, boundMessage(raw, got)
+}
+
+// writtenAt lists the user's positions of a conflict, " (written at
+// a.yaml:4:11 and b.yaml:3:11)", or "" when fewer than two are known.
+func (l *loader) writtenAt(e cueerrors.Error) string {
+	var ps []Pos
+	for _, p := range e.InputPositions() {
+		if q := l.pos(p); q.IsValid() && !slices.Contains(ps, q) {
+			ps = append(ps, q)
+		}
+	}
+	if len(ps) < 2 {
+		return ""
+	}
+	slices.SortFunc(ps, func(a, b Pos) int {
+		if a.Before(b) {
+			return -1
+		}
+		if b.Before(a) {
+			return 1
+		}
+		return 0
+	})
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return " (written at " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1] + ")"
+}
+
+// isNameDef reports whether d is the format's #Name, the pattern of
+// runtime.NamePattern, or a disjunction with it (#Name | null).
+func isNameDef(d cue.Value) bool { return nameDef(d, 0) }
+
+func nameDef(d cue.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, v := range []cue.Value{d, d.Eval()} {
+		switch op, args := v.Expr(); op {
+		case cue.RegexMatchOp:
+			if len(args) == 1 {
+				re, err := args[0].String()
+				return err == nil && re == runtime.NamePattern
+			}
+		case cue.OrOp:
+			for _, a := range args {
+				if nameDef(a, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // boundMessage rewrites CUE's "invalid value -5 (out of bound >0)" as
@@ -310,10 +391,18 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 	if !d.Exists() || d.IncompleteKind() == cue.TopKind {
 		return
 	}
-	if v.IncompleteKind()&d.IncompleteKind() == 0 {
+	kind := v.IncompleteKind()
+	if kind == cue.BottomKind {
+		// A struct with a conflict inside (two files that disagree on one
+		// field) is bottom as a whole; its other fields are still checked.
+		if _, err := v.Fields(); err == nil {
+			kind = cue.StructKind
+		}
+	}
+	if kind&d.IncompleteKind() == 0 {
 		return // a value of the wrong kind: validation says so
 	}
-	switch v.IncompleteKind() {
+	switch kind {
 	case cue.StructKind:
 		it, err := v.Fields()
 		if err != nil {
@@ -335,9 +424,17 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 				}
 			}
 		}
+		var declared []string
+		if len(path) == 0 {
+			declared = fieldNames(d)
+		}
 		for it.Next() {
 			sel := it.Selector()
 			name := sel.Unquoted()
+			if declared != nil && !slices.Contains(declared, name) {
+				l.checkMetadata(it.Value(), name, declared)
+				continue
+			}
 			if !d.Allows(sel) {
 				msg := l.notAllowed(d, dpath, name)
 				if len(path) > 0 {
@@ -365,6 +462,37 @@ func (l *loader) checkFields(v, d cue.Value, path, dpath []string) {
 	}
 }
 
+// checkMetadata checks a top-level field that the format does not declare:
+// catalog metadata, a string, number or boolean, unless its name is a
+// likely typo of a declared field.
+func (l *loader) checkMetadata(v cue.Value, name string, declared []string) {
+	pos := l.keyPos(l.pos(v.Pos()), name)
+	if s := Closest(name, declared); s != "" {
+		l.errs.add(pos, "unknown field %q; did you mean %q?", name, s)
+		return
+	}
+	switch k := v.IncompleteKind(); {
+	case !v.IsConcrete() && k&^(cue.StringKind|cue.NumberKind|cue.BoolKind) == 0:
+		l.errs.add(pos, "catalog metadata %q has no value; give it a string, number or boolean", name)
+	case k&^(cue.StringKind|cue.NumberKind|cue.BoolKind) == 0:
+	default:
+		found := "an incomplete value"
+		if v.IsConcrete() {
+			found = valueString(v)
+			if k == cue.NullKind {
+				found = "null"
+			}
+		}
+		l.errs.add(pos, "unknown field %q; a catalog has the fields %s, and any other top-level field is catalog metadata: a string, number or boolean, not %s", name, strings.Join(declared, ", "), found)
+	}
+}
+
+// isMetadata reports whether path starts at a top-level field that the
+// format does not declare: catalog metadata, checked by checkMetadata.
+func (l *loader) isMetadata(path []string) bool {
+	return len(path) > 0 && !slices.Contains(fieldNames(l.def), path[0])
+}
+
 // mapKeys names the definitions of the format that constrain the keys of
 // its maps, by the map's path in #Catalog, "*" standing for any name.
 var mapKeys = map[string]string{
@@ -383,8 +511,15 @@ func (l *loader) notAllowed(d cue.Value, dpath []string, name string) string {
 		return fmt.Sprintf("unknown field %q; allowed fields are %s", name, strings.Join(fields, ", "))
 	}
 	def := cue.Value{}
-	if k, ok := mapKeys[strings.Join(dpath, "\x00")]; ok {
+	k, ok := mapKeys[strings.Join(dpath, "\x00")]
+	if ok {
 		def = l.data.LookupPath(cue.MakePath(cue.Def(k)))
+	}
+	if k == "#Name" {
+		// One rule of names, runtime.NamePattern, with its own words.
+		if err := runtime.CheckName(name); err != nil {
+			return strings.TrimSuffix(dpath[0], "s") + " " + err.Error()
+		}
 	}
 	if alts := literalAlternatives(def); len(alts) > 0 {
 		msg := fmt.Sprintf("key %q is not one of %s", name, strings.Join(alts, ", "))

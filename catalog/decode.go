@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"sort"
 
 	"cuelang.org/go/cue"
@@ -30,6 +31,7 @@ func (l *loader) decode(cat cue.Value, files []File) *Catalog {
 		c.Tools = append(c.Tools, l.decodeTool(name, v, userTools.LookupPath(cue.MakePath(cue.Str(name)))))
 	})
 	c.Suppress = l.suppressions(cat.LookupPath(cue.ParsePath("suppress")), "suppress")
+	c.Metadata = l.metadata(cat)
 	sort.Slice(c.Services, func(i, j int) bool { return c.Services[i].Name < c.Services[j].Name })
 	sort.Slice(c.Tools, func(i, j int) bool { return c.Tools[i].Name < c.Tools[j].Name })
 	return c
@@ -177,6 +179,29 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 	}
 	t.Suppress = l.suppressions(v.LookupPath(cue.ParsePath("suppress")), "tools", name, "suppress")
 	return t
+}
+
+// metadata decodes the top-level fields the format does not declare.
+func (l *loader) metadata(cat cue.Value) []Metadata {
+	declared := fieldNames(l.def)
+	var out []Metadata
+	eachField(cat, func(name string, v cue.Value) {
+		if slices.Contains(declared, name) {
+			return
+		}
+		m := Metadata{Key: name, Pos: l.keyPos(l.pos(v.Pos()), name)}
+		if p := l.cuePos(name); p.IsValid() {
+			m.Pos = p
+		}
+		if v.Kind() == cue.StringKind {
+			m.Value, _ = v.String()
+		} else {
+			b, _ := v.MarshalJSON()
+			m.Value = string(b)
+		}
+		out = append(out, m)
+	})
+	return out
 }
 
 // suppressions decodes a suppress list found at path.

@@ -38,6 +38,8 @@ func FuzzLoadYAML(f *testing.F) {
 		"tools:\n  list_items:\n    description: Lists items.\n",
 		"tools:\n  - name: a_b\n    description: x\n    args: {type: object, properties: {n: {type: integer}}}\n",
 		"package: x\nservices: {db: {description: d}}\n",
+		"version: \"1.0\"\ntools:\n  - name: a_b\n    description: x\n  - name: a_b\n    risk: no\n",
+		"tools:\n  a_b: {description: x, risk: low, risk: high}\n  a_b: {description: y}\n",
 		"a: &a [1]\nb: *a\n<<: {c: 1}\n",
 		"tools: {a: {description: x, risk: high, max_retries: 3, errors: {not_found: {suggestion: s}}}}\n",
 		"tools:\n    list_items:\n        description: x\n       risk: low\n",

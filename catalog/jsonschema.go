@@ -75,8 +75,9 @@ func generate(spec cue.Value, def string) (map[string]any, error) {
 
 // fixSchema mends what the generator cannot say: a field with a default
 // comes out as anyOf [constraint, default], which becomes the constraint
-// with a "default" keyword; the errors map is keyed by error code; and
-// YAML and JSON catalogs may list their tools.
+// with a "default" keyword; the errors map is keyed by error code; the
+// other top-level fields are metadata; and YAML and JSON catalogs may list
+// their tools.
 func fixSchema(m map[string]any, format cue.Value) {
 	fixDefaults(m, format.LookupPath(cue.MakePath(cue.Def("#Catalog"))))
 	defs, _ := m["$defs"].(map[string]any)
@@ -91,6 +92,12 @@ func fixSchema(m map[string]any, format cue.Value) {
 		delete(errs, "additionalProperties")
 		errs["propertyNames"] = map[string]any{"$ref": "#/$defs/ErrorCode"}
 		errs["additionalProperties"] = map[string]any{"$ref": "#/$defs/ErrorHint"}
+	}
+	// The generator cannot express the pattern of the catalog metadata
+	// (every name but the declared fields); what it matches is the rest.
+	m["additionalProperties"] = map[string]any{
+		"description": "Catalog metadata, such as version, agent or last_updated.",
+		"type":        []any{"string", "number", "boolean"},
 	}
 	props := m["properties"].(map[string]any)
 	if tools, ok := props["tools"].(map[string]any); ok {

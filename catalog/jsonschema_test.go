@@ -78,7 +78,10 @@ func TestFormatJSONSchemaAgreesWithLoader(t *testing.T) {
 		"tools: {list_items: {risk: low}}",
 		"tools: {list_items: {description: x, errors: {bogus_code: {suggestion: s}}}}",
 		"tools: [{description: x}]",
-		"packages: x",
+		"packages: {}",
+		"agent: {name: x}",
+		"tools: {get user: {description: x}}",
+		"tools: [{name: get.user!, description: x}]",
 	} {
 		if err := validate(bad); err == nil {
 			t.Errorf("accepted by the format's JSON Schema: %s", bad)
@@ -87,9 +90,21 @@ func TestFormatJSONSchemaAgreesWithLoader(t *testing.T) {
 			t.Errorf("accepted by the loader: %s", bad)
 		}
 	}
-	list := "tools: [{name: list_items, description: x}]"
-	if err := validate(list); err != nil {
-		t.Errorf("list form rejected: %v", err)
+	for _, good := range []string{
+		"tools: [{name: list_items, description: x}]",
+		"version: \"1.0\"\nagent: chat\nreviewed: true\nrevision: 3\ntools: {getComment: {description: x}, search.web: {description: x}}",
+	} {
+		if err := validate(good); err != nil {
+			t.Errorf("rejected by the format's JSON Schema: %s: %v", good, err)
+		}
+		if _, err := LoadFiles(File{Name: "good.yaml", Data: []byte(good)}); err != nil {
+			t.Errorf("rejected by the loader: %s: %v", good, err)
+		}
+	}
+	// A likely typo of a field is metadata to the JSON Schema, which
+	// cannot tell; the loader refuses it.
+	if _, err := LoadFiles(File{Name: "typo.yaml", Data: []byte("packages: x")}); err == nil {
+		t.Error("packages: x accepted by the loader")
 	}
 	if !strings.Contains(string(raw), `"default": "reject"`) {
 		t.Error("defaults are missing from the format's JSON Schema")

@@ -192,6 +192,12 @@ type loader struct {
 	// by tool and field; they bypass CUE (see withoutSchemas).
 	schemas map[[2]string]*Field
 
+	// shadows are the copies of files with duplicate keys that are
+	// checked once the catalog is; shadowOf, in the loader that checks
+	// one, gives that file's tree. See splitDuplicates.
+	shadows  []shadow
+	shadowOf map[string]*Node
+
 	// parts, when not zero, is the number of parts a YAML and JSON
 	// catalog is evaluated in; see partCount.
 	parts int
@@ -293,22 +299,30 @@ func (l *loader) load(files []File) *Catalog {
 			cueFiles = append(cueFiles, af)
 			l.asts = append(l.asts, af)
 		case ".yaml", ".yml", ".json":
-			var n *Node
-			var errs ErrorList
-			if ext == ".json" {
-				n, errs = parseJSON(f.Name, f.Data)
-			} else {
-				n, errs = parseYAML(f.Name, f.Data)
+			n, ok := l.shadowOf[f.Name]
+			if !ok {
+				var errs ErrorList
+				if ext == ".json" {
+					n, errs = parseJSON(f.Name, f.Data)
+				} else {
+					n, errs = parseYAML(f.Name, f.Data)
+				}
+				if len(errs) > 0 {
+					l.errs = append(l.errs, errs...)
+					continue
+				}
+				if n.Kind != Object {
+					l.errs.add(n.Pos, "a catalog file holds an object with package, services and tools; found %s", describe(n))
+					continue
+				}
+				listed := l.normaliseTools(n)
+				for _, sh := range l.splitDuplicates(n, map[*Node]bool{listed: true}) {
+					if len(l.shadows) < maxShadows && l.shadowOf == nil {
+						sh.file = f.Name
+						l.shadows = append(l.shadows, sh)
+					}
+				}
 			}
-			if len(errs) > 0 {
-				l.errs = append(l.errs, errs...)
-				continue
-			}
-			if n.Kind != Object {
-				l.errs.add(n.Pos, "a catalog file holds an object with package, services and tools; found %s", describe(n))
-				continue
-			}
-			l.normaliseTools(n)
 			tf := token.NewFile(f.Name, -1, len(f.Data))
 			tf.SetLinesForContent(f.Data)
 			data = append(data, dataFile{root: l.withoutSchemas(n), lines: li, file: tf})
@@ -330,6 +344,7 @@ func (l *loader) load(files []File) *Catalog {
 	if c != nil {
 		l.checkSchemas(c)
 	}
+	l.checkShadows(files)
 	return c
 }
 
@@ -464,11 +479,12 @@ func (l *loader) evalParts(n int, data []dataFile, files []File) *Catalog {
 }
 
 // normaliseTools turns a YAML or JSON list of tools, each with a name, into
-// the map keyed by name that the format defines.
-func (l *loader) normaliseTools(n *Node) {
+// the map keyed by name that the format defines, and returns that map. A
+// name listed twice is reported here and kept twice, for splitDuplicates.
+func (l *loader) normaliseTools(n *Node) *Node {
 	f := n.Field("tools")
 	if f == nil || f.Value.Kind != Array {
-		return
+		return nil
 	}
 	m := &Node{Kind: Object, Pos: f.Value.Pos}
 	seen := map[string]Pos{}
@@ -483,13 +499,14 @@ func (l *loader) normaliseTools(n *Node) {
 			continue
 		}
 		if prev, dup := seen[name]; dup {
-			l.errs.add(it.Get("name").Pos, "tools[%d]: tool %q is declared twice (first at %d:%d)", i, name, prev.Line, prev.Col)
-			continue
+			l.errs.add(it.Get("name").Pos, "tools[%d]: tool %q is declared twice (first at %d:%d); both are checked, the first is used", i, name, prev.Line, prev.Col)
+		} else {
+			seen[name] = it.Get("name").Pos
 		}
-		seen[name] = it.Get("name").Pos
 		m.Fields = append(m.Fields, &Field{Key: name, KeyPos: it.Get("name").Pos, Value: it})
 	}
 	f.Value = m
+	return m
 }
 
 // build evaluates the CUE files together with the format definition, so

@@ -78,8 +78,8 @@ tools:
       not_fonud: {suggestion: z}
 `),
 			want: []string{
-				`t.yaml:2:3: services: key "data base" is not allowed: keys here match the pattern ^[^\s]+$`,
-				`t.yaml:4:3: tools: key "list items" is not allowed: keys here match the pattern ^[^\s]+$`,
+				`t.yaml:2:3: services: service name "data base" has characters a name may not have: use only A-Z, a-z, 0-9, '_', '.' and '-', such as "data_base"`,
+				`t.yaml:4:3: tools: tool name "list items" has characters a name may not have: use only A-Z, a-z, 0-9, '_', '.' and '-', such as "list_items"`,
 				`t.yaml:6:3: tools.list_things: missing required field "description"`,
 				`t.yaml:7:5: tools.list_things: unknown field "descriptoin"; did you mean "description"?`,
 				`t.yaml:9:7: tools.list_things.errors: key "not_fonud" is not one of "invalid_args", "not_found", "permission_denied", "approval_required", "rate_limited", "quota_exceeded", "dependency_unavailable", "external_error", "timeout", "idempotency_conflict", "retry_exhausted", "unsupported", "internal"; did you mean "not_found"?`,
@@ -149,7 +149,95 @@ tools:
 `),
 			want: []string{
 				`t.yaml:4:5: tools[1]: a tool in a list needs a name`,
-				`t.yaml:5:11: tools[2]: tool "list_items" is declared twice (first at 2:11)`,
+				`t.yaml:5:11: tools[2]: tool "list_items" is declared twice (first at 2:11); both are checked, the first is used`,
+			},
+		},
+		{
+			desc: "list form: the second definition of a tool is checked too",
+			files: files("t.yaml", `tools:
+  - name: list_items
+    description: x
+  - name: list_items
+    risk: extreme
+    descripton: z
+    args: {type: objekt}
+`),
+			want: []string{
+				`t.yaml:4:11: tools[1]: tool "list_items" is declared twice (first at 2:11); both are checked, the first is used`,
+				`t.yaml:4:11: tools.list_items: missing required field "description"`,
+				`t.yaml:5:11: tools.list_items.risk: got "extreme"; want one of "low", "medium", "high"`,
+				`t.yaml:6:5: tools.list_items: unknown field "descripton"; did you mean "description"?`,
+				`t.yaml:7:18: tools.list_items.args.type: not a valid JSON Schema: found "objekt": value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; did you mean "object"?`,
+			},
+		},
+		{
+			desc: "map form: a key written twice has both values checked",
+			files: files("t.yaml", `tools:
+  list_items:
+    description: x
+    max_retries: 2
+    max_retries: -1
+  list_items:
+    description: y
+    risk: extreme
+`),
+			want: []string{
+				`t.yaml:5:5: duplicate key "max_retries" (first at 4:5)`,
+				`t.yaml:5:18: tools.list_items.max_retries: got -1; want >=0`,
+				`t.yaml:6:3: duplicate key "list_items" (first at 2:3)`,
+				`t.yaml:8:11: tools.list_items.risk: got "extreme"; want one of "low", "medium", "high"`,
+			},
+		},
+		{
+			desc: "a key written twice inside a tool written twice",
+			files: files("t.yaml", `tools:
+  list_items: {description: x}
+  list_items: {description: y, risk: low, risk: wild}
+`),
+			want: []string{
+				`t.yaml:3:3: duplicate key "list_items" (first at 2:3)`,
+				`t.yaml:3:43: duplicate key "risk" (first at 3:32)`,
+				`t.yaml:3:49: tools.list_items.risk: got "wild"; want one of "low", "medium", "high"`,
+			},
+		},
+		{
+			desc:  "JSON: a tool written twice has both definitions checked",
+			files: files("t.json", `{"tools": {"list_items": {"description": "x"}, "list_items": {"risk": "extreme"}}}`),
+			want: []string{
+				`t.json:1:48: duplicate key "list_items" (first at 1:12)`,
+				`t.json:1:48: tools.list_items: missing required field "description"`,
+				`t.json:1:71: tools.list_items.risk: got "extreme"; want one of "low", "medium", "high"`,
+			},
+		},
+		{
+			desc: "a tool in two files: both are checked, a conflict names both",
+			files: files("a.yaml", "tools:\n  list_items:\n    description: x\n    risk: low\n",
+				"b.yaml", "tools:\n  list_items:\n    risk: high\n    descripton: y\n    sla_ms: -1\n"),
+			want: []string{
+				`a.yaml:4:11: tools.list_items.risk: conflicting values "high" and "low" (written at a.yaml:4:11 and b.yaml:3:11)`,
+				`b.yaml:4:5: tools.list_items: unknown field "descripton"; did you mean "description"?`,
+				`b.yaml:5:13: tools.list_items.sla_ms: got -1; want >0`,
+			},
+		},
+		{
+			desc:  "catalog metadata is a string, number or boolean; a near miss of a field is a typo",
+			files: files("t.yaml", "version: \"1.0\"\nowner: {team: x}\ntittle: Articles\ntools: {}\n"),
+			want: []string{
+				`t.yaml:2:1: unknown field "owner"; a catalog has the fields package, title, services, tools, suppress, and any other top-level field is catalog metadata: a string, number or boolean, not an object`,
+				`t.yaml:3:1: unknown field "tittle"; did you mean "title"?`,
+			},
+		},
+		{
+			desc:  "catalog metadata without a value, in CUE",
+			files: files("a.cue", "package tools\nagent: string\ntools: {}\n"),
+			want:  []string{`a.cue:2:1: catalog metadata "agent" has no value; give it a string, number or boolean`},
+		},
+		{
+			desc:  "illegal names in references",
+			files: files("t.yaml", "tools:\n  a_b:\n    description: x\n    fallback_tool: get user\n    dependencies: [\"db:main\"]\n"),
+			want: []string{
+				`t.yaml:4:20: tools.a_b.fallback_tool: name "get user" has characters a name may not have: use only A-Z, a-z, 0-9, '_', '.' and '-', such as "get_user"`,
+				`t.yaml:5:20: tools.a_b.dependencies[0]: name "db:main" has characters a name may not have: use only A-Z, a-z, 0-9, '_', '.' and '-', such as "db_main"`,
 			},
 		},
 		{
@@ -169,8 +257,8 @@ tools:
         p: {type: string, pattern: "a(b"}
 `),
 			want: []string{
-				`t.yaml:7:19: tools.list_items.args.properties.n.type: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'`,
-				`t.yaml:7:36: tools.list_items.args.properties.n.minimum: not a valid JSON Schema: got string, want number`,
+				`t.yaml:7:19: tools.list_items.args.properties.n.type: not a valid JSON Schema: found "integr": value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; did you mean "integer"?`,
+				`t.yaml:7:36: tools.list_items.args.properties.n.minimum: not a valid JSON Schema: found "5": got string, want number`,
 				"t.yaml:8:36: tools.list_items.args.properties.p.pattern: not a valid JSON Schema: 'a(b' is not valid regex: error parsing regexp: missing closing ): `a(b`",
 			},
 		},
@@ -200,7 +288,7 @@ tools:
 		{
 			desc:  "conflict between files",
 			files: files("a.yaml", "package: one\n", "b.yaml", "package: two\n"),
-			want:  []string{`a.yaml:1:10: package: conflicting values "two" and "one"`},
+			want:  []string{`a.yaml:1:10: package: conflicting values "two" and "one" (written at a.yaml:1:10 and b.yaml:1:10)`},
 		},
 		{
 			desc:  "CUE files of different packages",

@@ -98,9 +98,9 @@ func (li *lineIndex) offset(line, col int) int {
 	return off
 }
 
-// parseYAML reads one YAML document into a Node tree. It reports duplicate
-// keys, multiple documents, non-string keys and over-deep nesting as
-// positioned errors.
+// parseYAML reads one YAML document into a Node tree. It reports multiple
+// documents, non-string keys and over-deep nesting as positioned errors; a
+// key written twice is kept twice, for the loader to report and check.
 func parseYAML(name string, data []byte) (*Node, ErrorList) {
 	var errs ErrorList
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -243,11 +243,11 @@ func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
 				c.errs.add(c.pos(k), "a key must be a plain string")
 				continue
 			}
-			if prev, dup := seen[k.Value]; dup {
-				c.errs.add(c.pos(k), "duplicate key %q (first at %d:%d)", k.Value, prev.Line, prev.Col)
-				continue
+			// A key written twice is kept twice: the loader reports it
+			// and checks both values (see splitDuplicates).
+			if _, dup := seen[k.Value]; !dup {
+				seen[k.Value] = c.pos(k)
 			}
-			seen[k.Value] = c.pos(k)
 			out.Fields = append(out.Fields, &Field{Key: k.Value, KeyPos: c.pos(k), Value: c.node(v, depth+1)})
 		}
 		return out
@@ -328,7 +328,7 @@ func (c *yamlConv) scalar(n *yaml.Node) *Node {
 }
 
 // parseJSON reads a JSON document into a Node tree, reporting syntax errors
-// and duplicate keys at their positions.
+// at their positions; a key written twice is kept twice, as in parseYAML.
 func parseJSON(name string, data []byte) (*Node, ErrorList) {
 	li := newLineIndex(name, data)
 	p := jsonParser{li: li, dec: json.NewDecoder(bytes.NewReader(data))}
@@ -407,7 +407,6 @@ func (p *jsonParser) fromToken(tok json.Token, pos Pos, depth int) *Node {
 		switch t {
 		case '{':
 			n := &Node{Kind: Object, Pos: pos}
-			seen := map[string]Pos{}
 			for p.dec.More() {
 				kpos := p.start()
 				kt, err := p.dec.Token()
@@ -420,11 +419,6 @@ func (p *jsonParser) fromToken(tok json.Token, pos Pos, depth int) *Node {
 				if len(p.errs) > 0 {
 					return nil
 				}
-				if prev, dup := seen[key]; dup {
-					p.errs.add(kpos, "duplicate key %q (first at %d:%d)", key, prev.Line, prev.Col)
-					return nil
-				}
-				seen[key] = kpos
 				n.Fields = append(n.Fields, &Field{Key: key, KeyPos: kpos, Value: v})
 			}
 			if _, err := p.dec.Token(); err != nil {

@@ -20,6 +20,7 @@ func loadInParts(n int, files ...File) (*Catalog, error) {
 func TestLoadInParts(t *testing.T) {
 	const a = `package: demo
 title: Parts
+version: "2.0"
 services:
   db: {description: The database.}
 suppress:
@@ -70,12 +71,13 @@ tools:
     errors:
       not_found: {suggestion: Search first., retry_allowed: false}
 `
-	invalid := []File{{Name: "a.yaml", Data: []byte(a)}, {Name: "b.yaml", Data: []byte(b)}}
+	// get_b written twice: both definitions are checked, in parts too.
+	invalid := []File{{Name: "a.yaml", Data: []byte(a + "  get_b:\n    description: Again.\n    risk: wild\n")}, {Name: "b.yaml", Data: []byte(b)}}
 	_, whole := loadInParts(1, invalid...)
 	if whole == nil {
 		t.Fatal("the invalid catalog loaded")
 	}
-	for _, want := range []string{`a.yaml:15:11`, `unknown field "descriptoin"`, `a.yaml:20:18`, `tools.get_d.args`, `a.yaml:28:10`, `b.yaml:4:5`} {
+	for _, want := range []string{`a.yaml:16:11`, `unknown field "descriptoin"`, `a.yaml:21:18`, `tools.get_d.args`, `a.yaml:29:10`, `b.yaml:4:5`, `duplicate key "get_b"`, `a.yaml:42:11: tools.get_b.risk: got "wild"`} {
 		if !strings.Contains(whole.Error(), want) {
 			t.Errorf("errors lack %q:\n%v", want, whole)
 		}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"runtime"
 	"strings"
@@ -69,18 +70,29 @@ func checkSchema(errs *ErrorList, tool, field string, n *Node) {
 	err := metaschema().Validate(n.Interface())
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
+		all := leaves(ve)
 		seen := map[string]bool{}
-		for _, leaf := range leaves(ve) {
+		for _, leaf := range all {
 			ptr := Pointer(leaf.InstanceLocation...)
-			if seen[ptr] {
-				continue // alternatives of one keyword: the first says enough
+			if seen[ptr] || hasDeeper(all, ptr) {
+				// Alternatives of one keyword: the first says enough; and
+				// an error inside a value says more than one about it.
+				continue
 			}
 			seen[ptr] = true
 			at := n.Lookup(ptr)
 			if at == nil {
 				at = n
 			}
-			errs.add(at.Pos, "%s: not a valid JSON Schema: %s", dotted(where, leaf.InstanceLocation), leaf.ErrorKind.LocalizedString(printer))
+			msg := leaf.ErrorKind.LocalizedString(printer)
+			if found := shortJSON(at); len(leaf.InstanceLocation) > 0 && !strings.Contains(msg, found) &&
+				(at.Kind != String || !strings.Contains(msg, "'"+at.Str+"'")) {
+				msg = "found " + found + ": " + msg // what was written, quoted
+			}
+			if fix := schemaFix(n, leaf.InstanceLocation, at); fix != "" {
+				msg += "; " + fix
+			}
+			errs.add(at.Pos, "%s: not a valid JSON Schema: %s", dotted(where, leaf.InstanceLocation), msg)
 		}
 		return
 	} else if err != nil {
@@ -119,7 +131,11 @@ func checkRefs(errs *ErrorList, where string, root *Node) {
 		case strings.HasPrefix(frag, "/"):
 			p, err := url.PathUnescape(frag)
 			if err != nil || root.Lookup(p) == nil {
-				errs.add(at, "%s: $ref %s points at nothing in the schema", dotted(where, splitPointer(ptr)), ref)
+				msg := fmt.Sprintf("%s: $ref %s points at nothing in the schema", dotted(where, splitPointer(ptr)), ref)
+				if rest, ok := strings.CutPrefix(p, "/$defs/"); ok && root.Lookup("/definitions/"+rest) != nil {
+					msg += "; it is under definitions, the draft-07 name: rename definitions to $defs"
+				}
+				errs.add(at, "%s", msg)
 			}
 		case !anchors[frag]:
 			errs.add(at, "%s: $ref %s names no $anchor of the schema", dotted(where, splitPointer(ptr)), ref)
@@ -167,4 +183,102 @@ func Pointer(tokens ...string) string {
 		b.WriteString(escapePointer(s))
 	}
 	return b.String()
+}
+
+// hasDeeper reports whether an error of all lies inside the value at ptr.
+func hasDeeper(all []*jsonschema.ValidationError, ptr string) bool {
+	for _, e := range all {
+		if p := Pointer(e.InstanceLocation...); len(p) > len(ptr) && strings.HasPrefix(p, ptr+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// shortJSON is a value as found in a schema, cut to a readable length.
+func shortJSON(n *Node) string {
+	s := string(n.JSON())
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+// typeFixes are the type names of other languages and schema dialects, and
+// what JSON Schema writes instead.
+var typeFixes = map[string]string{
+	"any":     "omit type to accept any value",
+	"dict":    `JSON Schema calls it "object"`,
+	"map":     `JSON Schema calls it "object"`,
+	"float":   `JSON Schema calls it "number"`,
+	"double":  `JSON Schema calls it "number"`,
+	"decimal": `JSON Schema calls it "number"`,
+	"int":     `JSON Schema calls it "integer"`,
+	"long":    `JSON Schema calls it "integer"`,
+	"str":     `JSON Schema calls it "string"`,
+	"text":    `JSON Schema calls it "string"`,
+	"bool":    `JSON Schema calls it "boolean"`,
+	"list":    `JSON Schema calls it "array"`,
+	"tuple":   `JSON Schema calls it "array"; list the element schemas in prefixItems`,
+	"none":    `JSON Schema calls it "null"`,
+	"nil":     `JSON Schema calls it "null"`,
+}
+
+var schemaTypes = []string{"array", "boolean", "integer", "null", "number", "object", "string"}
+
+// schemaFix says how to mend a value the metaschema refuses, where the
+// mistake is a known one: a type name of another language, the draft-07
+// tuple form of items, the draft-04 boolean exclusiveMinimum. loc is the
+// value's location in the schema root.
+func schemaFix(root *Node, loc []string, at *Node) string {
+	if len(loc) == 0 {
+		return ""
+	}
+	key := loc[len(loc)-1]
+	parentLoc := loc[:len(loc)-1]
+	if len(loc) >= 2 && loc[len(loc)-2] == "type" {
+		key, parentLoc = "type", loc[:len(loc)-2] // one name of a type list
+	}
+	if len(parentLoc) > 0 {
+		switch parentLoc[len(parentLoc)-1] {
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+			return "" // a property or definition named like a keyword
+		}
+	}
+	parent := root.Lookup(Pointer(parentLoc...))
+	if parent == nil || parent.Kind != Object || parent.Get(key) == nil {
+		return ""
+	}
+	switch key {
+	case "type":
+		name, ok := at.StringValue()
+		if !ok {
+			return ""
+		}
+		if fix, ok := typeFixes[strings.ToLower(name)]; ok {
+			return fix
+		}
+		if s := Closest(name, schemaTypes); s != "" {
+			return fmt.Sprintf("did you mean %q?", s)
+		}
+	case "items":
+		if at.Kind == Array {
+			return "a list of schemas is the draft-07 tuple form: in 2020-12 write it as prefixItems, and items: false to allow no more elements"
+		}
+	case "exclusiveMinimum", "exclusiveMaximum":
+		if at.Kind != Bool {
+			return ""
+		}
+		bound := map[string]string{"exclusiveMinimum": "minimum", "exclusiveMaximum": "maximum"}[key]
+		if !at.Bool {
+			return fmt.Sprintf("%s: false is the draft-04 default: remove it", key)
+		}
+		if b := parent.Get(bound); b != nil && b.Kind == Number {
+			return fmt.Sprintf("in 2020-12 %s is the bound itself: write %s: %s in place of %s: %s and %s: true", key, key, b.Num, bound, b.Num, key)
+		}
+		return fmt.Sprintf("in 2020-12 %s is the bound itself, a number", key)
+	case "definitions":
+		return "write the definitions under $defs, the 2020-12 name"
+	}
+	return ""
 }

@@ -116,10 +116,8 @@ func (m *Meta) check() error {
 	if m.Name == "" {
 		return fmt.Errorf("tool has no name")
 	}
-	for _, r := range m.Name {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
-			return fmt.Errorf("tool name %q: use lower-case letters, digits, '_', '-' or '.'", m.Name)
-		}
+	if err := CheckName(m.Name); err != nil {
+		return fmt.Errorf("tool %w", err)
 	}
 	switch m.Risk {
 	case "", RiskLow, RiskMedium, RiskHigh:
@@ -148,6 +146,11 @@ func (m *Meta) check() error {
 	for c := range m.ErrorHints {
 		if !c.Valid() {
 			return fmt.Errorf("tool %s: error hint for unknown code %q", m.Name, c)
+		}
+	}
+	if m.FallbackTool != "" {
+		if err := CheckName(m.FallbackTool); err != nil {
+			return fmt.Errorf("tool %s: fallback_tool: %w", m.Name, err)
 		}
 	}
 	if m.FallbackTool == m.Name {

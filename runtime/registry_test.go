@@ -24,12 +24,16 @@ func TestRegister(t *testing.T) {
 	}{
 		{desc: "valid", tool: runtime.Tool{Meta: searchMeta(), Execute: echo}},
 		{desc: "no name", tool: runtime.Tool{Execute: echo}, wantErr: "no name"},
-		{desc: "bad name", tool: runtime.Tool{Meta: runtime.Meta{Name: "Search Articles"}, Execute: echo}, wantErr: "lower-case"},
+		{desc: "bad name", tool: runtime.Tool{Meta: runtime.Meta{Name: "Search Articles"}, Execute: echo}, wantErr: `such as "Search_Articles"`},
+		{desc: "camelCase name", tool: runtime.Tool{Meta: runtime.Meta{Name: "getComment"}, Execute: echo}},
+		{desc: "dotted name", tool: runtime.Tool{Meta: runtime.Meta{Name: "search.web"}, Execute: echo}},
+		{desc: "long name", tool: runtime.Tool{Meta: runtime.Meta{Name: strings.Repeat("a", 65)}, Execute: echo}, wantErr: "more than the 64"},
 		{desc: "no execute", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b"}}, wantErr: "no Execute"},
 		{desc: "bad risk", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", Risk: "extreme"}, Execute: echo}, wantErr: "risk"},
 		{desc: "bad policy", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", AdditionalArgs: "ignore"}, Execute: echo}, wantErr: "additional_args"},
 		{desc: "bad hint code", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", ErrorHints: map[runtime.Code]string{"oops": "x"}}, Execute: echo}, wantErr: "unknown code"},
 		{desc: "bad schema", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", ArgsSchema: json.RawMessage(`{"type":"objekt"}`)}, Execute: echo}, wantErr: "args schema"},
+		{desc: "illegal fallback", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", FallbackTool: "a b"}, Execute: echo}, wantErr: `fallback_tool: name "a b"`},
 		{desc: "self fallback", tool: runtime.Tool{Meta: runtime.Meta{Name: "a_b", FallbackTool: "a_b"}, Execute: echo}, wantErr: "fallback"},
 	}
 	for _, tt := range tests {

@@ -54,7 +54,8 @@ type Config struct {
 	MaxSchemaDepth int `yaml:"max_schema_depth"`
 	// MaxProperties bounds the number of properties of one object.
 	MaxProperties int `yaml:"max_properties"`
-	// Providers are the provider profiles checked by SCHEMA_PROVIDER_COMPAT:
+	// Providers are the provider profiles checked by SCHEMA_PROVIDER_COMPAT
+	// and TOOL_NAME_FORMAT:
 	// openai, gemini, anthropic.
 	Providers []string `yaml:"providers"`
 

@@ -1,32 +1,62 @@
 package lint
 
 import (
-	"regexp"
+	"fmt"
+	"strings"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime/export"
 )
 
-// ToolNameFormat checks the names every provider accepts.
+// ToolNameFormat checks tool names against the providers that will list
+// them.
 var ToolNameFormat = &Rule{
 	ID:       "TOOL_NAME_FORMAT",
 	Category: "names",
-	Purpose:  "Checks that tool names use only the characters every provider and MCP client accepts (ASCII letters, digits, _ and -) and at most 64 of them; OpenAI and Anthropic reject anything else.",
-	Check:    forEachTool(checkToolNameFormat),
+	Purpose: "Checks that each tool name is accepted by every provider in providers. Every catalog name is already legal " +
+		"(1 to 64 of A-Z, a-z, 0-9, _, . and -, the union the providers accept); openai and anthropic take no '.', and gemini no name that starts with a digit, '.' or '-'. " +
+		"Exporters never rename a tool, since the model must call the name that error suggestions, fallbacks and logs use; rename it, or drop the provider from providers.",
+	Check: forEachTool(checkToolNameFormat),
 }
 
-var providerName = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
-
-const maxToolNameLen = 64
-
 func checkToolNameFormat(p *Pass, t *catalog.Tool) {
-	if !providerName.MatchString(t.Name) {
-		if s := snakeCase(t.Name); s != "" && snakeName.MatchString(s) {
-			p.Reportf(t, t.Pos, "tool name %q has characters providers reject (only letters, digits, _ and - are allowed); rename it %q", t.Name, s)
-		} else {
-			p.Reportf(t, t.Pos, "tool name %q has characters providers reject; use only letters, digits, _ and -", t.Name)
+	var refused []string
+	for _, prov := range p.Config.Providers {
+		if err := export.CheckName(prov, t.Name); err != nil && !strings.HasPrefix(err.Error(), "unknown provider") {
+			refused = append(refused, prov)
 		}
 	}
-	if n := len(t.Name); n > maxToolNameLen {
-		p.Reportf(t, t.Pos, "tool name %q is %d characters, more than the %d providers accept; shorten it", t.Name, n, maxToolNameLen)
+	if len(refused) == 0 {
+		return
 	}
+	who := andList(refused)
+	msg := fmt.Sprintf("tool name %q is not accepted by %s", t.Name, who)
+	if s := providerSafeName(t.Name); s != t.Name {
+		msg += fmt.Sprintf("; rename it %q", s)
+	} else {
+		msg += "; rename it"
+	}
+	p.Reportf(t, t.Pos, "%s, or remove %s from providers", msg, who)
+}
+
+// andList writes "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// providerSafeName spells a legal name as one every provider takes: '.'
+// becomes '_', and a name that does not start with a letter or '_' gets
+// a leading '_' (cut back to 64 characters).
+func providerSafeName(name string) string {
+	s := strings.ReplaceAll(name, ".", "_")
+	if c := s[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
+		s = "_" + s
+	}
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	return s
 }

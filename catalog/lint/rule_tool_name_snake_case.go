@@ -18,8 +18,8 @@ var ToolNameSnakeCase = &Rule{
 var snakeName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 func checkToolNameSnakeCase(p *Pass, t *catalog.Tool) {
-	if snakeName.MatchString(t.Name) || !providerName.MatchString(t.Name) {
-		return // fine, or TOOL_NAME_FORMAT reports it
+	if snakeName.MatchString(t.Name) {
+		return
 	}
 	if s := snakeCase(t.Name); s != "" && snakeName.MatchString(s) {
 		p.Reportf(t, t.Pos, "tool name %q is not lower_snake_case; rename it %q", t.Name, s)

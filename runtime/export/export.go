@@ -64,21 +64,55 @@ type tool struct {
 	result *node // the result schema, or nil
 }
 
-// nameRule is what a provider accepts as a tool name.
+// nameRule is what a provider accepts as a tool name, beyond the legal
+// names of runtime.NamePattern.
 type nameRule struct {
 	provider string
 	re       *regexp.Regexp
 	says     string // the rule, in words
 }
 
-// The providers' name rules. runtime.Meta names are already made of
-// lower-case letters, digits, '_', '-' and '.'.
+// The providers' name rules. Legal names are 1 to 64 of A-Z, a-z, 0-9,
+// '_', '.' and '-' (runtime.NamePattern); MCP takes every one, OpenAI and
+// Anthropic no '.', Gemini none that starts with a digit, '.' or '-'.
 var (
 	openAINames    = nameRule{"OpenAI", regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`), "letters, digits, '_' and '-', at most 64"}
 	anthropicNames = nameRule{"Anthropic", regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`), "letters, digits, '_' and '-', at most 64"}
 	geminiNames    = nameRule{"Gemini", regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$`), "a letter or '_' first, then letters, digits, '_', '.', ':' and '-', at most 128"}
 	mcpNames       = nameRule{"MCP", regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,128}$`), "letters, digits, '_', '-' and '.', at most 128"}
 )
+
+// providerNames maps the provider names of toolcat's lint configuration
+// (the providers setting) to their name rules.
+var providerNames = map[string]nameRule{
+	"openai":    openAINames,
+	"anthropic": anthropicNames,
+	"gemini":    geminiNames,
+	"mcp":       mcpNames,
+}
+
+// CheckName reports whether provider ("openai", "anthropic", "gemini" or
+// "mcp") accepts name as a tool name: nil, or an error that says what the
+// provider takes. Names are never renamed on export: the name the model
+// calls is the catalog's, as in error suggestions, logs and fallbacks. A
+// name outside runtime.NamePattern is refused for every provider.
+func CheckName(provider, name string) error {
+	if err := runtime.CheckName(name); err != nil {
+		return fmt.Errorf("tool %w", err)
+	}
+	r, ok := providerNames[provider]
+	if !ok {
+		return fmt.Errorf("unknown provider %q; want openai, anthropic, gemini or mcp", provider)
+	}
+	return r.check(name)
+}
+
+func (r nameRule) check(name string) error {
+	if !r.re.MatchString(name) {
+		return fmt.Errorf("tool name %q is not accepted by %s, which takes %s; rename the tool (lint rule TOOL_NAME_FORMAT reports it)", name, r.provider, r.says)
+	}
+	return nil
+}
 
 // prepare selects, checks and sorts the tools to export.
 func prepare(metas []runtime.Meta, opts []Option, names nameRule) ([]tool, error) {
@@ -95,8 +129,11 @@ func prepare(metas []runtime.Meta, opts []Option, names nameRule) ([]tool, error
 		if m.Name == "" {
 			return nil, fmt.Errorf("tool %d has no name", i)
 		}
-		if !names.re.MatchString(m.Name) {
-			return nil, fmt.Errorf("tool name %q is not accepted by %s, which takes %s", m.Name, names.provider, names.says)
+		if err := runtime.CheckName(m.Name); err != nil {
+			return nil, fmt.Errorf("tool %w", err)
+		}
+		if err := names.check(m.Name); err != nil {
+			return nil, err
 		}
 		t := tool{meta: m, desc: strings.TrimSpace(m.Description)}
 		var err error

@@ -193,13 +193,21 @@ func TestNames(t *testing.T) {
 		{"plain", "read_file", []string{"openai_chat", "openai_responses", "anthropic", "gemini", "mcp"}},
 		{"dot", "fs.read", []string{"gemini", "mcp"}},
 		{"leading digit", "3d_print", []string{"openai_chat", "openai_responses", "anthropic", "mcp"}},
-		{"long", strings.Repeat("a", 65), []string{"gemini", "mcp"}},
+		{"capitals", "getComment", []string{"openai_chat", "openai_responses", "anthropic", "gemini", "mcp"}},
+		{"longest", strings.Repeat("a", 64), []string{"openai_chat", "openai_responses", "anthropic", "gemini", "mcp"}},
+		{"long", strings.Repeat("a", 65), nil},
+		{"colon", "fs:read", nil},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			for _, e := range exporters {
 				_, err := e.fn([]runtime.Meta{{Name: tc.name}})
 				if want := slices.Contains(tc.accepted, e.desc); (err == nil) != want {
 					t.Errorf("%s: error %v, want accepted %v", e.desc, err, want)
+				}
+				// CheckName, which lint calls, says what the exporter does.
+				provider := strings.TrimSuffix(strings.TrimSuffix(e.desc, "_chat"), "_responses")
+				if cerr := CheckName(provider, tc.name); (cerr == nil) != (err == nil) {
+					t.Errorf("CheckName(%s, %q) = %v; the exporter says %v", provider, tc.name, cerr, err)
 				}
 			}
 		})

@@ -1,0 +1,73 @@
+package gen
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime"
+)
+
+// The catalog's metadata heads the index, and a provider that does not
+// accept a tool name gets no definitions file, with the reason in the
+// index, while the other providers' files are written.
+func TestDocsMetadataAndRefusedNames(t *testing.T) {
+	cat, err := catalog.LoadFiles(catalog.File{Name: "c.yaml", Data: []byte(`version: "1.0"
+agent: chat|assistant
+tools:
+  getComment: {description: Gets a comment.}
+  search.web: {description: Searches the web.}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Docs(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := string(files[DocsIndex])
+	for _, want := range []string{
+		"| catalog | |\n|---|---|\n| version | 1.0 |\n| agent | chat\\|assistant |\n",
+		"- `openai.json` is not written: openai does not accept the tool name \"search.web\".\n",
+		"- `anthropic.json` is not written: anthropic does not accept the tool name \"search.web\".\n",
+	} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.md lacks %q:\n%s", want, index)
+		}
+	}
+	for name, want := range map[string]bool{"openai.json": false, "openai-responses.json": false, "anthropic.json": false, "gemini.json": true, "mcp.json": true} {
+		if _, ok := files[name]; ok != want {
+			t.Errorf("%s written: %v; want %v", name, ok, want)
+		}
+	}
+	if !strings.Contains(string(files["mcp.json"]), `"name": "search.web"`) {
+		t.Errorf("mcp.json lacks search.web:\n%s", files["mcp.json"])
+	}
+}
+
+// Whatever name loads, the registry takes: the catalog and the runtime
+// share one rule of names.
+func TestLoadedNamesRegister(t *testing.T) {
+	cat, err := catalog.LoadFiles(catalog.File{Name: "c.yaml", Data: []byte(`tools:
+  getComment: {description: x}
+  search.web: {description: x}
+  get-user: {description: x}
+  2fa_check: {description: x}
+  _draft: {description: x}
+  ` + strings.Repeat("a", 64) + `: {description: x}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := runtime.New()
+	for _, m := range Metas(cat) {
+		err := reg.Register(runtime.Tool{Meta: m, Execute: func(context.Context, any) (any, error) { return nil, nil }})
+		if err != nil {
+			t.Errorf("Register(%s): %v", m.Name, err)
+		}
+	}
+	if got := len(reg.Names()); got != 6 {
+		t.Errorf("%d tools registered; want 6", got)
+	}
+}
