@@ -23,7 +23,8 @@ const CorpusEnv = "TOOLCAT_CORPUS"
 // what a new user does: write a catalog, toolcat lint, toolcat gen, and
 // go vet and go test of the generated package. Every catalog that loads
 // must give a package that builds, vets clean and passes its generated
-// conformance test. `make corpus` runs it.
+// conformance test; the MINIMAL and BASIC rule sets must report at most a
+// tenth of the tools. `make test-corpus` runs it.
 func TestCorpus(t *testing.T) {
 	dir := os.Getenv(CorpusEnv)
 	if dir == "" {
@@ -55,6 +56,7 @@ func TestCorpus(t *testing.T) {
 	write(t, filepath.Join(mod, "go.sum"), sum)
 
 	var tools, loaded, generated int
+	flagged := map[string]int{} // tools with a finding, by rule set
 	for i, set := range sets {
 		pkg := fmt.Sprintf("set%02d", i)
 		catDir := filepath.Join(mod, pkg, "catalog")
@@ -75,6 +77,9 @@ func TestCorpus(t *testing.T) {
 		}
 		loaded++
 		findings := strings.Count(stdout.String(), "\n")
+		for _, ruleSet := range ruleSets {
+			flagged[ruleSet] += toolsFlagged(t, catDir, ruleSet)
+		}
 		stdout.Reset()
 		stderr.Reset()
 		if code := Main([]string{"gen", "--cache=false", "--out", filepath.Join(mod, pkg), catDir}, nil, &stdout, &stderr); code != 0 {
@@ -89,6 +94,14 @@ func TestCorpus(t *testing.T) {
 	t.Logf("corpus: %d tool sets, %d tools; %d sets load, %d generate", len(sets), tools, loaded, generated)
 	if generated == 0 {
 		t.Fatal("no tool set of the corpus generated")
+	}
+	// The smaller rule sets are for tool sets written without toolcat:
+	// they must leave well-kept ones nearly alone.
+	for _, ruleSet := range ruleSets {
+		t.Logf("rule set %s: %d of %d tools have a finding (%.1f%%)", ruleSet, flagged[ruleSet], tools, 100*float64(flagged[ruleSet])/float64(tools))
+		if ruleSet != "STANDARD" && flagged[ruleSet]*10 > tools {
+			t.Errorf("rule set %s reports %d of the corpus's %d tools, more than a tenth", ruleSet, flagged[ruleSet], tools)
+		}
 	}
 	for _, args := range [][]string{{"mod", "tidy"}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
 		cmd := exec.Command(goBin, args...)
@@ -121,6 +134,36 @@ func skipImplemented(t *testing.T, pkg string, tools []map[string]any) {
 		t.Fatalf("%s does not end with %q as toolcat scaffolds it", path, ret)
 	}
 	write(t, path, bytes.Replace(src, []byte(ret), []byte(skip.String()+ret), 1))
+}
+
+// ruleSets are the lint rule sets TestCorpus measures.
+var ruleSets = []string{"MINIMAL", "BASIC", "STANDARD"}
+
+// toolsFlagged runs toolcat lint on catDir with only ruleSet and counts
+// the tools that have a finding.
+func toolsFlagged(t *testing.T, catDir, ruleSet string) int {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "toolcat.yaml")
+	write(t, cfg, []byte("lint:\n  use: ["+ruleSet+"]\n"))
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"lint", "--format", "json", "--config", cfg, catDir}, nil, &stdout, &stderr); code == 2 {
+		t.Fatalf("toolcat lint with %s: %s", ruleSet, stderr.String())
+	}
+	var report struct {
+		Diagnostics []struct {
+			Tool string `json:"tool"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatalf("toolcat lint --format json with %s: %v", ruleSet, err)
+	}
+	tools := map[string]bool{}
+	for _, d := range report.Diagnostics {
+		if d.Tool != "" {
+			tools[d.Tool] = true
+		}
+	}
+	return len(tools)
 }
 
 // A corpusSet is the tools of one server, in catalog form.
