@@ -17,6 +17,7 @@ import (
 	goruntime "runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -88,21 +89,28 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	type job struct {
 		name string
 		tool *toolModel // nil for a common file, which is never cached
-		file func() *jen.File
+		file func() (*jen.File, error)
 	}
 	jobs := []job{
-		{name: ConformanceFile, file: func() *jen.File { return genConformanceFile(m) }},
-		{name: CommonFile, file: func() *jen.File { return genCommonFile(m) }},
+		{name: ConformanceFile, file: func() (*jen.File, error) { return genConformanceFile(m), nil }},
+		{name: CommonFile, file: func() (*jen.File, error) { return genCommonFile(m), nil }},
 	}
 	for _, t := range m.tools {
-		jobs = append(jobs, job{t.genFile, t, func() *jen.File { return genToolFile(m, t) }})
+		jobs = append(jobs, job{t.genFile, t, func() (*jen.File, error) { return genToolFile(m, t) }})
+	}
+	renderJob := func(file func() (*jen.File, error)) ([]byte, error) {
+		f, err := file()
+		if err != nil {
+			return nil, err
+		}
+		return render(f)
 	}
 	out := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
 		if j.tool == nil || m.cache == nil {
-			out[i], errs[i] = render(j.file())
+			out[i], errs[i] = renderJob(j.file)
 			return
 		}
 		key := m.key(j.tool)
@@ -110,7 +118,7 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 			out[i] = b
 			return
 		}
-		out[i], errs[i] = render(j.file())
+		out[i], errs[i] = renderJob(j.file)
 		if errs[i] == nil {
 			m.cache.Put(j.name, key, out[i])
 		}
@@ -156,7 +164,7 @@ type model struct {
 }
 
 // keyVersion changes with what a tool's file is made from.
-const keyVersion = "toolcat gen key 1"
+const keyVersion = "toolcat gen key 2"
 
 // key is the cache key of t's file: a hash of everything the file is made
 // from, which is the tool's catalog entry but its examples, suppressions
@@ -170,7 +178,7 @@ func (m *model) key(t *toolModel) string {
 		}
 	}
 	c := t.t
-	put(keyVersion, m.pkg, t.impl, t.lower)
+	put(keyVersion, m.pkg)
 	put(t.names...)
 	put("", c.Name, c.Description, c.Category, c.Version, c.Owner, string(c.Risk), string(c.Autonomy),
 		c.CapabilityRequired, c.Exposure, c.FallbackTool, c.AdditionalArgs,
@@ -226,30 +234,50 @@ type toolModel struct {
 	resultNm string  // name of the Result type (an alias of any without schema)
 	named    []*goType
 	impl     string // scaffolded implementation type: searchArticles
-	lower    string // unexported prefix of the generated helpers
 	field    string // field of the Tools struct
 	genFile  string // search_articles_gen.go
 	implFile string // search_articles.go
 	dryRun   bool
 	revert   bool
+	// The generated functions and constants of the tool: searchArticlesMeta,
+	// searchArticlesTool, searchArticlesValidator, searchArticlesArgsSchema
+	// and searchArticlesResultSchema (when the tool has a result schema).
+	metaFn, toolFn, validatorFn, argsConst, resultConst string
+	// ctors name the error constructors, by error code.
+	ctors map[string]string
 	// general lists the schema keywords the one-pass validator leaves to
 	// the general validator; empty when it checks everything itself.
 	general []string
+	// fallback lists why the general validator validates the arguments;
+	// empty when the one-pass validator does.
+	fallback []string
+	// vasked and vnames are the names the one-pass validator asks for, in
+	// order, and those it was given: its package variables and scan
+	// functions.
+	vasked, vnames []string
 	// names are the package-level names given to the tool and its types,
 	// in order: with the catalog entry, all that its file depends on.
 	names []string
 }
 
-// reserved are the exported names the common file declares.
-var reserved = []string{"Tools", "NewRegistry", "Metas"}
+// reserved are the names the common files declare, the package's test
+// file declares, and Go or the imports take: no tool's name may be one.
+var reserved = append([]string{"Tools", "NewRegistry", "Metas", "TestConformance", "conformanceSpecs", "conformanceTools"},
+	slices.Sorted(maps.Keys(goReserved))...)
 
+// buildModel resolves every Go name of the package in one name space
+// before any file is rendered: the names that generated files, scaffolded
+// files and the Go language itself declare or import at package level.
+// Tools are taken in name order, and for each tool its names are asked
+// for in the order they are emitted, so the result is deterministic; the
+// names users see first (interfaces, then implementation types) are asked
+// for first, so adding a tool renames generated helpers rather than them.
 func buildModel(cat *catalog.Catalog) (*model, error) {
 	m := &model{cat: cat, pkg: cat.Package}
 	if m.pkg == "" {
 		m.pkg = "tools"
 	}
 	names := newNamer(reserved...)
-	lower := newNamer()
 	files := map[string]string{}
 	tools := append([]*catalog.Tool(nil), cat.Tools...)
 	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
@@ -259,8 +287,6 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 		names.log = &tm.names
 		tm.iface = names.name(exported(t.Name))
 		tm.field = tm.iface
-		tm.impl = lower.name(unexported(t.Name))
-		tm.lower = tm.impl
 		file := fileName(t.Name)
 		if prev, dup := files[file]; dup {
 			return nil, fmt.Errorf("tools %s and %s would share the file %s.go; rename one", prev, t.Name, file)
@@ -271,6 +297,11 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 		tm.dryRun = t.HasSideEffects && t.SupportsDryRun
 		tm.revert = t.Revertible
 		m.tools = append(m.tools, tm)
+	}
+	// Then the implementation types, which users' files declare.
+	for _, tm := range m.tools {
+		names.log = &tm.names
+		tm.impl = names.name(unexported(tm.t.Name))
 	}
 	for _, tm := range m.tools {
 		names.log = &tm.names
@@ -295,9 +326,43 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 			b.named = append(b.named, rb.named...)
 		}
 		tm.named = b.named
+		tm.ctors = map[string]string{}
+		for _, code := range errorCodes(tm.t) {
+			tm.ctors[code] = names.name(tm.iface + exported(code))
+		}
+		// The helpers start with the implementation's name, without the _
+		// that keeps a name such as type_ or fmt_ apart from Go's.
+		base := strings.TrimSuffix(tm.impl, "_")
+		tm.argsConst = names.name(base + "ArgsSchema")
+		if tm.t.Result != nil {
+			tm.resultConst = names.name(base + "ResultSchema")
+		}
+		tm.metaFn = names.name(base + "Meta")
+		tm.validatorFn = names.name(base + "Validator")
+		tm.toolFn = names.name(base + "Tool")
+		// The one-pass validator's variables and functions: it is built
+		// once here for the names it asks for, which its file replays.
+		tm.fallback = fallbackReasons(tm)
+		if len(tm.fallback) == 0 {
+			names.asked = &tm.vasked
+			names.log = &tm.vnames
+			newVgen(tm, names).build()
+			names.asked = nil
+			tm.names = append(tm.names, tm.vnames...)
+		}
 	}
 	names.log = nil
 	return m, nil
+}
+
+// errorCodes are the codes of the errors a tool declares, sorted.
+func errorCodes(t *catalog.Tool) []string {
+	codes := make([]string, 0, len(t.Errors))
+	for _, e := range t.Errors {
+		codes = append(codes, e.Code)
+	}
+	sort.Strings(codes)
+	return codes
 }
 
 // fileName is the base of a tool's files: its name, lower case, with any

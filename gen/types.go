@@ -132,9 +132,8 @@ func (b *typeBuilder) schemaType(s *catalog.Node, name func() string) *goType {
 	switch {
 	case s.Get("enum") != nil && allStrings(s.Get("enum")) && (len(types) == 0 || types[0] == "string"):
 		t := &goType{Kind: kEnum, Name: name(), Schema: s, Doc: doc}
-		vn := newNamer()
 		for _, v := range s.Get("enum").Items {
-			t.Values = append(t.Values, &enumValue{Name: vn.name(t.Name + exported(v.Str)), Value: v.Str})
+			t.Values = append(t.Values, &enumValue{Name: b.names.name(t.Name + exported(v.Str)), Value: v.Str})
 		}
 		b.named = append(b.named, t)
 		return t
