@@ -76,7 +76,7 @@ func RelativeTo(dir string) Option {
 // Generate compiles cat into the generated files of its package, by file
 // name. The output is deterministic: the same catalog gives the same bytes.
 func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
-	m, err := buildModel(cat)
+	m, err := buildModel(cat, true)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +272,10 @@ var reserved = append([]string{"Tools", "NewRegistry", "Metas", "TestConformance
 // for in the order they are emitted, so the result is deterministic; the
 // names users see first (interfaces, then implementation types) are asked
 // for first, so adding a tool renames generated helpers rather than them.
-func buildModel(cat *catalog.Catalog) (*model, error) {
+//
+// With validators false, the validators' own names are left out: what
+// scaffolds need is decided before them.
+func buildModel(cat *catalog.Catalog, validators bool) (*model, error) {
 	m := &model{cat: cat, pkg: cat.Package}
 	if m.pkg == "" {
 		m.pkg = "tools"
@@ -340,18 +343,30 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 		tm.metaFn = names.name(base + "Meta")
 		tm.validatorFn = names.name(base + "Validator")
 		tm.toolFn = names.name(base + "Tool")
-		// The one-pass validator's variables and functions: it is built
-		// once here for the names it asks for, which its file replays.
 		tm.fallback = fallbackReasons(tm)
-		if len(tm.fallback) == 0 {
-			names.asked = &tm.vasked
-			names.log = &tm.vnames
-			newVgen(tm, names).build()
-			names.asked = nil
-			tm.names = append(tm.names, tm.vnames...)
-		}
 	}
 	names.log = nil
+	if !validators {
+		return m, nil
+	}
+	// Last, the one-pass validators' variables and scan functions, which
+	// only their own file refers to. What a validator asks for depends on
+	// its tool alone, not on the names it gets: each is built once, in
+	// parallel, to learn it, and then named in order.
+	parallel(len(m.tools), func(i int) {
+		tm := m.tools[i]
+		if len(tm.fallback) == 0 {
+			r := &recorder{}
+			newVgen(tm, r).build()
+			tm.vasked = r.asked
+		}
+	})
+	for _, tm := range m.tools {
+		for _, want := range tm.vasked {
+			tm.vnames = append(tm.vnames, names.name(want))
+		}
+		tm.names = append(tm.names, tm.vnames...)
+	}
 	return m, nil
 }
 

@@ -153,8 +153,6 @@ type namer struct {
 	used map[string]bool
 	// log, when not nil, collects the names handed out.
 	log *[]string
-	// asked, when not nil, collects the names asked for, beside log.
-	asked *[]string
 }
 
 func newNamer(reserved ...string) *namer {
@@ -174,9 +172,6 @@ func (n *namer) name(want string) string {
 	if n.log != nil {
 		*n.log = append(*n.log, got)
 	}
-	if n.asked != nil {
-		*n.asked = append(*n.asked, want)
-	}
 	return got
 }
 
@@ -184,6 +179,14 @@ func (n *namer) name(want string) string {
 // the names a namer gave before.
 type names interface {
 	name(want string) string
+}
+
+// recorder hands out the names asked for and records them.
+type recorder struct{ asked []string }
+
+func (r *recorder) name(want string) string {
+	r.asked = append(r.asked, want)
+	return want
 }
 
 // replay hands out again the names a namer gave for the requests in
