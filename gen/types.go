@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/toolcat/toolcat/catalog"
 )
@@ -43,6 +44,28 @@ type goType struct {
 	// Recursive marks a type that contains itself through a $ref; fields
 	// of such a struct type are pointers.
 	Recursive bool
+	// ExactNames marks a struct with a member name that a json struct tag
+	// cannot express (see tagName): it gets MarshalJSON and UnmarshalJSON
+	// methods that write and read every name exactly.
+	ExactNames bool
+}
+
+// tagName reports whether encoding/json reads name back from a json struct
+// tag as itself: a name it accepts as a tag name (letters, digits, spaces
+// and punctuation but quotes, backslashes and commas), other than "-",
+// which drops the field.
+func tagName(name string) bool {
+	if name == "" || name == "-" {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r):
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			return false
+		}
+	}
+	return true
 }
 
 type goField struct {
@@ -199,10 +222,18 @@ func (b *typeBuilder) object(s *catalog.Node, name, doc string) *goType {
 			required[it.Str] = true
 		}
 	}
-	fields := newNamer()
 	props := s.Get("properties")
 	if props == nil || props.Kind != catalog.Object {
 		return t
+	}
+	for _, p := range props.Fields {
+		if !tagName(p.Key) {
+			t.ExactNames = true
+		}
+	}
+	fields := newNamer()
+	if t.ExactNames {
+		fields = newNamer("MarshalJSON", "UnmarshalJSON")
 	}
 	for _, p := range props.Fields {
 		f := &goField{JSON: p.Key, Name: fields.name(exported(p.Key)), Required: required[p.Key], Schema: p.Value}
