@@ -155,7 +155,12 @@ func (b *typeBuilder) schemaType(s *catalog.Node, name func() string) *goType {
 	switch {
 	case s.Get("enum") != nil && allStrings(s.Get("enum")) && (len(types) == 0 || types[0] == "string"):
 		t := &goType{Kind: kEnum, Name: name(), Schema: s, Doc: doc}
+		seen := map[string]bool{}
 		for _, v := range s.Get("enum").Items {
+			if seen[v.Str] {
+				continue // one constant a value, however often the schema lists it
+			}
+			seen[v.Str] = true
 			t.Values = append(t.Values, &enumValue{Name: b.names.name(t.Name + exported(v.Str)), Value: v.Str})
 		}
 		b.named = append(b.named, t)
@@ -327,10 +332,27 @@ func (b *typeBuilder) ref(ref string) *goType {
 	t := b.schemaType(target, once(func() string { return b.names.name(base) }))
 	delete(b.building, ref)
 	rec := placeholder.Recursive
+	if rec && containsItself(t, placeholder) {
+		// A list or map of itself, with no named type on the way: Go
+		// cannot spell it, and the general validator checks it.
+		t = &goType{Kind: kAny, Schema: target}
+	}
 	*placeholder = *t
 	placeholder.Recursive = rec
 	t.Recursive = rec
 	return placeholder
+}
+
+// containsItself reports whether the unnamed type t (a list or a map)
+// holds self through lists and maps only.
+func containsItself(t, self *goType) bool {
+	for t.Kind == kSlice || t.Kind == kMap {
+		t = t.Elem
+		if t == self {
+			return true
+		}
+	}
+	return false
 }
 
 // once memoises a name maker, so that asking twice names one type.

@@ -812,7 +812,7 @@ func (g *vgen) read(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stateme
 		jen.If(jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
 		jen.Var().Id("v").Any(),
 		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
-		dst.Clone().Op("=").Id("v"),
+		assign(ctx, dst, jen.Id("v")),
 	}
 }
 
@@ -921,12 +921,7 @@ func (g *vgen) readScalar(ctx valueCtx, s *catalog.Node, want string, typed bool
 			d.add("Multiple", rt("NewMultiple", jen.Lit(m.Num)))
 		}
 		if e := s.Get("enum"); e != nil {
-			vals := make([]jen.Code, len(e.Items))
-			for i, it := range e.Items {
-				f, _ := it.Float()
-				vals[i] = jen.Lit(int64(f))
-			}
-			d.add("Enum", jen.Index().Int64().Values(vals...))
+			d.add("Enum", jen.Index().Int64().Values(intEnum(e)...))
 			d.add("Allowed", allowedValues(e.Items))
 		}
 		if len(d) > 0 || !typed || want != plain {
@@ -974,6 +969,21 @@ func (g *vgen) readScalar(ctx valueCtx, s *catalog.Node, want string, typed bool
 		args = append(args, jen.Id("late"))
 	}
 	return rt(name, args...)
+}
+
+// intEnum lists the values of an integer enum, each once: a switch may
+// not have a case twice.
+func intEnum(e *catalog.Node) []jen.Code {
+	var vals []jen.Code
+	seen := map[int64]bool{}
+	for _, it := range e.Items {
+		f, _ := it.Float()
+		if n := int64(f); !seen[n] {
+			seen[n] = true
+			vals = append(vals, jen.Lit(n))
+		}
+	}
+	return vals
 }
 
 // limits returns the bounds a schema sets on a length with the keywords
@@ -1101,13 +1111,8 @@ func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stat
 		checks = append(checks, jen.If(jen.Op("!").Id(mult).Dot("Int").Call(jen.Id("n"))).Block(ret(rt("ArgNotMultiple", ctx.ptr, fl.Clone(), jen.Id(mult)))))
 	}
 	if e := s.Get("enum"); e != nil {
-		vals := make([]jen.Code, len(e.Items))
-		for i, it := range e.Items {
-			f, _ := it.Float()
-			vals[i] = jen.Lit(int64(f))
-		}
 		checks = append(checks, jen.Switch(jen.Id("n")).Block(
-			jen.Case(vals...),
+			jen.Case(intEnum(e)...),
 			jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, fl.Clone(), jen.Id(g.enumVar(ctx, s))))),
 		))
 	}
