@@ -376,3 +376,31 @@ func FuzzGeneratedCodeCompiles(f *testing.F) {
 		checkCompiles(t, (&draw{data: data}).catalogJSON())
 	})
 }
+
+// TestGeneratedCodeCompilesFound type-checks the packages of catalogs the
+// fuzz target found failing, reduced.
+func TestGeneratedCodeCompilesFound(t *testing.T) {
+	tool := func(args string) string {
+		return `{"package":"x","tools":{"t":{"description":"Does t. Use when asked. Does not do anything else.","args":` + args + `}}}`
+	}
+	for _, c := range []struct{ desc, catalog string }{
+		{"a nullable value of any type is stored through its pointer",
+			tool(`{"type":"object","$defs":{"a":{}},"properties":{"e":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"null"}]}}}`)},
+		{"an enum that lists a value twice has one constant for it",
+			tool(`{"type":"object","properties":{"e":{"type":"string","enum":["a","b","a"]}}}`)},
+		{"an integer enum that lists a value twice has one case for it",
+			tool(`{"type":"object","properties":{"e":{"type":"array","uniqueItems":true,"items":{"type":"integer","enum":[1,2,1]}}}}`)},
+		{"a $def that is a list of itself",
+			tool(`{"type":"object","$defs":{"a":{"type":"array","items":{"$ref":"#/$defs/a"}}},"properties":{"e":{"$ref":"#/$defs/a"}}}`)},
+		{"two $defs that are maps of each other",
+			tool(`{"type":"object","$defs":{"a":{"type":"object","additionalProperties":{"$ref":"#/$defs/b"}},"b":{"type":"object","additionalProperties":{"$ref":"#/$defs/a"}}},"properties":{"e":{"$ref":"#/$defs/a"}}}`)},
+		{"a recursive $def reached through another $def",
+			tool(`{"type":"object","$defs":{"a":{"type":"object","properties":{"k":{"$ref":"#/$defs/a"}},"required":["k"]},"b":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/b"}}}`)},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			if !checkCompiles(t, []byte(c.catalog)) {
+				t.Fatalf("the catalog does not load: %s", c.catalog)
+			}
+		})
+	}
+}

@@ -262,7 +262,12 @@ type toolModel struct {
 
 // reserved are the names the common files declare, the package's test
 // file declares, and Go or the imports take: no tool's name may be one.
-var reserved = append([]string{"Tools", "NewRegistry", "Metas", "TestConformance", "conformanceSpecs", "conformanceTools"},
+// t, impls and opts are the names of conformanceTools' parameter and
+// variables, which would hide an implementation type of that name from
+// its body. (The other functions gen writes refer to no unexported name
+// that could equal one of their parameters or variables: the names they
+// refer to end with a capitalised word.)
+var reserved = append([]string{"Tools", "NewRegistry", "Metas", "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
 	slices.Sorted(maps.Keys(goReserved))...)
 
 // buildModel resolves every Go name of the package in one name space

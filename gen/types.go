@@ -337,6 +337,9 @@ func (b *typeBuilder) ref(ref string) *goType {
 		// cannot spell it, and the general validator checks it.
 		t = &goType{Kind: kAny, Schema: target}
 	}
+	// t may be the type of another $def (this one is a $ref to it), which
+	// keeps its own mark.
+	rec = rec || t.Recursive
 	*placeholder = *t
 	placeholder.Recursive = rec
 	t.Recursive = rec

@@ -28,6 +28,7 @@ func conformanceTools(t *testing.T) (Tools, conformance.Options) {
 		SearchWebNotFound:        &searchWebNotFound{},
 		SearchWebTool:            &searchWebTool{},
 		SearchWebValidator:       &searchWebValidator{},
+		T:                        &t2{},
 		Testing:                  &testing_{},
 		Time:                     &time_{},
 	}
