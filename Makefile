@@ -70,13 +70,15 @@ check-generate: build
 	@for d in $(DOCS_DIRS); do $(BIN) docs --check --out $$d/docs $$d/catalog || exit 1; done
 	@$(BIN) lint --rules --format markdown | diff -u $(RULESDOC) - || { echo "$(RULESDOC) is stale: run make generate"; exit 1; }
 
-# Short fuzzing runs of the parsers (FUZZTIME=10m for a longer one).
+# Short fuzzing runs of the parsers, and of generation from drawn catalogs
+# into code that must type-check (FUZZTIME=10m for a longer one).
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadYAML -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadJSON -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadCUE -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadInParts -fuzztime $(FUZZTIME) ./catalog/
+	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./gen/ ./runtime/... ./cmd/toolcat/
