@@ -591,11 +591,11 @@ func (g *vgen) setDefault(t *goType, fd *goField) []jen.Code {
 	if fd.Pointer {
 		return []jen.Code{
 			jen.Id("v").Op(":=").New(typeExpr(fd.Type)),
-			jen.Id("_").Op("=").Qual("encoding/json", "Unmarshal").Call(jen.Id(name), jen.Id("v")),
+			jen.Id("_").Op("=").Qual(runtimePkg, "UnmarshalExact").Call(jen.Id(name), jen.Id("v")),
 			jen.Id("out").Dot(fd.Name).Op("=").Id("v"),
 		}
 	}
-	return []jen.Code{jen.Id("_").Op("=").Qual("encoding/json", "Unmarshal").Call(jen.Id(name), target)}
+	return []jen.Code{jen.Id("_").Op("=").Qual(runtimePkg, "UnmarshalExact").Call(jen.Id(name), target)}
 }
 
 // valueCtx is where a value is read: its schema as written (nullable

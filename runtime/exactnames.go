@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
+	"sync"
 
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
@@ -102,9 +105,141 @@ func DecodeMembers(data []byte, field func(name string) any) error {
 		if err != nil {
 			return err
 		}
-		if err := json.Unmarshal(raw, target); err != nil {
+		if err := UnmarshalExact(raw, target); err != nil {
 			return fmt.Errorf("member %q: %w", name, err)
 		}
 	}
 	return d.End()
+}
+
+// ExactMembers removes from doc, a value encoding/json decoded into any,
+// the object members that no field of the Go type t names exactly, where
+// t is a type toolcat generates (structs with json tags, pointers, slices
+// and maps of them). json.Unmarshal of doc into a t then fills each field
+// from its own member only: on its own it also takes a member whose name
+// differs in case, which a schema that allows other members lets through
+// unchecked ({"LIMIT": 1000} beside a property limit with a maximum of
+// 10). Types with their own UnmarshalJSON are left to it.
+func ExactMembers(doc any, t reflect.Type) {
+	if t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		ExactMembers(doc, t.Elem())
+	case reflect.Slice, reflect.Array:
+		if a, ok := doc.([]any); ok {
+			for _, e := range a {
+				ExactMembers(e, t.Elem())
+			}
+		}
+	case reflect.Map:
+		if m, ok := doc.(map[string]any); ok {
+			for _, e := range m {
+				ExactMembers(e, t.Elem())
+			}
+		}
+	case reflect.Struct:
+		m, ok := doc.(map[string]any)
+		if !ok {
+			return
+		}
+		fields := jsonFields(t)
+		for k, v := range m {
+			ft, ok := fields[k]
+			if !ok {
+				delete(m, k)
+				continue
+			}
+			ExactMembers(v, ft)
+		}
+	}
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// UnmarshalExact is json.Unmarshal(data, v) for v a pointer to a type
+// toolcat generates, but with names matched exactly (see ExactMembers):
+// the decoding of generated types from JSON that the runtime and
+// generated code do goes through it or ExactMembers.
+func UnmarshalExact(data []byte, v any) error {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer || !foldable(t.Elem()) {
+		return json.Unmarshal(data, v)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	if dec.More() {
+		return json.Unmarshal(data, v) // its error for trailing data
+	}
+	ExactMembers(doc, t.Elem())
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+// foldableTypes caches foldable.
+var foldableTypes sync.Map // reflect.Type → bool
+
+// foldable reports whether json.Unmarshal into t may match a member name
+// in another case: whether t holds a struct decoded by its tags.
+func foldable(t reflect.Type) bool {
+	if f, ok := foldableTypes.Load(t); ok {
+		return f.(bool)
+	}
+	f := holdsTaggedStruct(t, map[reflect.Type]bool{})
+	foldableTypes.Store(t, f)
+	return f
+}
+
+func holdsTaggedStruct(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	if t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		return holdsTaggedStruct(t.Elem(), seen)
+	case reflect.Struct:
+		return true
+	}
+	return false
+}
+
+// fieldsByType caches jsonFields.
+var fieldsByType sync.Map // reflect.Type → map[string]reflect.Type
+
+// jsonFields maps the JSON names of a struct's fields, as encoding/json
+// reads their tags, to the fields' types.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	if f, ok := fieldsByType.Load(t); ok {
+		return f.(map[string]reflect.Type)
+	}
+	fields := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = f.Name
+		}
+		fields[name] = f.Type
+	}
+	fieldsByType.Store(t, fields)
+	return fields
 }

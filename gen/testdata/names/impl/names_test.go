@@ -12,7 +12,7 @@ import (
 // args gives every member of echo_names a value of its own.
 const args = `{"-":"dash","a,b":"comma","":"empty","q\"uote":"quote","back\\slash":"backslash",` +
 	`"x,omitempty":7,"Name":"upper","name":"lower","with space":true,"näme":"umlaut","€":1.5,` +
-	`"plain":"plain","nested":{",":"inner comma","ok":"ok"}}`
+	`"plain":"plain","nested":{",":"inner comma","ok":"ok"},"open":{"limit":3}}`
 
 func registry(t *testing.T) *runtime.Registry {
 	t.Helper()
@@ -59,10 +59,14 @@ func TestNamesRoundTrip(t *testing.T) {
 func TestNamesExactCase(t *testing.T) {
 	reg := registry(t)
 	for _, tool := range []string{"echo_names", "echo_names_general"} {
-		res := reg.Call(context.Background(), tool, []byte(`{"-":"d","a,b":"c","nested":{"OK":"x"}}`), runtime.CallOptions{})
+		res := reg.Call(context.Background(), tool, []byte(`{"-":"d","a,b":"c","nested":{"OK":"x"},"open":{"LIMIT":1000}}`), runtime.CallOptions{})
 		got := data(t, res)
 		if n := got["nested"].(map[string]any); len(n) != 0 {
 			t.Errorf("%s: nested = %v, want no members", tool, n)
+		}
+		// open allows other members: LIMIT is one, unchecked, not limit.
+		if o := got["open"].(map[string]any); len(o) != 0 {
+			t.Errorf("%s: open = %v, want no members", tool, o)
 		}
 	}
 }
