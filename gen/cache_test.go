@@ -101,6 +101,7 @@ func TestCache(t *testing.T) {
 		}
 		slices.Sort(c.hits)
 		slices.Sort(c.puts)
+		wantHits, wantPuts = slices.Sorted(slices.Values(wantHits)), slices.Sorted(slices.Values(wantPuts))
 		if !slices.Equal(c.hits, wantHits) || !slices.Equal(c.puts, wantPuts) {
 			t.Errorf("cache hits %v, puts %v; want %v, %v", c.hits, c.puts, wantHits, wantPuts)
 		}
@@ -123,6 +124,17 @@ func TestCache(t *testing.T) {
     args: {type: object, additionalProperties: false, properties: {}}
 `
 	check(collides, []string{"cancel_order_gen.go", "get_order_gen.go"}, []string{"list_orders_args_status_gen.go", "list_orders_gen.go"})
+
+	// A new tool whose implementation type takes the name of
+	// get_order's binding, or of a variable of its validator: get_order's
+	// file is rendered again, with the name it gets instead.
+	for _, name := range []string{"get_order_tool", "get_order_args_object"} {
+		added := collides + "  " + name + `:
+    description: Named like a helper of get_order. Use when asked.
+`
+		check(collides, []string{"cancel_order_gen.go", "get_order_gen.go", "list_orders_args_status_gen.go", "list_orders_gen.go"}, nil)
+		check(added, []string{"cancel_order_gen.go", "list_orders_args_status_gen.go", "list_orders_gen.go"}, []string{"get_order_gen.go", name + "_gen.go"})
+	}
 }
 
 // Every field of a catalog entry that a tool's file is made from is in the
