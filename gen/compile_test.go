@@ -59,6 +59,7 @@ var toolWords = []string{
 	"string", "any", "init", "type", "func", "x", "a", "b", "not", "found", "item", "value",
 	"allowed", "bounds", "pattern", "format", "list", "default", "kind", "2", "id", "ids",
 	"url", "ID", "Get", "specs", "internal", "rate", "limited", "marshal", "unmarshal", "valid",
+	"toolcat", "t", "impls", "opts",
 }
 
 var toolSeps = []string{"_", "-", ".", "", "__"}

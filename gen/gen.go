@@ -128,6 +128,9 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("%s: %w", j.name, errs[i])
 		}
+		if _, dup := files[j.name]; dup {
+			return nil, fmt.Errorf("internal error: two files are called %s", j.name)
+		}
 		files[j.name] = out[i]
 	}
 	return files, nil
@@ -409,6 +412,10 @@ func fileName(name string) string {
 			s += "_tool"
 			break
 		}
+	}
+	// toolcat_gen.go is the common file.
+	if s+"_gen.go" == CommonFile {
+		s += "_tool"
 	}
 	return s
 }

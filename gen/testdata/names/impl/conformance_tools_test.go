@@ -31,6 +31,7 @@ func conformanceTools(t *testing.T) (Tools, conformance.Options) {
 		T:                        &t2{},
 		Testing:                  &testing_{},
 		Time:                     &time_{},
+		Toolcat:                  &toolcat{},
 	}
 	stub := map[conformance.Check]string{conformance.CheckImplemented: "the golden case has the scaffolded stubs"}
 	skip := map[string]map[conformance.Check]string{}
