@@ -57,6 +57,20 @@ type Cache interface {
 	Put(name, key string, data []byte)
 }
 
+// A NamesCache is a Cache that also keeps lists of names by key. Generate
+// keeps in it what each tool's one-pass validator declares, which it
+// must otherwise build the validator to learn, even for a tool whose file
+// comes from the cache: every name of the package is decided on every
+// run (see docs/gen.md). Generate calls it from several goroutines.
+type NamesCache interface {
+	Cache
+	// GetNames returns the names recorded with key, if the cache has
+	// them.
+	GetNames(key string) ([]string, bool)
+	// PutNames records names with key.
+	PutNames(key string, names []string)
+}
+
 // WithCache makes Generate take a tool's file from c when c has it, and
 // give c every tool file it renders. A file's key covers the tool's
 // catalog entry, the package and the Go names given to the tool; it does
@@ -76,13 +90,15 @@ func RelativeTo(dir string) Option {
 // Generate compiles cat into the generated files of its package, by file
 // name. The output is deterministic: the same catalog gives the same bytes.
 func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
-	m, err := buildModel(cat, true)
+	var o model
+	for _, opt := range opts {
+		opt(&o)
+	}
+	m, err := buildModel(cat, true, o.cache)
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range opts {
-		o(m)
-	}
+	m.dir, m.cache = o.dir, o.cache
 	m.relFiles = relativeFiles(m.dir, cat.Files)
 	// Rendering (gofmt included) is most of the work, and the files are
 	// independent: one worker per CPU, the two large common files first.
@@ -171,8 +187,22 @@ const keyVersion = "toolcat gen key 2"
 
 // key is the cache key of t's file: a hash of everything the file is made
 // from, which is the tool's catalog entry but its examples, suppressions
-// and positions, the package name and the names given to the tool.
+// and positions, the package name and the names given to the tool so far.
 func (m *model) key(t *toolModel) string {
+	if t.entryKey == nil {
+		t.entryKey = entryKey(t.t)
+	}
+	h := sha256.New()
+	for _, p := range append([]string{keyVersion, m.pkg}, t.names...) {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	h.Write(t.entryKey)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// entryKey hashes what a tool's file is made from of its catalog entry.
+func entryKey(c *catalog.Tool) []byte {
 	h := sha256.New()
 	put := func(parts ...string) {
 		for _, p := range parts {
@@ -180,10 +210,7 @@ func (m *model) key(t *toolModel) string {
 			h.Write([]byte{0})
 		}
 	}
-	c := t.t
-	put(keyVersion, m.pkg)
-	put(t.names...)
-	put("", c.Name, c.Description, c.Category, c.Version, c.Owner, string(c.Risk), string(c.Autonomy),
+	put(c.Name, c.Description, c.Category, c.Version, c.Owner, string(c.Risk), string(c.Autonomy),
 		c.CapabilityRequired, c.Exposure, c.FallbackTool, c.AdditionalArgs,
 		fmt.Sprint(c.HasSideEffects, c.Idempotent, c.IdempotencyRequired, c.SupportsDryRun, c.Revertible, c.ReturnsUntrusted, c.MaxRetries, c.SLAms))
 	put(c.Dependencies...)
@@ -194,7 +221,7 @@ func (m *model) key(t *toolModel) string {
 	for _, e := range c.Errors {
 		put(e.Code, e.Suggestion, fmt.Sprint(e.RetryAllowed != nil, e.RetryAllowed != nil && *e.RetryAllowed))
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return h.Sum(nil)
 }
 
 // pos writes a catalog position for generated code.
@@ -261,6 +288,9 @@ type toolModel struct {
 	// names are the package-level names given to the tool and its types,
 	// in order: with the catalog entry, all that its file depends on.
 	names []string
+	// entryKey is the hash of the catalog entry in the cache key, made
+	// once.
+	entryKey []byte
 }
 
 // reserved are the names the common files declare, the package's test
@@ -283,7 +313,9 @@ var reserved = append([]string{"Tools", "NewRegistry", "Metas", "TestConformance
 //
 // With validators false, the validators' own names are left out: what
 // scaffolds need is decided before them.
-func buildModel(cat *catalog.Catalog, validators bool) (*model, error) {
+//
+// A cache that is a NamesCache keeps what the validators ask for.
+func buildModel(cat *catalog.Catalog, validators bool, cache Cache) (*model, error) {
 	m := &model{cat: cat, pkg: cat.Package}
 	if m.pkg == "" {
 		m.pkg = "tools"
@@ -361,12 +393,27 @@ func buildModel(cat *catalog.Catalog, validators bool) (*model, error) {
 	// only their own file refers to. What a validator asks for depends on
 	// its tool alone, not on the names it gets: each is built once, in
 	// parallel, to learn it, and then named in order.
+	nc, _ := cache.(NamesCache)
 	parallel(len(m.tools), func(i int) {
 		tm := m.tools[i]
-		if len(tm.fallback) == 0 {
-			r := &recorder{}
-			newVgen(tm, r).build()
-			tm.vasked = r.asked
+		if len(tm.fallback) > 0 {
+			return
+		}
+		// What the validator asks for depends on what the file's key
+		// covers so far: the catalog entry and the names decided.
+		var key string
+		if nc != nil {
+			key = "validator names " + m.key(tm)
+			if asked, ok := nc.GetNames(key); ok {
+				tm.vasked = asked
+				return
+			}
+		}
+		r := &recorder{}
+		newVgen(tm, r).build()
+		tm.vasked = r.asked
+		if nc != nil {
+			nc.PutNames(key, r.asked)
 		}
 	})
 	for _, tm := range m.tools {

@@ -45,7 +45,7 @@ type Method struct {
 // Scaffolds returns the implementation files of cat's tools and the
 // conformance test's file, for the CLI to write where they do not exist.
 func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
-	m, err := buildModel(cat, false)
+	m, err := buildModel(cat, false, nil)
 	if err != nil {
 		return nil, err
 	}
