@@ -159,7 +159,14 @@ func (d *draw) schema(depth int, defs []string) map[string]any {
 		if d.bool() {
 			return map[string]any{"anyOf": []any{d.schema(depth-1, defs), map[string]any{"type": "null"}}}
 		}
-		return map[string]any{"anyOf": []any{d.schema(depth-1, defs), d.schema(depth-1, defs)}}
+		alts := []any{d.schema(depth-1, defs), d.schema(depth-1, defs)}
+		if d.bool() {
+			// Variants named by title: the accessors As<Title>.
+			for _, a := range alts {
+				a.(map[string]any)["title"] = d.word(propWords, propSeps, 2)
+			}
+		}
+		return map[string]any{pick(d, []string{"anyOf", "oneOf"}): alts}
 	}
 }
 
@@ -189,7 +196,18 @@ func (d *draw) object(depth int, defs []string) map[string]any {
 		s["additionalProperties"] = false
 	}
 	if len(props) > 0 && d.n(4) == 0 {
-		s["default"] = map[string]any{}
+		// A default object with members named like the properties, in
+		// their case or another.
+		def := map[string]any{}
+		for name := range props {
+			if d.bool() {
+				def[name] = nil
+			}
+			if d.bool() {
+				def[strings.ToUpper(name)] = 1
+			}
+		}
+		s["default"] = def
 	}
 	return s
 }
@@ -220,8 +238,11 @@ func (d *draw) catalogJSON() []byte {
 			"description": "Does " + name + ". Use when asked. Does not do anything else.",
 			"args":        args,
 		}
-		if d.bool() {
+		switch d.n(3) {
+		case 1:
 			t["result"] = d.schema(2, nil)
+		case 2:
+			t["result"] = d.object(2, nil)
 		}
 		if d.bool() {
 			errs := map[string]any{}
@@ -229,6 +250,9 @@ func (d *draw) catalogJSON() []byte {
 				errs[pick(d, errorCodes)] = map[string]any{"suggestion": "Try again."}
 			}
 			t["errors"] = errs
+		}
+		if d.bool() {
+			t["additional_args"] = pick(d, []string{"reject", "strip", "allow"})
 		}
 		if d.bool() {
 			t["has_side_effects"] = true
