@@ -175,9 +175,9 @@ func (n *namer) name(want string) string {
 	return got
 }
 
-// names hands out package-level identifiers: a namer, or a replay of
+// nameSource hands out package-level identifiers: a namer, or a replay of
 // the names a namer gave before.
-type names interface {
+type nameSource interface {
 	name(want string) string
 }
 

@@ -48,7 +48,7 @@ func genValidator(f *jen.File, t *toolModel) error {
 	return r.err
 }
 
-func newVgen(t *toolModel, n names) *vgen {
+func newVgen(t *toolModel, n nameSource) *vgen {
 	return &vgen{t: t, done: map[*goType]bool{}, names: n, enums: map[*catalog.Node]string{}, objects: map[*goType]string{}, scans: map[*goType]string{}}
 }
 
@@ -372,7 +372,7 @@ type vgen struct {
 	vars  []jen.Code
 	funcs []jen.Code
 	done  map[*goType]bool
-	names names // package variables and functions of this validator
+	names nameSource // package variables and functions of this validator
 	enums map[*catalog.Node]string
 	// scans names the scan function of each struct type.
 	scans map[*goType]string
