@@ -86,7 +86,8 @@ check-generate: build
 	@for d in $(DOCS_DIRS); do $(BIN) docs --check --out $$d/docs $$d/catalog || exit 1; done
 	@$(BIN) lint --rules --format markdown | diff -u $(RULESDOC) - || { echo "$(RULESDOC) is stale: run make generate"; exit 1; }
 
-# Short fuzzing runs of the parsers (FUZZTIME=10m for a longer one).
+# Short fuzzing runs of the parsers, and of generation from drawn catalogs
+# into code that must type-check (FUZZTIME=10m for a longer one).
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadYAML -fuzztime $(FUZZTIME) ./catalog/
@@ -95,6 +96,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadInParts -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./catalog/lint/
+	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./gen/ ./runtime/... ./cmd/toolcat/

@@ -18,6 +18,30 @@ type mapCache struct {
 	mu         sync.Mutex
 	files      map[string][]byte // name + key → data
 	hits, puts []string
+	// names, when not nil, makes it a NamesCache.
+	names      map[string][]string
+	namesAsked int
+	namesHits  int
+}
+
+// namesCache is a mapCache that is a NamesCache.
+type namesCache struct{ *mapCache }
+
+func (c namesCache) GetNames(key string) ([]string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.namesAsked++
+	n, ok := c.names[key]
+	if ok {
+		c.namesHits++
+	}
+	return n, ok
+}
+
+func (c namesCache) PutNames(key string, names []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.names[key] = names
 }
 
 func (c *mapCache) Get(name, key string) ([]byte, bool) {
@@ -37,7 +61,7 @@ func (c *mapCache) Put(name, key string, data []byte) {
 	c.puts = append(c.puts, name)
 }
 
-func (c *mapCache) reset() { c.hits, c.puts = nil, nil }
+func (c *mapCache) reset() { c.hits, c.puts, c.namesAsked, c.namesHits = nil, nil, 0, 0 }
 
 const cacheCatalog = `package: shop
 tools:
@@ -80,7 +104,17 @@ func loadString(t *testing.T, src string) *catalog.Catalog {
 // A cached run gives the same bytes as a fresh one, renders only the tool
 // files whose inputs changed, and always renders the common files.
 func TestCache(t *testing.T) {
+	t.Run("files", func(t *testing.T) { testCache(t, false) })
+	t.Run("files and names", func(t *testing.T) { testCache(t, true) })
+}
+
+func testCache(t *testing.T, withNames bool) {
 	c := &mapCache{files: map[string][]byte{}}
+	var cache gen.Cache = c
+	if withNames {
+		c.names = map[string][]string{}
+		cache = namesCache{c}
+	}
 	generate := func(src string, opts ...gen.Option) map[string][]byte {
 		t.Helper()
 		files, err := gen.Generate(loadString(t, src), opts...)
@@ -92,7 +126,7 @@ func TestCache(t *testing.T) {
 	check := func(src string, wantHits, wantPuts []string) {
 		t.Helper()
 		c.reset()
-		cached := generate(src, gen.WithCache(c))
+		cached := generate(src, gen.WithCache(cache))
 		fresh := generate(src)
 		for _, name := range slices.Sorted(maps.Keys(fresh)) {
 			if !bytes.Equal(cached[name], fresh[name]) {
@@ -101,8 +135,14 @@ func TestCache(t *testing.T) {
 		}
 		slices.Sort(c.hits)
 		slices.Sort(c.puts)
+		wantHits, wantPuts = slices.Sorted(slices.Values(wantHits)), slices.Sorted(slices.Values(wantPuts))
 		if !slices.Equal(c.hits, wantHits) || !slices.Equal(c.puts, wantPuts) {
 			t.Errorf("cache hits %v, puts %v; want %v, %v", c.hits, c.puts, wantHits, wantPuts)
+		}
+		// A tool whose file comes from the cache had its validator's
+		// names from there too.
+		if withNames && c.namesHits < len(wantHits) {
+			t.Errorf("%d tools had their validator's names from the cache, %d their file", c.namesHits, len(wantHits))
 		}
 	}
 	all := []string{"cancel_order_gen.go", "get_order_gen.go", "list_orders_gen.go"}
@@ -123,6 +163,17 @@ func TestCache(t *testing.T) {
     args: {type: object, additionalProperties: false, properties: {}}
 `
 	check(collides, []string{"cancel_order_gen.go", "get_order_gen.go"}, []string{"list_orders_args_status_gen.go", "list_orders_gen.go"})
+
+	// A new tool whose implementation type takes the name of
+	// get_order's binding, or of a variable of its validator: get_order's
+	// file is rendered again, with the name it gets instead.
+	for _, name := range []string{"get_order_tool", "get_order_args_object"} {
+		added := collides + "  " + name + `:
+    description: Named like a helper of get_order. Use when asked.
+`
+		check(collides, []string{"cancel_order_gen.go", "get_order_gen.go", "list_orders_args_status_gen.go", "list_orders_gen.go"}, nil)
+		check(added, []string{"cancel_order_gen.go", "list_orders_args_status_gen.go", "list_orders_gen.go"}, []string{"get_order_gen.go", name + "_gen.go"})
+	}
 }
 
 // Every field of a catalog entry that a tool's file is made from is in the

@@ -143,17 +143,81 @@ func genStruct(f *jen.File, t *goType) {
 	f.Add(comment(doc))
 	fields := make([]jen.Code, 0, len(t.Fields))
 	for _, fd := range t.Fields {
-		tag := fd.JSON
-		if !fd.Required {
-			tag += ",omitempty"
+		st := jen.Id(fd.Name).Add(fieldExpr(fd))
+		if tagName(fd.JSON) {
+			tag := fd.JSON
+			if !fd.Required {
+				tag += ",omitempty"
+			}
+			st.Tag(map[string]string{"json": tag})
 		}
-		st := jen.Id(fd.Name).Add(fieldExpr(fd)).Tag(map[string]string{"json": tag})
-		if d := fieldDoc(fd); d != "" {
+		d := fieldDoc(fd)
+		if !tagName(fd.JSON) {
+			d = strings.TrimSpace(d + fmt.Sprintf("\nIts JSON name is %q.", fd.JSON))
+		}
+		if d != "" {
 			fields = append(fields, comment(d))
 		}
 		fields = append(fields, st)
 	}
 	f.Type().Id(t.Name).Struct(fields...)
+	if t.ExactNames {
+		genExactNames(f, t)
+	}
+}
+
+// genExactNames emits the MarshalJSON and UnmarshalJSON methods of a
+// struct with a member name that no json tag expresses: they write and
+// read every member by its exact name, leaving out optional members as
+// omitempty does.
+func genExactNames(f *jen.File, t *goType) {
+	var adds []jen.Code
+	for _, fd := range t.Fields {
+		add := jen.Id("w").Dot("Add").Call(jen.Lit(fd.JSON), jen.Id("v").Dot(fd.Name))
+		if cond := present(fd); cond != nil && !fd.Required {
+			add = jen.If(cond).Block(add)
+		}
+		adds = append(adds, add)
+	}
+	f.Comment("MarshalJSON writes the members of " + t.Name + " by the names the schema gives them,")
+	f.Comment("which json struct tags cannot all express.")
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		append(append([]jen.Code{jen.Var().Id("w").Qual(runtimePkg, "ObjectWriter")}, adds...),
+			jen.Return(jen.Id("w").Dot("JSON").Call()))...,
+	)
+	var cases []jen.Code
+	for _, fd := range t.Fields {
+		cases = append(cases, jen.Case(jen.Lit(fd.JSON)).Block(jen.Return(jen.Op("&").Id("v").Dot(fd.Name))))
+	}
+	f.Comment("UnmarshalJSON reads the members of " + t.Name + " by their exact names.")
+	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+		jen.Return(jen.Qual(runtimePkg, "DecodeMembers").Call(jen.Id("b"), jen.Func().Params(jen.Id("name").String()).Any().Block(
+			jen.Switch(jen.Id("name")).Block(cases...),
+			jen.Return(jen.Nil()),
+		))),
+	)
+}
+
+// present is the condition under which omitempty writes an optional
+// field, or nil when it always does (structs and times held by value).
+func present(fd *goField) *jen.Statement {
+	v := jen.Id("v").Dot(fd.Name)
+	if fd.Pointer || (fd.Type.Kind == kStruct && fd.Type.Recursive) {
+		return v.Op("!=").Nil()
+	}
+	switch fd.Type.Kind {
+	case kAny:
+		return v.Op("!=").Nil()
+	case kSlice, kMap, kUnion:
+		return jen.Len(v).Op(">").Lit(0)
+	case kString, kEnum:
+		return v.Op("!=").Lit("")
+	case kInt, kFloat:
+		return v.Op("!=").Lit(0)
+	case kBool:
+		return v
+	}
+	return nil
 }
 
 // fieldDoc documents a field with its description, constraints and default.

@@ -10,8 +10,9 @@ import (
 )
 
 // genToolFile emits <tool>_gen.go: the tool's types, interface, error
-// constructors, metadata and registration.
-func genToolFile(m *model, t *toolModel) *jen.File {
+// constructors, metadata and registration, with the names buildModel gave
+// them.
+func genToolFile(m *model, t *toolModel) (*jen.File, error) {
 	f := newFile(m.pkg)
 	for _, nt := range t.named {
 		genNamedType(f, nt)
@@ -19,12 +20,12 @@ func genToolFile(m *model, t *toolModel) *jen.File {
 	genResultAlias(f, t)
 	genInterface(f, t)
 	genErrorConstructors(f, t)
-	// The package variables of the file, named apart.
-	vars := newNamer()
-	genMeta(f, t, vars)
-	genValidator(f, t, vars)
+	genMeta(f, t)
+	if err := genValidator(f, t); err != nil {
+		return nil, err
+	}
 	genToolBinding(f, t)
-	return f
+	return f, nil
 }
 
 // resultExpr is what Execute returns: a pointer to a result struct, or the
@@ -84,7 +85,7 @@ func genErrorConstructors(f *jen.File, t *toolModel) {
 	hints := append([]catalog.ErrorHint(nil), t.t.Errors...)
 	sort.Slice(hints, func(i, j int) bool { return hints[i].Code < hints[j].Code })
 	for _, h := range hints {
-		name := t.iface + exported(h.Code)
+		name := t.ctors[h.Code]
 		ctor := "NewError"
 		doc := fmt.Sprintf("%s returns the %s error of %s", name, h.Code, t.t.Name)
 		if h.Suggestion != "" {
@@ -106,7 +107,7 @@ func genErrorConstructors(f *jen.File, t *toolModel) {
 func codeConst(code string) string { return "Code" + exported(code) }
 
 // genMeta emits the tool's metadata, the Go form of its catalog entry.
-func genMeta(f *jen.File, t *toolModel, vars *namer) {
+func genMeta(f *jen.File, t *toolModel) {
 	c := t.t
 	d := jen.Dict{
 		jen.Id("Name"):           jen.Lit(c.Name),
@@ -120,11 +121,10 @@ func genMeta(f *jen.File, t *toolModel, vars *namer) {
 	// composite literal faster when its elements are short.
 	var consts []jen.Code
 	schema := func(field, name string, n *catalog.Node) {
-		name = vars.name(t.lower + name)
 		consts = append(consts, jen.Id(name).Op("=").Add(rawString(string(n.JSON()))))
 		d[jen.Id(field)] = jen.Qual("encoding/json", "RawMessage").Call(jen.Id(name))
 	}
-	schema("ArgsSchema", "ArgsSchema", c.Args)
+	schema("ArgsSchema", t.argsConst, c.Args)
 	set := func(key string, v any, ok bool) {
 		if ok {
 			d[jen.Id(key)] = jen.Lit(v)
@@ -153,7 +153,7 @@ func genMeta(f *jen.File, t *toolModel, vars *namer) {
 		d[jen.Id("Dependencies")] = jen.Index().String().Values(deps...)
 	}
 	if c.Result != nil {
-		schema("ResultSchema", "ResultSchema", c.Result)
+		schema("ResultSchema", t.resultConst, c.Result)
 	}
 	hints := jen.Dict{}
 	for _, h := range c.Errors {
@@ -166,8 +166,8 @@ func genMeta(f *jen.File, t *toolModel, vars *namer) {
 	}
 	f.Comment("The JSON Schemas of " + c.Name + ", as the catalog gives them.")
 	f.Const().Defs(consts...)
-	f.Comment(t.lower + "Meta is the catalog entry of " + c.Name + ".")
-	f.Func().Id(t.lower+"Meta").Params().Qual(runtimePkg, "Meta").Block(
+	f.Comment(t.metaFn + " is the catalog entry of " + c.Name + ".")
+	f.Func().Id(t.metaFn).Params().Qual(runtimePkg, "Meta").Block(
 		jen.Return(jen.Qual(runtimePkg, "Meta").Values(d)),
 	)
 }
@@ -186,10 +186,10 @@ func genToolBinding(f *jen.File, t *toolModel) {
 	if t.revert {
 		fields[jen.Id("Revert")] = jen.Qual(runtimePkg, "BindRevert").Call(jen.Id("impl").Dot("Revert"))
 	}
-	f.Comment(t.lower + "Tool binds an implementation of " + t.iface + " to the runtime.")
-	f.Func().Id(t.lower+"Tool").Params(jen.Id("impl").Id(t.iface)).Params(jen.Qual(runtimePkg, "Tool"), jen.Error()).Block(
-		jen.Id("meta").Op(":=").Id(t.lower+"Meta").Call(),
-		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id(t.lower+"Validator").Call(jen.Op("&").Id("meta")),
+	f.Comment(t.toolFn + " binds an implementation of " + t.iface + " to the runtime.")
+	f.Func().Id(t.toolFn).Params(jen.Id("impl").Id(t.iface)).Params(jen.Qual(runtimePkg, "Tool"), jen.Error()).Block(
+		jen.Id("meta").Op(":=").Id(t.metaFn).Call(),
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id(t.validatorFn).Call(jen.Op("&").Id("meta")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "Tool").Values(), jen.Err())),
 		jen.Return(jen.Qual(runtimePkg, "Tool").Values(fields), jen.Nil()),
 	)
@@ -222,7 +222,7 @@ func genCommonFile(m *model) *jen.File {
 			jen.If(jen.Id("impls").Dot(t.field).Op("==").Nil()).Block(
 				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Lit(t.t.Name)),
 			).Else().If(
-				jen.List(jen.Id("t"), jen.Err()).Op(":=").Id(t.lower+"Tool").Call(jen.Id("impls").Dot(t.field)),
+				jen.List(jen.Id("t"), jen.Err()).Op(":=").Id(t.toolFn).Call(jen.Id("impls").Dot(t.field)),
 				jen.Err().Op("!=").Nil(),
 			).Block(
 				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(t.t.Name+": %w"), jen.Err())),
@@ -241,7 +241,7 @@ func genCommonFile(m *model) *jen.File {
 	f.Func().Id("NewRegistry").Params(jen.Id("impls").Id("Tools"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).Params(jen.Op("*").Qual(runtimePkg, "Registry"), jen.Error()).Block(body...)
 	metas := make([]jen.Code, 0, len(m.tools))
 	for _, t := range m.tools {
-		metas = append(metas, jen.Id(t.lower+"Meta").Call())
+		metas = append(metas, jen.Id(t.metaFn).Call())
 	}
 	f.Add(comment("Metas returns the catalog entry of every tool, sorted by name: what\nprovider exports and docs are made from."))
 	f.Func().Id("Metas").Params().Index().Qual(runtimePkg, "Meta").Block(

@@ -17,6 +17,7 @@ import (
 	goruntime "runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -56,6 +57,20 @@ type Cache interface {
 	Put(name, key string, data []byte)
 }
 
+// A NamesCache is a Cache that also keeps lists of names by key. Generate
+// keeps in it what each tool's one-pass validator declares, which it
+// must otherwise build the validator to learn, even for a tool whose file
+// comes from the cache: every name of the package is decided on every
+// run (see docs/gen.md). Generate calls it from several goroutines.
+type NamesCache interface {
+	Cache
+	// GetNames returns the names recorded with key, if the cache has
+	// them.
+	GetNames(key string) ([]string, bool)
+	// PutNames records names with key.
+	PutNames(key string, names []string)
+}
+
 // WithCache makes Generate take a tool's file from c when c has it, and
 // give c every tool file it renders. A file's key covers the tool's
 // catalog entry, the package and the Go names given to the tool; it does
@@ -75,34 +90,43 @@ func RelativeTo(dir string) Option {
 // Generate compiles cat into the generated files of its package, by file
 // name. The output is deterministic: the same catalog gives the same bytes.
 func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
-	m, err := buildModel(cat)
+	var o model
+	for _, opt := range opts {
+		opt(&o)
+	}
+	m, err := buildModel(cat, true, o.cache)
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range opts {
-		o(m)
-	}
+	m.dir, m.cache = o.dir, o.cache
 	m.relFiles = relativeFiles(m.dir, cat.Files)
 	// Rendering (gofmt included) is most of the work, and the files are
 	// independent: one worker per CPU, the two large common files first.
 	type job struct {
 		name string
 		tool *toolModel // nil for a common file, which is never cached
-		file func() *jen.File
+		file func() (*jen.File, error)
 	}
 	jobs := []job{
-		{name: ConformanceFile, file: func() *jen.File { return genConformanceFile(m) }},
-		{name: CommonFile, file: func() *jen.File { return genCommonFile(m) }},
+		{name: ConformanceFile, file: func() (*jen.File, error) { return genConformanceFile(m), nil }},
+		{name: CommonFile, file: func() (*jen.File, error) { return genCommonFile(m), nil }},
 	}
 	for _, t := range m.tools {
-		jobs = append(jobs, job{t.genFile, t, func() *jen.File { return genToolFile(m, t) }})
+		jobs = append(jobs, job{t.genFile, t, func() (*jen.File, error) { return genToolFile(m, t) }})
+	}
+	renderJob := func(file func() (*jen.File, error)) ([]byte, error) {
+		f, err := file()
+		if err != nil {
+			return nil, err
+		}
+		return render(f)
 	}
 	out := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
 		if j.tool == nil || m.cache == nil {
-			out[i], errs[i] = render(j.file())
+			out[i], errs[i] = renderJob(j.file)
 			return
 		}
 		key := m.key(j.tool)
@@ -110,7 +134,7 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 			out[i] = b
 			return
 		}
-		out[i], errs[i] = render(j.file())
+		out[i], errs[i] = renderJob(j.file)
 		if errs[i] == nil {
 			m.cache.Put(j.name, key, out[i])
 		}
@@ -119,6 +143,9 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	for i, j := range jobs {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("%s: %w", j.name, errs[i])
+		}
+		if _, dup := files[j.name]; dup {
+			return nil, fmt.Errorf("internal error: two files are called %s", j.name)
 		}
 		files[j.name] = out[i]
 	}
@@ -156,12 +183,26 @@ type model struct {
 }
 
 // keyVersion changes with what a tool's file is made from.
-const keyVersion = "toolcat gen key 1"
+const keyVersion = "toolcat gen key 2"
 
 // key is the cache key of t's file: a hash of everything the file is made
 // from, which is the tool's catalog entry but its examples, suppressions
-// and positions, the package name and the names given to the tool.
+// and positions, the package name and the names given to the tool so far.
 func (m *model) key(t *toolModel) string {
+	if t.entryKey == nil {
+		t.entryKey = entryKey(t.t)
+	}
+	h := sha256.New()
+	for _, p := range append([]string{keyVersion, m.pkg}, t.names...) {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	h.Write(t.entryKey)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// entryKey hashes what a tool's file is made from of its catalog entry.
+func entryKey(c *catalog.Tool) []byte {
 	h := sha256.New()
 	put := func(parts ...string) {
 		for _, p := range parts {
@@ -169,10 +210,7 @@ func (m *model) key(t *toolModel) string {
 			h.Write([]byte{0})
 		}
 	}
-	c := t.t
-	put(keyVersion, m.pkg, t.impl, t.lower)
-	put(t.names...)
-	put("", c.Name, c.Description, c.Category, c.Version, c.Owner, string(c.Risk), string(c.Autonomy),
+	put(c.Name, c.Description, c.Category, c.Version, c.Owner, string(c.Risk), string(c.Autonomy),
 		c.CapabilityRequired, c.Exposure, c.FallbackTool, c.AdditionalArgs,
 		fmt.Sprint(c.HasSideEffects, c.Idempotent, c.IdempotencyRequired, c.SupportsDryRun, c.Revertible, c.ReturnsUntrusted, c.MaxRetries, c.SLAms))
 	put(c.Dependencies...)
@@ -183,7 +221,7 @@ func (m *model) key(t *toolModel) string {
 	for _, e := range c.Errors {
 		put(e.Code, e.Suggestion, fmt.Sprint(e.RetryAllowed != nil, e.RetryAllowed != nil && *e.RetryAllowed))
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return h.Sum(nil)
 }
 
 // pos writes a catalog position for generated code.
@@ -226,30 +264,63 @@ type toolModel struct {
 	resultNm string  // name of the Result type (an alias of any without schema)
 	named    []*goType
 	impl     string // scaffolded implementation type: searchArticles
-	lower    string // unexported prefix of the generated helpers
 	field    string // field of the Tools struct
 	genFile  string // search_articles_gen.go
 	implFile string // search_articles.go
 	dryRun   bool
 	revert   bool
+	// The generated functions and constants of the tool: searchArticlesMeta,
+	// searchArticlesTool, searchArticlesValidator, searchArticlesArgsSchema
+	// and searchArticlesResultSchema (when the tool has a result schema).
+	metaFn, toolFn, validatorFn, argsConst, resultConst string
+	// ctors name the error constructors, by error code.
+	ctors map[string]string
 	// general lists the schema keywords the one-pass validator leaves to
 	// the general validator; empty when it checks everything itself.
 	general []string
+	// fallback lists why the general validator validates the arguments;
+	// empty when the one-pass validator does.
+	fallback []string
+	// vasked and vnames are the names the one-pass validator asks for, in
+	// order, and those it was given: its package variables and scan
+	// functions.
+	vasked, vnames []string
 	// names are the package-level names given to the tool and its types,
 	// in order: with the catalog entry, all that its file depends on.
 	names []string
+	// entryKey is the hash of the catalog entry in the cache key, made
+	// once.
+	entryKey []byte
 }
 
-// reserved are the exported names the common file declares.
-var reserved = []string{"Tools", "NewRegistry", "Metas"}
+// reserved are the names the common files declare, the package's test
+// file declares, and Go or the imports take: no tool's name may be one.
+// t, impls and opts are the names of conformanceTools' parameter and
+// variables, which would hide an implementation type of that name from
+// its body. (The other functions gen writes refer to no unexported name
+// that could equal one of their parameters or variables: the names they
+// refer to end with a capitalised word.)
+var reserved = append([]string{"Tools", "NewRegistry", "Metas", "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
+	slices.Sorted(maps.Keys(goReserved))...)
 
-func buildModel(cat *catalog.Catalog) (*model, error) {
+// buildModel resolves every Go name of the package in one name space
+// before any file is rendered: the names that generated files, scaffolded
+// files and the Go language itself declare or import at package level.
+// Tools are taken in name order, and for each tool its names are asked
+// for in the order they are emitted, so the result is deterministic; the
+// names users see first (interfaces, then implementation types) are asked
+// for first, so adding a tool renames generated helpers rather than them.
+//
+// With validators false, the validators' own names are left out: what
+// scaffolds need is decided before them.
+//
+// A cache that is a NamesCache keeps what the validators ask for.
+func buildModel(cat *catalog.Catalog, validators bool, cache Cache) (*model, error) {
 	m := &model{cat: cat, pkg: cat.Package}
 	if m.pkg == "" {
 		m.pkg = "tools"
 	}
 	names := newNamer(reserved...)
-	lower := newNamer()
 	files := map[string]string{}
 	tools := append([]*catalog.Tool(nil), cat.Tools...)
 	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
@@ -259,8 +330,6 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 		names.log = &tm.names
 		tm.iface = names.name(exported(t.Name))
 		tm.field = tm.iface
-		tm.impl = lower.name(unexported(t.Name))
-		tm.lower = tm.impl
 		file := fileName(t.Name)
 		if prev, dup := files[file]; dup {
 			return nil, fmt.Errorf("tools %s and %s would share the file %s.go; rename one", prev, t.Name, file)
@@ -271,6 +340,11 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 		tm.dryRun = t.HasSideEffects && t.SupportsDryRun
 		tm.revert = t.Revertible
 		m.tools = append(m.tools, tm)
+	}
+	// Then the implementation types, which users' files declare.
+	for _, tm := range m.tools {
+		names.log = &tm.names
+		tm.impl = names.name(unexported(tm.t.Name))
 	}
 	for _, tm := range m.tools {
 		names.log = &tm.names
@@ -295,9 +369,70 @@ func buildModel(cat *catalog.Catalog) (*model, error) {
 			b.named = append(b.named, rb.named...)
 		}
 		tm.named = b.named
+		tm.ctors = map[string]string{}
+		for _, code := range errorCodes(tm.t) {
+			tm.ctors[code] = names.name(tm.iface + exported(code))
+		}
+		// The helpers start with the implementation's name, without the _
+		// that keeps a name such as type_ or fmt_ apart from Go's.
+		base := strings.TrimSuffix(tm.impl, "_")
+		tm.argsConst = names.name(base + "ArgsSchema")
+		if tm.t.Result != nil {
+			tm.resultConst = names.name(base + "ResultSchema")
+		}
+		tm.metaFn = names.name(base + "Meta")
+		tm.validatorFn = names.name(base + "Validator")
+		tm.toolFn = names.name(base + "Tool")
+		tm.fallback = fallbackReasons(tm)
 	}
 	names.log = nil
+	if !validators {
+		return m, nil
+	}
+	// Last, the one-pass validators' variables and scan functions, which
+	// only their own file refers to. What a validator asks for depends on
+	// its tool alone, not on the names it gets: each is built once, in
+	// parallel, to learn it, and then named in order.
+	nc, _ := cache.(NamesCache)
+	parallel(len(m.tools), func(i int) {
+		tm := m.tools[i]
+		if len(tm.fallback) > 0 {
+			return
+		}
+		// What the validator asks for depends on what the file's key
+		// covers so far: the catalog entry and the names decided.
+		var key string
+		if nc != nil {
+			key = "validator names " + m.key(tm)
+			if asked, ok := nc.GetNames(key); ok {
+				tm.vasked = asked
+				return
+			}
+		}
+		r := &recorder{}
+		newVgen(tm, r).build()
+		tm.vasked = r.asked
+		if nc != nil {
+			nc.PutNames(key, r.asked)
+		}
+	})
+	for _, tm := range m.tools {
+		for _, want := range tm.vasked {
+			tm.vnames = append(tm.vnames, names.name(want))
+		}
+		tm.names = append(tm.names, tm.vnames...)
+	}
 	return m, nil
+}
+
+// errorCodes are the codes of the errors a tool declares, sorted.
+func errorCodes(t *catalog.Tool) []string {
+	codes := make([]string, 0, len(t.Errors))
+	for _, e := range t.Errors {
+		codes = append(codes, e.Code)
+	}
+	sort.Strings(codes)
+	return codes
 }
 
 // fileName is the base of a tool's files: its name, lower case, with any
@@ -324,6 +459,10 @@ func fileName(name string) string {
 			s += "_tool"
 			break
 		}
+	}
+	// toolcat_gen.go is the common file.
+	if s+"_gen.go" == CommonFile {
+		s += "_tool"
 	}
 	return s
 }

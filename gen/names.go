@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/token"
 	"strconv"
 	"strings"
@@ -108,19 +109,42 @@ func lowerIdent(id string) string {
 	default:
 		id = strings.ToLower(string(rs[:1])) + string(rs[1:])
 	}
-	if token.IsKeyword(id) || predeclared[id] {
+	if token.IsKeyword(id) || goReserved[id] {
 		id += "_"
 	}
 	return id
 }
 
-var predeclared = map[string]bool{
-	"any": true, "bool": true, "byte": true, "error": true, "string": true, "int": true,
-	"len": true, "cap": true, "new": true, "make": true, "nil": true, "true": true,
-	"false": true, "iota": true, "append": true, "copy": true, "delete": true,
-	"panic": true, "recover": true, "print": true, "println": true, "close": true,
-	"min": true, "max": true, "clear": true, "runtime": true, "context": true, "json": true,
+// importNames are the names of the packages that generated and scaffolded
+// files import. Go gives a file's imports and its package's declarations
+// one name space, so no declaration of the package may use one.
+var importNames = []string{
+	"context", "json", "fmt", "math", "regexp", "strings", "time", "utf8",
+	"runtime", "jsonscan", "conformance", "testing",
 }
+
+// goReserved are the lower-case names a declaration of the package must
+// not take: the predeclared identifiers, which generated code uses and a
+// declaration would shadow, init, which only a function may be called,
+// and the imported packages' names. An unexported name that is one of
+// them gets a trailing _ (runtime → runtime_).
+var goReserved = func() map[string]bool {
+	m := map[string]bool{"init": true}
+	for _, id := range []string{
+		"any", "bool", "byte", "comparable", "complex64", "complex128", "error",
+		"float32", "float64", "int", "int8", "int16", "int32", "int64", "rune",
+		"string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+		"true", "false", "iota", "nil",
+		"append", "cap", "clear", "close", "complex", "copy", "delete", "imag",
+		"len", "make", "max", "min", "new", "panic", "print", "println", "real", "recover",
+	} {
+		m[id] = true
+	}
+	for _, id := range importNames {
+		m[id] = true
+	}
+	return m
+}()
 
 // namer hands out unique identifiers within one scope; a name asked for
 // twice gets a numeric suffix, in the order of the requests, which the
@@ -149,4 +173,39 @@ func (n *namer) name(want string) string {
 		*n.log = append(*n.log, got)
 	}
 	return got
+}
+
+// nameSource hands out package-level identifiers: a namer, or a replay of
+// the names a namer gave before.
+type nameSource interface {
+	name(want string) string
+}
+
+// recorder hands out the names asked for and records them.
+type recorder struct{ asked []string }
+
+func (r *recorder) name(want string) string {
+	r.asked = append(r.asked, want)
+	return want
+}
+
+// replay hands out again the names a namer gave for the requests in
+// asked, in the same order: the names of a tool's validator, decided with
+// every other name of the package before any file is rendered.
+type replay struct {
+	asked, got []string
+	next       int
+	err        error
+}
+
+func (r *replay) name(want string) string {
+	i := r.next
+	r.next++
+	if i >= len(r.got) || r.asked[i] != want {
+		if r.err == nil {
+			r.err = fmt.Errorf("internal error: the validator asked for the name %s, which was not decided beforehand", want)
+		}
+		return want
+	}
+	return r.got[i]
 }

@@ -45,7 +45,7 @@ type Method struct {
 // Scaffolds returns the implementation files of cat's tools and the
 // conformance test's file, for the CLI to write where they do not exist.
 func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
-	m, err := buildModel(cat)
+	m, err := buildModel(cat, false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func methods(t *toolModel) []Method {
 	zero := "nil"
 	if t.result == nil || t.result.Kind != kStruct {
 		res = t.resultNm
-		zero = zeroValue(t.result)
+		zero = zeroValue(t.result, t.resultNm)
 	}
 	out := []Method{{
 		Name: "Execute",
@@ -128,7 +128,9 @@ func methods(t *toolModel) []Method {
 	return out
 }
 
-func zeroValue(t *goType) string {
+// zeroValue is the zero value of the result type t, called name, as the
+// scaffold writes it, which imports only context and runtime.
+func zeroValue(t *goType, name string) string {
 	if t == nil {
 		return "nil"
 	}
@@ -142,7 +144,7 @@ func zeroValue(t *goType) string {
 	case kEnum:
 		return `""`
 	case kTime:
-		return "time.Time{}"
+		return name + "{}" // an alias of time.Time
 	}
 	return "nil"
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/toolcat/toolcat/catalog"
 )
@@ -43,6 +44,28 @@ type goType struct {
 	// Recursive marks a type that contains itself through a $ref; fields
 	// of such a struct type are pointers.
 	Recursive bool
+	// ExactNames marks a struct with a member name that a json struct tag
+	// cannot express (see tagName): it gets MarshalJSON and UnmarshalJSON
+	// methods that write and read every name exactly.
+	ExactNames bool
+}
+
+// tagName reports whether encoding/json reads name back from a json struct
+// tag as itself: a name it accepts as a tag name (letters, digits, spaces
+// and punctuation but quotes, backslashes and commas), other than "-",
+// which drops the field.
+func tagName(name string) bool {
+	if name == "" || name == "-" {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r):
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			return false
+		}
+	}
+	return true
 }
 
 type goField struct {
@@ -132,9 +155,13 @@ func (b *typeBuilder) schemaType(s *catalog.Node, name func() string) *goType {
 	switch {
 	case s.Get("enum") != nil && allStrings(s.Get("enum")) && (len(types) == 0 || types[0] == "string"):
 		t := &goType{Kind: kEnum, Name: name(), Schema: s, Doc: doc}
-		vn := newNamer()
+		seen := map[string]bool{}
 		for _, v := range s.Get("enum").Items {
-			t.Values = append(t.Values, &enumValue{Name: vn.name(t.Name + exported(v.Str)), Value: v.Str})
+			if seen[v.Str] {
+				continue // one constant a value, however often the schema lists it
+			}
+			seen[v.Str] = true
+			t.Values = append(t.Values, &enumValue{Name: b.names.name(t.Name + exported(v.Str)), Value: v.Str})
 		}
 		b.named = append(b.named, t)
 		return t
@@ -200,10 +227,18 @@ func (b *typeBuilder) object(s *catalog.Node, name, doc string) *goType {
 			required[it.Str] = true
 		}
 	}
-	fields := newNamer()
 	props := s.Get("properties")
 	if props == nil || props.Kind != catalog.Object {
 		return t
+	}
+	for _, p := range props.Fields {
+		if !tagName(p.Key) {
+			t.ExactNames = true
+		}
+	}
+	fields := newNamer()
+	if t.ExactNames {
+		fields = newNamer("MarshalJSON", "UnmarshalJSON")
 	}
 	for _, p := range props.Fields {
 		f := &goField{JSON: p.Key, Name: fields.name(exported(p.Key)), Required: required[p.Key], Schema: p.Value}
@@ -297,10 +332,30 @@ func (b *typeBuilder) ref(ref string) *goType {
 	t := b.schemaType(target, once(func() string { return b.names.name(base) }))
 	delete(b.building, ref)
 	rec := placeholder.Recursive
+	if rec && containsItself(t, placeholder) {
+		// A list or map of itself, with no named type on the way: Go
+		// cannot spell it, and the general validator checks it.
+		t = &goType{Kind: kAny, Schema: target}
+	}
+	// t may be the type of another $def (this one is a $ref to it), which
+	// keeps its own mark.
+	rec = rec || t.Recursive
 	*placeholder = *t
 	placeholder.Recursive = rec
 	t.Recursive = rec
 	return placeholder
+}
+
+// containsItself reports whether the unnamed type t (a list or a map)
+// holds self through lists and maps only.
+func containsItself(t, self *goType) bool {
+	for t.Kind == kSlice || t.Kind == kMap {
+		t = t.Elem
+		if t == self {
+			return true
+		}
+	}
+	return false
 }
 
 // once memoises a name maker, so that asking twice names one type.

@@ -34,22 +34,30 @@ var annotations = map[string]bool{
 	"$schema": true, "$id": true, "$defs": true, "definitions": true, "nullable": true,
 }
 
-// genValidator emits the tool's argument validator.
-func genValidator(f *jen.File, t *toolModel, vars *namer) {
-	if reasons := fallbackReasons(t); len(reasons) > 0 {
-		genGeneralValidator(f, t, reasons)
-		return
+// genValidator emits the tool's argument validator, with the names
+// buildModel decided for it.
+func genValidator(f *jen.File, t *toolModel) error {
+	if len(t.fallback) > 0 {
+		genGeneralValidator(f, t, t.fallback)
+		return nil
 	}
-	g := &vgen{t: t, done: map[*goType]bool{}, names: vars, enums: map[*catalog.Node]string{}, objects: map[*goType]string{}}
-	g.tool(f)
+	r := &replay{asked: t.vasked, got: t.vnames}
+	g := newVgen(t, r)
+	g.build()
+	g.emit(f)
+	return r.err
+}
+
+func newVgen(t *toolModel, n nameSource) *vgen {
+	return &vgen{t: t, done: map[*goType]bool{}, names: n, enums: map[*catalog.Node]string{}, objects: map[*goType]string{}, scans: map[*goType]string{}}
 }
 
 // genGeneralValidator emits a validator that validates with the schema
 // (runtime.NewSchemaValidator) and decodes into the Args struct.
 func genGeneralValidator(f *jen.File, t *toolModel, reasons []string) {
-	f.Comment(t.lower + "Validator returns the validator of " + t.t.Name + "'s arguments.")
+	f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments.")
 	f.Comment("They are validated by the general validator: the schema uses " + strings.Join(reasons, ", ") + ".")
-	f.Func().Id(t.lower+"Validator").Params(jen.Id("meta").Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
+	f.Func().Id(t.validatorFn).Params(jen.Id("meta").Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
 		jen.List(jen.Id("sv"), jen.Err()).Op(":=").Qual(runtimePkg, "NewSchemaValidator").Call(jen.Id("meta")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Qual(runtimePkg, "Typed").Types(jen.Id(t.args.Name)).Call(jen.Id("sv")), jen.Nil()),
@@ -364,15 +372,18 @@ type vgen struct {
 	vars  []jen.Code
 	funcs []jen.Code
 	done  map[*goType]bool
-	names *namer // package variables of this validator
+	names nameSource // package variables and functions of this validator
 	enums map[*catalog.Node]string
+	// scans names the scan function of each struct type.
+	scans map[*goType]string
 	// objects names the runtime.Object variable of each struct type.
 	objects map[*goType]string
 	// depth numbers the variables of nested blocks.
 	depth int
 }
 
-func (g *vgen) tool(f *jen.File) {
+// build makes the validator's code, naming what it declares.
+func (g *vgen) build() {
 	t := g.t
 	policy := t.t.AdditionalArgs
 	if policy == "" {
@@ -383,13 +394,17 @@ func (g *vgen) tool(f *jen.File) {
 	closed := isClosed(root)
 	rejectTop := (hasProps && policy == "reject") || (closed && !(hasProps && policy == "strip"))
 	g.structFunc(t.args, root, rejectTop)
+}
 
-	f.Add(comment(t.lower + "Validator returns the validator of " + t.t.Name + "'s arguments,\ngenerated from its schema: it decodes them into " + t.args.Name + " and\nchecks them in one pass."))
-	f.Func().Id(t.lower+"Validator").Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
-		jen.Return(rt("OnePass", jen.Op("&").Id(g.objects[t.args]), jen.Id("scan"+t.args.Name)), jen.Nil()),
+// emit adds the code build made to f.
+func (g *vgen) emit(f *jen.File) {
+	t := g.t
+	f.Add(comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments,\ngenerated from its schema: it decodes them into " + t.args.Name + " and\nchecks them in one pass."))
+	f.Func().Id(t.validatorFn).Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
+		jen.Return(rt("OnePass", jen.Op("&").Id(g.objects[t.args]), jen.Id(g.scans[t.args])), jen.Nil()),
 	)
 	if len(g.vars) > 0 {
-		f.Comment("The schemas " + t.lower + "Validator checks the arguments against.")
+		f.Comment("The schemas " + t.validatorFn + " checks the arguments against.")
 		f.Var().Defs(g.vars...)
 	}
 	for _, fn := range g.funcs {
@@ -456,6 +471,7 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 		return
 	}
 	g.done[t] = true
+	g.scans[t] = g.names.name("scan" + t.Name)
 	// The seen mask: required properties first, in the schema's order,
 	// then those with a default.
 	bit := map[string]int{}
@@ -515,8 +531,8 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 			jen.Return(jen.Nil()),
 		)
 	}
-	doc := "scan" + t.Name + " reads the members of " + t.Name + " into out; d has read its '{'."
-	fn := jen.Comment(doc).Line().Func().Id("scan"+t.Name).Params(
+	doc := g.scans[t] + " reads the members of " + t.Name + " into out; d has read its '{'."
+	fn := jen.Comment(doc).Line().Func().Id(g.scans[t]).Params(
 		jen.Id("d").Op("*").Qual(jsonscanPkg, "Decoder"),
 		jen.Id("at").Op("*").Qual(runtimePkg, "Path"),
 		jen.Id("out").Op("*").Id(t.Name),
@@ -575,11 +591,11 @@ func (g *vgen) setDefault(t *goType, fd *goField) []jen.Code {
 	if fd.Pointer {
 		return []jen.Code{
 			jen.Id("v").Op(":=").New(typeExpr(fd.Type)),
-			jen.Id("_").Op("=").Qual("encoding/json", "Unmarshal").Call(jen.Id(name), jen.Id("v")),
+			jen.Id("_").Op("=").Qual(runtimePkg, "UnmarshalExact").Call(jen.Id(name), jen.Id("v")),
 			jen.Id("out").Dot(fd.Name).Op("=").Id("v"),
 		}
 	}
-	return []jen.Code{jen.Id("_").Op("=").Qual("encoding/json", "Unmarshal").Call(jen.Id(name), target)}
+	return []jen.Code{jen.Id("_").Op("=").Qual(runtimePkg, "UnmarshalExact").Call(jen.Id(name), target)}
 }
 
 // valueCtx is where a value is read: its schema as written (nullable
@@ -783,7 +799,7 @@ func (g *vgen) read(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stateme
 		g.structFunc(t, s, isClosed(s))
 		return append(pre,
 			jen.If(jen.Err().Op(":=").Id("d").Dot("BeginObject").Call(), jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
-			jen.If(jen.Id("te").Op(":=").Id("scan"+t.Name).Call(jen.Id("d"), jen.Op("&").Id(ctx.path), v, ctx.defaults, jen.Id("late")), jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te"))),
+			jen.If(jen.Id("te").Op(":=").Id(g.scans[t]).Call(jen.Id("d"), jen.Op("&").Id(ctx.path), v, ctx.defaults, jen.Id("late")), jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te"))),
 		)
 	case kSlice:
 		return g.readSlice(ctx, s, dst, readErr)
@@ -796,7 +812,7 @@ func (g *vgen) read(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stateme
 		jen.If(jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
 		jen.Var().Id("v").Any(),
 		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
-		dst.Clone().Op("=").Id("v"),
+		assign(ctx, dst, jen.Id("v")),
 	}
 }
 
@@ -815,7 +831,7 @@ func (g *vgen) readCall(ctx valueCtx, s *catalog.Node, want string, dst *jen.Sta
 		if ctx.pointer {
 			name = "ReadObjectPtr"
 		}
-		return rt(name, jen.Id("d"), ctx.at, jen.Lit(want), g.addr(ctx, dst), ctx.defaults, jen.Id("late"), jen.Id("scan"+ctx.typ.Name))
+		return rt(name, jen.Id("d"), ctx.at, jen.Lit(want), g.addr(ctx, dst), ctx.defaults, jen.Id("late"), jen.Id(g.scans[ctx.typ]))
 	case kSlice:
 		return g.readList(ctx, s, want, dst)
 	}
@@ -905,12 +921,7 @@ func (g *vgen) readScalar(ctx valueCtx, s *catalog.Node, want string, typed bool
 			d.add("Multiple", rt("NewMultiple", jen.Lit(m.Num)))
 		}
 		if e := s.Get("enum"); e != nil {
-			vals := make([]jen.Code, len(e.Items))
-			for i, it := range e.Items {
-				f, _ := it.Float()
-				vals[i] = jen.Lit(int64(f))
-			}
-			d.add("Enum", jen.Index().Int64().Values(vals...))
+			d.add("Enum", jen.Index().Int64().Values(intEnum(e)...))
 			d.add("Allowed", allowedValues(e.Items))
 		}
 		if len(d) > 0 || !typed || want != plain {
@@ -958,6 +969,21 @@ func (g *vgen) readScalar(ctx valueCtx, s *catalog.Node, want string, typed bool
 		args = append(args, jen.Id("late"))
 	}
 	return rt(name, args...)
+}
+
+// intEnum lists the values of an integer enum, each once: a switch may
+// not have a case twice.
+func intEnum(e *catalog.Node) []jen.Code {
+	var vals []jen.Code
+	seen := map[int64]bool{}
+	for _, it := range e.Items {
+		f, _ := it.Float()
+		if n := int64(f); !seen[n] {
+			seen[n] = true
+			vals = append(vals, jen.Lit(n))
+		}
+	}
+	return vals
 }
 
 // limits returns the bounds a schema sets on a length with the keywords
@@ -1085,13 +1111,8 @@ func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stat
 		checks = append(checks, jen.If(jen.Op("!").Id(mult).Dot("Int").Call(jen.Id("n"))).Block(ret(rt("ArgNotMultiple", ctx.ptr, fl.Clone(), jen.Id(mult)))))
 	}
 	if e := s.Get("enum"); e != nil {
-		vals := make([]jen.Code, len(e.Items))
-		for i, it := range e.Items {
-			f, _ := it.Float()
-			vals[i] = jen.Lit(int64(f))
-		}
 		checks = append(checks, jen.Switch(jen.Id("n")).Block(
-			jen.Case(vals...),
+			jen.Case(intEnum(e)...),
 			jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, fl.Clone(), jen.Id(g.enumVar(ctx, s))))),
 		))
 	}

@@ -64,7 +64,7 @@ func decodeResult[R any](data json.RawMessage) (R, error) {
 		res = p.Interface().(R)
 		target = res // decoding into the value keeps the pointer when the JSON is null
 	}
-	if err := json.Unmarshal(data, target); err != nil {
+	if err := UnmarshalExact(data, target); err != nil {
 		return res, InvalidArgs(fmt.Sprintf("the result to revert does not fit %v: %v", reflect.TypeFor[R](), err))
 	}
 	return res, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,13 +162,17 @@ func normalizeArgs(raw []byte) []byte {
 
 // Typed returns a Validator that validates with v and decodes the
 // arguments, defaults applied, into a new T, returning *T. It re-encodes
-// the arguments once; generated one-pass validators avoid that.
+// the arguments once; generated one-pass validators avoid that. A field
+// of T is filled from the member its json tag names exactly, never from
+// one that differs in case (see ExactMembers).
 func Typed[T any](v *SchemaValidator) Validator {
+	t := reflect.TypeFor[T]()
 	return ValidatorFunc(func(raw []byte) (any, *ToolError) {
 		doc, te := v.Validate(raw)
 		if te != nil {
 			return nil, te
 		}
+		ExactMembers(doc, t)
 		b, err := json.Marshal(doc)
 		if err != nil {
 			return nil, Internal("re-encoding arguments: " + err.Error())

@@ -9,12 +9,15 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+
+	"github.com/toolcat/toolcat/gen"
 )
 
 // genCache lets toolcat gen skip rendering the file of a tool that did not
 // change since the last run (see gen.Cache). For each output directory it
 // keeps, in the user's cache directory, the key and the SHA-256 of every
-// tool file it wrote. A file is reused only when its key is the same, its
+// tool file it wrote, and what each tool's validator declares (see
+// gen.NamesCache). A file is reused only when its key is the same, its
 // contents on disk are still what gen wrote, and the same build of toolcat
 // wrote them: a build that cannot name itself (a checkout with changes, a
 // replaced module) uses no cache.
@@ -25,9 +28,12 @@ type genCache struct {
 	build string
 	old   map[string]cacheEntry
 
-	mu   sync.Mutex
-	new  map[string]cacheEntry
-	disk map[string][]byte // files Get read and reused
+	oldNames map[string][]string // see gen.NamesCache
+
+	mu       sync.Mutex
+	new      map[string]cacheEntry
+	newNames map[string][]string
+	disk     map[string][]byte // files Get read and reused
 }
 
 type cacheEntry struct {
@@ -39,6 +45,8 @@ type cacheIndex struct {
 	Build string                `json:"build"`
 	Dir   string                `json:"dir"`
 	Files map[string]cacheEntry `json:"files"`
+	// Names are what the validators of the tools declare, by key.
+	Names map[string][]string `json:"names,omitempty"`
 }
 
 // buildKey names this build of toolcat, or is "" when it cannot be named.
@@ -100,18 +108,39 @@ func openGenCache(dir string) *genCache {
 	}
 	sum := sha256.Sum256([]byte(abs))
 	c := &genCache{
-		index: filepath.Join(base, "toolcat", "gen", hex.EncodeToString(sum[:12])+".json"),
-		dir:   dir,
-		abs:   abs,
-		build: buildKey,
-		new:   map[string]cacheEntry{},
-		disk:  map[string][]byte{},
+		index:    filepath.Join(base, "toolcat", "gen", hex.EncodeToString(sum[:12])+".json"),
+		dir:      dir,
+		abs:      abs,
+		build:    buildKey,
+		new:      map[string]cacheEntry{},
+		newNames: map[string][]string{},
+		disk:     map[string][]byte{},
 	}
 	var idx cacheIndex
 	if b, err := os.ReadFile(c.index); err == nil && json.Unmarshal(b, &idx) == nil && idx.Build == c.build && idx.Dir == abs {
-		c.old = idx.Files
+		c.old, c.oldNames = idx.Files, idx.Names
 	}
 	return c
+}
+
+var _ gen.NamesCache = (*genCache)(nil)
+
+// GetNames implements gen.NamesCache.
+func (c *genCache) GetNames(key string) ([]string, bool) {
+	names, ok := c.oldNames[key]
+	if ok {
+		c.mu.Lock()
+		c.newNames[key] = names
+		c.mu.Unlock()
+	}
+	return names, ok
+}
+
+// PutNames implements gen.NamesCache.
+func (c *genCache) PutNames(key string, names []string) {
+	c.mu.Lock()
+	c.newNames[key] = names
+	c.mu.Unlock()
 }
 
 func (c *genCache) Get(name, key string) ([]byte, bool) {
@@ -154,7 +183,7 @@ func (c *genCache) Put(name, key string, data []byte) {
 // save writes the index of the files the run produced. It is called once
 // they are written.
 func (c *genCache) save() error {
-	b, err := json.Marshal(cacheIndex{Build: c.build, Dir: c.abs, Files: c.new})
+	b, err := json.Marshal(cacheIndex{Build: c.build, Dir: c.abs, Files: c.new, Names: c.newNames})
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,16 @@ func TestGenCache(t *testing.T) {
 	if len(cache.old) != 4 {
 		t.Fatalf("the cache index holds %d files, want the 4 tool files", len(cache.old))
 	}
+	// And what the tools' one-pass validators declare, which a run reuses
+	// with their files.
+	if len(cache.oldNames) == 0 {
+		t.Fatal("the cache index holds no validator's names")
+	}
+	for key, names := range cache.oldNames {
+		if got, ok := cache.GetNames(key); !ok || len(got) != len(names) {
+			t.Fatalf("GetNames(%s) = %v, %v; want %v", key, got, ok, names)
+		}
+	}
 	file := filepath.Join(dir, "publish_article_gen.go")
 	want, err := os.ReadFile(file)
 	if err != nil {

@@ -337,10 +337,10 @@ func scanUpdateSettingsArgs(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSe
 			out.Theme = UpdateSettingsArgsThemeLight
 		}
 		if seen&(1<<2) == 0 {
-			_ = json.Unmarshal(updateSettingsArgsQuietHoursDefault, &out.QuietHours)
+			_ = runtime.UnmarshalExact(updateSettingsArgsQuietHoursDefault, &out.QuietHours)
 		}
 		if seen&(1<<3) == 0 {
-			_ = json.Unmarshal(updateSettingsArgsLimitsDefault, &out.Limits)
+			_ = runtime.UnmarshalExact(updateSettingsArgsLimitsDefault, &out.Limits)
 		}
 	}
 	return nil
