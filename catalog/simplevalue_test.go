@@ -19,8 +19,9 @@ func TestCheckSimpleAgreesWithValidator(t *testing.T) {
 		`{"const": 2}`,
 		`{"type": "boolean"}`,
 		`{"minimum": 5}`,
+		`{"type": "integer"}`,
 	}
-	values := []string{`"a"`, `"abcd"`, `"ab"`, `"A1"`, `1`, `1.5`, `2.0`, `0`, `11`, `true`, `null`, `3`, `-1`, `"b"`}
+	values := []string{`"a"`, `"abcd"`, `"ab"`, `"A1"`, `1`, `1.5`, `2.0`, `0`, `11`, `true`, `null`, `3`, `-1`, `"b"`, `1e300`, `1e400`, `1e-10`, `0.1`}
 	vc := NewValueChecker()
 	for i, src := range schemas {
 		schema := parseValue(t, src)
@@ -32,6 +33,9 @@ func TestCheckSimpleAgreesWithValidator(t *testing.T) {
 			v := parseValue(t, vs)
 			problem, handled := checkSimple(schema, v)
 			if !handled {
+				if vs == `1e400` || vs == `1e300` || vs == `1e-10` {
+					continue // left to the validator
+				}
 				t.Errorf("%s with %s: not handled", src, vs)
 				continue
 			}

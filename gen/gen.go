@@ -79,6 +79,9 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkValues(m); err != nil {
+		return nil, err
+	}
 	for _, o := range opts {
 		o(m)
 	}

@@ -304,7 +304,6 @@ func (c *checker) object(s *catalog.Node, t *goType, top bool, policy string) {
 	for _, fd := range t.Fields {
 		props[fd.JSON] = true
 		c.value(fd.Schema, fd.Type)
-		c.defaultValue(fd)
 	}
 	if r := s.Get("required"); r != nil {
 		for _, it := range r.Items {
@@ -317,44 +316,6 @@ func (c *checker) object(s *catalog.Node, t *goType, top bool, policy string) {
 		if !top || policy != "strip" || s.Get("properties") == nil {
 			c.add("additionalProperties with a schema")
 		}
-	}
-}
-
-// defaultValue checks that a field's default fits its Go type.
-func (c *checker) defaultValue(fd *goField) {
-	d := fd.Default
-	if d == nil {
-		return
-	}
-	ok := true
-	switch fd.Type.Kind {
-	case kBool:
-		ok = d.Kind == catalog.Bool
-	case kString, kEnum:
-		ok = d.Kind == catalog.String
-	case kInt:
-		f, isNum := d.Float()
-		ok = isNum && f == math.Trunc(f) && math.Abs(f) <= 1<<53
-		if fd.Type.Bits == 32 {
-			ok = ok && f >= math.MinInt32 && f <= math.MaxInt32
-		}
-	case kFloat:
-		_, ok = d.Float()
-		if fd.Type.Bits == 32 {
-			f, _ := d.Float()
-			ok = ok && math.Abs(f) <= math.MaxFloat32
-		}
-	case kTime:
-		ok = false
-	case kStruct:
-		ok = d.Kind == catalog.Object
-	case kSlice:
-		ok = d.Kind == catalog.Array
-	case kMap:
-		ok = d.Kind == catalog.Object
-	}
-	if !ok {
-		c.add("a default of %s that its Go type does not hold", fd.JSON)
 	}
 }
 
@@ -568,9 +529,9 @@ func (g *vgen) setDefault(t *goType, fd *goField) []jen.Code {
 		}
 		return []jen.Code{dst.Op("=").Add(lit)}
 	}
-	// Objects, arrays and maps: decoded from the default's JSON, as the
-	// general validator decodes it, without defaults inside.
-	name := g.pkgVar(t.Name+fd.Name+"Default", jen.Index().Byte().Parens(rawString(string(d.JSON()))))
+	// Objects, arrays, maps and times: decoded from the default's JSON as
+	// the general validator writes it, without defaults inside.
+	name := g.pkgVar(t.Name+fd.Name+"Default", jen.Index().Byte().Parens(rawString(string(defaultJSON(d)))))
 	target := jen.Op("&").Id("out").Dot(fd.Name)
 	if fd.Pointer {
 		return []jen.Code{
