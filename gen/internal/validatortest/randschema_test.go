@@ -468,6 +468,10 @@ func (a *argGen) text(s *rschema, valid bool, depth int) string {
 	case "number":
 		return a.number(s, valid)
 	case "string":
+		if !a.dflt && a.chance(0.05) {
+			// Escapes as models write them, a lone surrogate among them.
+			return []string{`"\u00e9t\u00e9"`, `"Ab\ud800"`, `"a\/b"`, `"\u0041bc"`, `"tab\there"`}[a.r.IntN(5)]
+		}
 		return strconv.Quote(a.str(s, valid))
 	case "array":
 		n := a.r.IntN(4)
@@ -589,7 +593,13 @@ func numOK(s *rschema, x float64) bool {
 	return true
 }
 
+// oddNumbers are numbers at the edges of what the Go types hold.
+var oddNumbers = []string{"1e19", "-1e19", "3000000000", "-2147483649", "2147483647", "9007199254740993", "1e400", "-1e400", "1e-400", "1E2", "-0.0", "0.1", "4.0e0", "1e39"}
+
 func (a *argGen) integer(s *rschema, valid bool) string {
+	if !a.dflt && a.chance(0.05) {
+		return oddNumbers[a.r.IntN(len(oddNumbers))]
+	}
 	for range 20 {
 		x := float64(a.r.IntN(40) - 10)
 		if !valid || numOK(s, x) {
@@ -600,6 +610,9 @@ func (a *argGen) integer(s *rschema, valid bool) string {
 }
 
 func (a *argGen) number(s *rschema, valid bool) string {
+	if !a.dflt && a.chance(0.05) {
+		return oddNumbers[a.r.IntN(len(oddNumbers))]
+	}
 	for range 20 {
 		x := float64(a.r.IntN(80)-20) / 4
 		if a.chance(0.2) {
@@ -713,7 +726,7 @@ func (t *rtool) args(n int) []string {
 		return t.rawArgs
 	}
 	a := &argGen{r: rand.New(rand.NewPCG(t.seed, 7)), defs: t.defs, bad: 0.08}
-	out := []string{"{}", ""}
+	out := []string{"{}", "", " null ", "[]", `{"a":1,}`, "{} {}"}
 	for len(out) < n {
 		valid := a.chance(0.6)
 		out = append(out, a.text(t.root, valid, 0))
