@@ -108,7 +108,7 @@ func (g *schemaGen) object(depth int) *rschema {
 			s.required = append(s.required, name)
 		}
 	}
-	if g.chance(0.1) {
+	if g.chance(0.02) {
 		s.required = append(s.required, "missing_prop") // required, not a property
 	}
 	s.closed = g.r.IntN(3)
@@ -141,8 +141,11 @@ func (g *schemaGen) schema(depth int) *rschema {
 		if g.chance(0.4) {
 			s.maxItems = max(s.minItems, 0) + g.r.IntN(4)
 		}
-		if g.chance(0.3) {
-			s.unique = true
+		switch s.items.typ {
+		case "boolean", "integer", "number", "string":
+			s.unique = s.items.nullable == 0 && g.chance(0.4)
+		default:
+			s.unique = g.chance(0.03)
 		}
 	case "map":
 		s = &rschema{typ: "map", minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
@@ -160,7 +163,7 @@ func (g *schemaGen) schema(depth int) *rschema {
 	if s.typ != "any" && g.chance(0.15) {
 		s.nullable = 1 + g.r.IntN(2)
 	}
-	if g.chance(0.03) {
+	if g.chance(0.01) {
 		s.general = g.pick(`"minProperties": 1`, `"not": {"const": 3}`, `"maxProperties": 2`)
 	}
 	if g.chance(0.35) {
@@ -187,7 +190,7 @@ func (g *schemaGen) scalar() *rschema {
 
 var patterns = []string{`^[a-z]+$`, `^[A-Z]`, `[0-9]{2}`, `^.{2,4}$`, `^(ab|c)*$`, `é`}
 
-var formats = []string{"email", "uuid", "date", "date-time", "ipv4", "hostname", "uri", "color"}
+var formats = []string{"email", "uuid", "date", "date-time", "ipv4", "hostname", "uri", "color", "ipv6", "time", "duration", "regex", "json-pointer", "uri-reference", "semver"}
 
 func (g *schemaGen) scalarOf(k string) *rschema {
 	s := &rschema{typ: k, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
@@ -525,7 +528,11 @@ func (a *argGen) object(s *rschema, valid bool, depth int) string {
 		req := slices.Contains(s.required, p.name)
 		switch {
 		case req && (valid || a.chance(0.8)), !req && a.chance(0.5):
-			kv = append(kv, strconv.Quote(p.name)+":"+a.text(p.s, valid, depth+1))
+			key := strconv.Quote(p.name)
+			if !a.dflt && a.chance(0.05) {
+				key = fmt.Sprintf(`"\u%04x%s`, p.name[0], key[2:]) // the first letter escaped
+			}
+			kv = append(kv, key+":"+a.text(p.s, valid, depth+1))
 		}
 	}
 	if !valid || s.closed != 1 && a.chance(0.2) {
@@ -594,7 +601,7 @@ func numOK(s *rschema, x float64) bool {
 }
 
 // oddNumbers are numbers at the edges of what the Go types hold.
-var oddNumbers = []string{"1e19", "-1e19", "3000000000", "-2147483649", "2147483647", "9007199254740993", "1e400", "-1e400", "1e-400", "1E2", "-0.0", "0.1", "4.0e0", "1e39"}
+var oddNumbers = []string{"0.3", "0.7", "1.1", "0.30000000000000004", "1e-7", "2.675", "1e19", "-1e19", "3000000000", "-2147483649", "2147483647", "9007199254740993", "1e400", "-1e400", "1e-400", "1E2", "-0.0", "0.1", "4.0e0", "1e39"}
 
 func (a *argGen) integer(s *rschema, valid bool) string {
 	if !a.dflt && a.chance(0.05) {
@@ -644,14 +651,21 @@ func (a *argGen) numText(x float64, integer bool) string {
 }
 
 var formatSamples = map[string][]string{
-	"email":     {"a@b.example", "nobody", "x@y"},
-	"uuid":      {"123e4567-e89b-12d3-a456-426614174000", "x", "123E4567-E89B-12D3-A456-426614174000"},
-	"date":      {"2026-02-01", "2026-02-30", "2026-1-1"},
-	"date-time": {"2026-01-02T09:00:00Z", "2026-01-02T09:00:00.5+01:00", "2026-12-31T23:59:60Z", "2026-01-02t09:00:00z", "yesterday"},
-	"ipv4":      {"192.168.0.1", "256.1.1.1", "01.2.3.4"},
-	"hostname":  {"example.com", "-bad-", "a..b"},
-	"uri":       {"https://example.com/a", "not a uri", "mailto:a@b"},
-	"color":     {"red", "#fff"},
+	"email":         {"a@b.example", "nobody", "x@y"},
+	"uuid":          {"123e4567-e89b-12d3-a456-426614174000", "x", "123E4567-E89B-12D3-A456-426614174000"},
+	"date":          {"2026-02-01", "2026-02-30", "2026-1-1"},
+	"date-time":     {"2026-01-02T09:00:00Z", "2026-01-02T09:00:00.5+01:00", "2026-12-31T23:59:60Z", "2026-01-02t09:00:00z", "yesterday"},
+	"ipv4":          {"192.168.0.1", "256.1.1.1", "01.2.3.4"},
+	"hostname":      {"example.com", "-bad-", "a..b"},
+	"uri":           {"https://example.com/a", "not a uri", "mailto:a@b"},
+	"color":         {"red", "#fff"},
+	"ipv6":          {"::1", "1::2::3", "fe80::1%eth0"},
+	"time":          {"09:00:00Z", "25:00:00Z", "09:00:00"},
+	"duration":      {"P1D", "1D", "PT1.5S"},
+	"regex":         {"a+", "(", "\\p{L}"},
+	"json-pointer":  {"/a/b", "a", "/a~2"},
+	"uri-reference": {"../a", "http://[x", "#f"},
+	"semver":        {"1.2.3", "1.2", "1.0.0-rc.1"},
 }
 
 var patternSamples = []string{"abc", "ABC", "Abc", "a12", "12", "x", "é世x", "abab", "cab", "", "é"}
