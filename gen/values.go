@@ -40,14 +40,19 @@ func checkValues(m *model) error {
 			continue
 		}
 		// Valid defaults the Go types cannot hold.
+		ptrs := map[*catalog.Node]string{}
+		catalog.WalkSchema(t.Args, func(ptr string, s *catalog.Node) bool {
+			ptrs[s] = ptr
+			return true
+		})
 		forEachField(tm.args, func(fd *goField) {
 			if fd.Default == nil {
 				return
 			}
 			if at, msg := defaultFits(fd.Default, fd.Type); msg != "" {
 				errs = append(errs, &catalog.Error{Pos: at.Pos, Msg: fmt.Sprintf(
-					"tools.%s.args: default value %s of %s cannot be applied: %s; calls without %s would be refused: fix the value or the schema",
-					t.Name, catalog.DescribeValue(fd.Default), strconv.Quote(fd.JSON), msg, strconv.Quote(fd.JSON))})
+					"tools.%s.args%s: default value %s cannot be applied: %s; calls without %s would be refused: fix the value or the schema",
+					t.Name, ptrs[fd.Schema], catalog.DescribeValue(fd.Default), msg, strconv.Quote(fd.JSON))})
 			}
 		})
 	}

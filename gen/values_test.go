@@ -47,19 +47,22 @@ func TestGenerateRejectsBadValues(t *testing.T) {
 			`c.json:2:11: tools.do_it.args/properties/v: const value 2.5 is not valid against its schema: got number, want integer`},
 		{"int32 default beyond int32", `{"type": "object", "properties": {"n": {"type": "integer", "format": "int32",
  "default": 3000000000}}}`,
-			`c.json:2:13: tools.do_it.args: default value 3000000000 of "n" cannot be applied: 3000000000 does not fit an int32 (format int32)`},
+			`c.json:2:13: tools.do_it.args/properties/n: default value 3000000000 cannot be applied: 3000000000 does not fit an int32 (format int32)`},
 		{"integer default beyond 2^53", `{"type": "object", "properties": {"n": {"type": "integer",
  "default": 1e300}}}`,
-			`c.json:2:13: tools.do_it.args: default value 1e300 of "n" cannot be applied: 1e300 is beyond ±2^53`},
+			`c.json:2:13: tools.do_it.args/properties/n: default value 1e300 cannot be applied: 1e300 is beyond ±2^53`},
 		{"date-time Go cannot read", `{"type": "object", "properties": {"at": {"type": "string", "format": "date-time",
  "default": "2026-12-31T23:59:60Z"}}}`,
-			`c.json:2:13: tools.do_it.args: default value "2026-12-31T23:59:60Z" of "at" cannot be applied: "2026-12-31T23:59:60Z" is not a time Go's time.Time reads`},
+			`c.json:2:13: tools.do_it.args/properties/at: default value "2026-12-31T23:59:60Z" cannot be applied: "2026-12-31T23:59:60Z" is not a time Go's time.Time reads`},
 		{"int32 inside an object default", `{"type": "object", "properties": {"o": {"type": "object", "properties": {"n": {"type": "integer", "format": "int32"}},
  "default": {"n": 3000000000}}}}`,
-			`c.json:2:19: tools.do_it.args: default value {"n":3000000000} of "o" cannot be applied: 3000000000 does not fit an int32`},
+			`c.json:2:19: tools.do_it.args/properties/o: default value {"n":3000000000} cannot be applied: 3000000000 does not fit an int32`},
+		{"int32 in $defs", `{"type": "object", "properties": {"o": {"$ref": "#/$defs/o"}}, "$defs": {"o": {"type": "object", "properties": {"n": {"type": "integer", "format": "int32",
+ "default": -3000000000}}}}}`,
+			`c.json:2:13: tools.do_it.args/$defs/o/properties/n: default value -3000000000 cannot be applied: -3000000000 does not fit an int32`},
 		{"a number a float64 cannot hold", `{"type": "object", "properties": {"x": {
  "default": [1e400]}}}`,
-			`c.json:2:14: tools.do_it.args: default value [1e400] of "x" cannot be applied: 1e400 is beyond the range of a float64`},
+			`c.json:2:14: tools.do_it.args/properties/x: default value [1e400] cannot be applied: 1e400 is beyond the range of a float64`},
 		{"valid values", `{"type": "object", "properties": {"dry": {"type": "boolean", "default": false},
  "o": {"type": "object", "properties": {"n": {"type": "integer", "format": "int32"}}, "default": {"n": 1.0}},
  "order": {"type": "string", "enum": ["asc", "desc"], "default": "asc"}, "v": {"const": 2}}}`, ""},
@@ -85,5 +88,29 @@ func TestGenerateRejectsBadValues(t *testing.T) {
 				t.Fatalf("error is %T with %d entries, want one catalog.ErrorList entry", err, len(list))
 			}
 		})
+	}
+}
+
+// Every bad value is reported, in position order, across tools.
+func TestGenerateReportsEveryBadValue(t *testing.T) {
+	src := `{"tools": {
+"b_tool": {"description": "B.", "args": {"type": "object", "properties": {"x": {"type": "string", "default": 1}}}},
+"a_tool": {"description": "A.", "args": {"type": "object", "properties": {"y": {"type": "integer", "enum": [1, "2"]}, "z": {"const": "q", "type": "integer"}}}}}}`
+	cat, err := catalog.LoadFiles(catalog.File{Name: "c.json", Data: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = gen.Generate(cat)
+	var list catalog.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("error %v is not a catalog.ErrorList", err)
+	}
+	var got []string
+	for _, e := range list {
+		got = append(got, e.Pos.String()+" "+strings.SplitN(e.Msg, ":", 2)[0])
+	}
+	want := []string{"c.json:2:110 tools.b_tool.args/properties/x", "c.json:3:112 tools.a_tool.args/properties/y", "c.json:3:134 tools.a_tool.args/properties/z"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
