@@ -81,8 +81,8 @@ func newRandTool(seed uint64) *rtool {
 	root.ref = ""
 	policies := []string{"reject", "strip", "allow", ""}
 	t := &rtool{name: "t" + strconv.FormatUint(seed, 10), seed: seed, root: root, defs: g.defs, policy: policies[g.r.IntN(len(policies))]}
-	if t.policy != "strip" && root.values != nil {
-		root.values = nil
+	if t.policy != "strip" && root.values != nil && g.chance(0.8) {
+		root.values = nil // elsewhere, the general validator's
 	}
 	return t
 }
@@ -100,7 +100,7 @@ func (g *schemaGen) object(depth int) *rschema {
 	g.r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
 	n := g.r.IntN(5)
 	if depth == 0 {
-		n++
+		n += 1 + g.r.IntN(3)
 	}
 	for _, name := range names[:n] {
 		s.props = append(s.props, rprop{name, g.schema(depth + 1)})
@@ -222,11 +222,11 @@ func (g *schemaGen) scalarOf(k string) *rschema {
 		case g.chance(0.15):
 			s.enum = []string{"1", "2", "3"}[:1+g.r.IntN(3)]
 			if g.chance(0.3) {
-				s.enum = append(s.enum, "10")
+				s.enum = append(s.enum, g.pick("10", "-5", "0", "4.0", "9007199254740992", "1e3"))
 			}
 			s.untyped = g.chance(0.2)
 		case g.chance(0.08):
-			s.constant = g.pick("2", "0", "-1")
+			s.constant = g.pick("2", "0", "-1", "1.0", "2e0", "-0")
 			s.untyped = g.chance(0.4)
 		}
 	case "number":
@@ -249,7 +249,7 @@ func (g *schemaGen) scalarOf(k string) *rschema {
 			s.format = "float"
 		}
 		if g.chance(0.05) {
-			s.constant = g.pick("1.5", "2")
+			s.constant = g.pick("1.5", "2", "1.0", "-0.0", "1e-3")
 		}
 	case "string":
 		if g.chance(0.3) {
@@ -266,7 +266,7 @@ func (g *schemaGen) scalarOf(k string) *rschema {
 		}
 		switch {
 		case g.chance(0.2):
-			vals := []string{`"red"`, `"green"`, `"focus time"`, `"Ünï"`, `"a"`}
+			vals := []string{`"red"`, `"green"`, `"focus time"`, `"Ünï"`, `"a"`, `""`, `"a\"b"`, `"Red"`}
 			s.enum = vals[:1+g.r.IntN(len(vals))]
 			s.untyped = g.chance(0.3)
 		case g.chance(0.06):
