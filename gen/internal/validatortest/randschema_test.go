@@ -93,10 +93,22 @@ func (g *schemaGen) pick(options ...string) string { return options[g.r.IntN(len
 
 var propNames = []string{"a", "b", "c", "id", "name", "count", "tags", "x1", "long_name", "v", "q"}
 
+// oddPropNames are property names that are no Go identifiers, or that
+// struct tags and encoding/json treat specially (-schemafuzz.oddnames).
+var oddPropNames = []string{"a", "with space", "a-b", "type", "func", "Ünï", "a,b", "", "-", "A", "x;y", "1st", "a\"b", "omitempty"}
+
+// namePool is propNames, or oddPropNames with -schemafuzz.oddnames.
+func namePool() []string {
+	if *schemaFuzzOddNames {
+		return oddPropNames
+	}
+	return propNames
+}
+
 // object makes an object schema with properties.
 func (g *schemaGen) object(depth int) *rschema {
 	s := &rschema{typ: "object", minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
-	names := slices.Clone(propNames)
+	names := slices.Clone(namePool())
 	g.r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
 	n := g.r.IntN(5)
 	if depth == 0 {
@@ -499,7 +511,8 @@ func (a *argGen) text(s *rschema, valid bool, depth int) string {
 		if s.closed != 1 || !valid {
 			keys := map[string]bool{}
 			for i := range a.r.IntN(3) {
-				key := propNames[a.r.IntN(len(propNames))]
+				pool := namePool()
+				key := pool[a.r.IntN(len(pool))]
 				if keys[key] && (a.dflt || a.chance(0.8)) {
 					continue
 				}
@@ -529,7 +542,7 @@ func (a *argGen) object(s *rschema, valid bool, depth int) string {
 		switch {
 		case req && (valid || a.chance(0.8)), !req && a.chance(0.5):
 			key := strconv.Quote(p.name)
-			if !a.dflt && a.chance(0.05) {
+			if !a.dflt && p.name != "" && p.name[0] < 0x80 && a.chance(0.05) {
 				key = fmt.Sprintf(`"\u%04x%s`, p.name[0], key[2:]) // the first letter escaped
 			}
 			kv = append(kv, key+":"+a.text(p.s, valid, depth+1))

@@ -30,6 +30,8 @@ var (
 	schemaFuzzTime = flag.Duration("schemafuzz.time", 0, "run batches of random schemas for this long instead of the fixed batch")
 	schemaFuzzSeed = flag.Uint64("schemafuzz.seed", 0, "run only the tool of this seed (with -run TestDifferentialSchemas)")
 	schemaFuzzArgs = flag.Int("schemafuzz.args", 300, "arguments tried per tool")
+	// Off by default: struct tags of such names are another change's.
+	schemaFuzzOddNames = flag.Bool("schemafuzz.oddnames", false, "give random schemas property names that are no Go identifiers")
 )
 
 // schemaRegressions are the schemas and arguments on which the validators

@@ -63,7 +63,7 @@ func Compare(p Pair, in []byte, props []string) string {
 			// cmp.Diff takes minutes on values nested thousands deep.
 			return fmt.Sprintf("%s %s: arguments differ\n general:   %s\n generated: %s", p.Name, raw, describe(want, nil), describe(got, nil))
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff := cmp.Diff(want, got, cmp.Exporter(func(reflect.Type) bool { return true })); diff != "" {
 			return fmt.Sprintf("%s %s: arguments differ (-general +generated):\n%s", p.Name, raw, diff)
 		}
 		return ""
