@@ -65,6 +65,7 @@ type rtool struct {
 	// A regression is a schema and arguments as written.
 	raw     string
 	rawArgs []string
+	onePass bool // a regression that must compile to a one-pass validator
 }
 
 type schemaGen struct {

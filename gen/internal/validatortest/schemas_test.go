@@ -36,26 +36,31 @@ var (
 
 // schemaRegressions are the schemas and arguments on which the validators
 // once differed, as the random seed that found each made them (a seed
-// makes another schema once the generator changes).
+// makes another schema once the generator changes). onePass says that
+// the generated validator must be a one-pass one: a regression that falls
+// back to the general validator would compare it with itself.
 var schemaRegressions = []struct {
 	seed         uint64
+	onePass      bool
 	policy, args string
 	calls        []string
 }{
 	// null passed the one-pass validator of type [T, "null"] beside an
 	// enum or a const that null is not in.
-	{1796115733340148398, "allow", `{"type": "object", "properties": {"count": {"type": ["integer", "null"], "enum": [1, 2]}, "mode": {"type": ["string", "null"], "enum": ["a", "b"]}, "flag": {"type": ["boolean", "null"], "const": true}, "v": {"type": ["string", "null"], "enum": ["x", null]}}}`,
-		[]string{`{"count":null}`, `{"mode":null}`, `{"flag":null}`, `{"v":null}`, `{"count":1,"mode":"a","flag":true}`}},
+	{1796115733340148398, true, "allow", `{"type": "object", "properties": {"count": {"type": ["integer", "null"], "enum": [1, 2]}, "mode": {"type": ["string", "null"], "enum": ["a", "b"]}, "flag": {"type": ["boolean", "null"], "const": true}}}`,
+		[]string{`{"count":null}`, `{"mode":null}`, `{"flag":null}`, `{"count":1,"mode":"a","flag":true}`}},
 	// The one-pass validator checked bounds, lengths and patterns before
 	// const, enum and format, which the general one checks first and
 	// reports alone.
-	{24, "strip", `{"type": "object", "properties": {"x1": {"type": "integer", "const": 2, "maximum": 10, "multipleOf": 2}, "e": {"type": "integer", "enum": [1, 2, 10], "maximum": 5}, "f": {"type": "number", "const": 1.5, "minimum": 0}, "s": {"type": "string", "enum": ["red", "green"], "maxLength": 3}, "k": {"type": "string", "enum": ["red", "green"], "pattern": "^r"}, "c": {"type": "string", "const": "ab", "minLength": 3}, "m": {"type": "string", "format": "email", "maxLength": 4}, "p": {"type": "string", "format": "uuid", "pattern": "^1"}}}`,
-		[]string{`{"x1":-3}`, `{"x1":12}`, `{"e":3}`, `{"e":10}`, `{"e":1e19}`, `{"e":-1e19}`, `{"f":-1}`, `{"s":"blue"}`, `{"k":"blue"}`, `{"c":"x"}`, `{"m":"nobody"}`, `{"p":"x"}`, `{"x1":2,"e":1,"f":1.5,"s":"red","k":"red","m":"a@b.c"}`}},
-	// Shapes the random schemas do not make: a cycle of $refs, a
-	// recursive $ref with defaults, defaults nested in defaults.
-	{0, "", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}`, []string{`{}`, `{"a":1}`}},
-	{0, "", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}, "v": {"type": "integer", "default": 3}}}}}`, []string{`{}`, `{"a":{}}`, `{"a":{"next":{"next":{"v":"x"}}}}`, `{"a":{"next":null}}`}},
-	{0, "", `{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "object", "properties": {"c": {"type": "integer", "default": 1}}, "default": {"c": 2}}}}}}`, []string{`{}`, `{"a":{}}`, `{"a":{"b":{}}}`, `{"a":{"b":null}}`}},
+	{24, true, "strip", `{"type": "object", "properties": {"x1": {"type": "integer", "const": 2, "maximum": 10, "multipleOf": 2}, "e": {"type": "integer", "enum": [1, 2], "maximum": 5}, "s": {"type": "string", "enum": ["red", "tan"], "maxLength": 3}, "k": {"type": "string", "enum": ["red", "rose"], "pattern": "^r"}, "c": {"type": "string", "const": "ab", "minLength": 2}, "m": {"type": "string", "format": "email", "maxLength": 5}, "p": {"type": "string", "format": "uuid", "pattern": "^1"}}}`,
+		[]string{`{"x1":-3}`, `{"x1":12}`, `{"e":7}`, `{"e":1e19}`, `{"e":-1e19}`, `{"s":"green"}`, `{"k":"blue"}`, `{"c":"x"}`, `{"m":"nobody"}`, `{"p":"x"}`, `{"x1":2,"e":1,"s":"red","k":"rose","c":"ab","m":"a@b.c","p":"123e4567-e89b-12d3-a456-426614174000"}`}},
+	// Shapes the random schemas do not make: an enum with null (which
+	// the general validator checks), a cycle of $refs, a recursive $ref
+	// with defaults, defaults nested in defaults.
+	{0, false, "", `{"type": "object", "properties": {"v": {"type": ["string", "null"], "enum": ["x", null]}}}`, []string{`{"v":null}`, `{"v":"y"}`}},
+	{0, false, "", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}`, []string{`{}`, `{"a":1}`}},
+	{0, false, "", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}, "v": {"type": "integer", "default": 3}}}}}`, []string{`{}`, `{"a":{}}`, `{"a":{"next":{"next":{"v":"x"}}}}`, `{"a":{"next":null}}`}},
+	{0, true, "", `{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "object", "properties": {"c": {"type": "integer", "default": 1}}, "default": {"c": 2}}}}}}`, []string{`{}`, `{"a":{}}`, `{"a":{"b":{}}}`, `{"a":{"b":null}}`}},
 }
 
 // fixedSeeds is the run go test makes besides the regressions.
@@ -101,7 +106,7 @@ func runSchemaBatch(t *testing.T, seeds []uint64, n int, regressions bool) {
 	var all []*rtool
 	if regressions {
 		for i, r := range schemaRegressions {
-			all = append(all, &rtool{name: fmt.Sprintf("regression%d", i+1), seed: r.seed, policy: r.policy, raw: r.args, rawArgs: r.calls})
+			all = append(all, &rtool{name: fmt.Sprintf("regression%d", i+1), seed: r.seed, policy: r.policy, raw: r.args, rawArgs: r.calls, onePass: r.onePass})
 		}
 	}
 	for _, seed := range seeds {
@@ -114,7 +119,8 @@ func runSchemaBatch(t *testing.T, seeds []uint64, n int, regressions bool) {
 			t.Errorf("seed %d: the random schema does not load: %v\nschema: %s", seed, err, rt.JSON())
 			continue
 		}
-		if _, err := gen.Generate(cat); err != nil && rt.raw != "" {
+		files, err := gen.Generate(cat)
+		if err != nil && rt.raw != "" {
 			t.Errorf("%s: Generate: %v", rt.name, err)
 			continue
 		} else if err != nil {
@@ -126,6 +132,9 @@ func runSchemaBatch(t *testing.T, seeds []uint64, n int, regressions bool) {
 			refused++
 			t.Logf("seed %d refused: %.300s", seed, err)
 			continue
+		}
+		if rt.onePass && !onePassIn(files) {
+			t.Errorf("%s: the generated validator is not a one-pass one:\n%s", rt.name, rt.JSON())
 		}
 		tools = append(tools, rt)
 	}
@@ -169,9 +178,24 @@ func runSchemaBatch(t *testing.T, seeds []uint64, n int, regressions bool) {
 	}
 	for _, f := range findings {
 		rt := byName[f.Tool]
+		if rt.raw != "" {
+			t.Errorf("%s (schemaRegressions): %s\nschema: %s\npolicy: %q", rt.name, f.Msg, rt.JSON(), rt.policy)
+			continue
+		}
 		t.Errorf("%s, seed %d (reproduce with -run TestDifferentialSchemas -args -schemafuzz.seed=%d): %s\nschema: %s\npolicy: %q", rt.name, rt.seed, rt.seed, f.Msg, rt.JSON(), rt.policy)
 	}
 	t.Logf("%d random schemas compared, %d refused by Generate for their values, %d arguments each", len(tools), refused, n)
+}
+
+// onePassIn reports whether the generated files hold a one-pass
+// validator.
+func onePassIn(files map[string][]byte) bool {
+	for _, data := range files {
+		if onePassArgs.Match(data) {
+			return true
+		}
+	}
+	return false
 }
 
 func loadRandCatalog(tools []*rtool) (*catalog.Catalog, error) {
