@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,8 @@ func checkValues(m *model) error {
 		if t.Args == nil || t.Args.Kind != catalog.Object {
 			continue
 		}
+		// A schema the loader accepted compiles; were it not to, the
+		// values checked until then are reported all the same.
 		problems, _, _ := vc.SchemaValues(t.Name, "args", t.Args, nil, "default", "const", "enum")
 		for _, p := range problems {
 			errs = append(errs, &catalog.Error{Pos: p.Pos, Msg: fmt.Sprintf(
@@ -59,7 +62,15 @@ func checkValues(m *model) error {
 	if len(errs) == 0 {
 		return nil
 	}
-	sortErrors(errs)
+	slices.SortStableFunc(errs, func(a, b *catalog.Error) int {
+		switch {
+		case a.Pos.Before(b.Pos):
+			return -1
+		case b.Pos.Before(a.Pos):
+			return 1
+		}
+		return 0
+	})
 	return errs
 }
 
@@ -83,14 +94,6 @@ func forEachField(t *goType, fn func(*goField)) {
 		}
 	}
 	walk(t)
-}
-
-func sortErrors(errs catalog.ErrorList) {
-	for i := 1; i < len(errs); i++ {
-		for j := i; j > 0 && errs[j].Pos.Before(errs[j-1].Pos); j-- {
-			errs[j], errs[j-1] = errs[j-1], errs[j]
-		}
-	}
 }
 
 // defaultFits reports whether a default decodes into the Go type t as the
