@@ -58,6 +58,32 @@ func checkValues(m *model) error {
 					t.Name, ptrs[fd.Schema], catalog.DescribeValue(fd.Default), msg, strconv.Quote(fd.JSON))})
 			}
 		})
+		// Enum members and consts the Go types cannot hold: the schema
+		// allows them, and both validators would refuse them.
+		forEachType(tm.args, func(gt *goType) {
+			s := gt.Schema
+			if s == nil || gt.Kind != kInt && gt.Kind != kFloat && gt.Kind != kTime {
+				return
+			}
+			var values []*catalog.Node
+			if e := s.Get("enum"); e != nil && e.Kind == catalog.Array {
+				values = e.Items
+			}
+			if c := s.Get("const"); c != nil {
+				values = append(values, c)
+			}
+			for _, v := range values {
+				if _, msg := defaultFits(v, gt); msg != "" {
+					kw := "enum"
+					if v == s.Get("const") {
+						kw = "const"
+					}
+					errs = append(errs, &catalog.Error{Pos: v.Pos, Msg: fmt.Sprintf(
+						"tools.%s.args%s: %s value %s cannot be held by the argument's Go type: %s; calls with it would be refused: fix the value or the schema",
+						t.Name, ptrs[s], kw, catalog.DescribeValue(v), msg)})
+				}
+			}
+		})
 	}
 	if len(errs) == 0 {
 		return nil
@@ -74,9 +100,8 @@ func checkValues(m *model) error {
 	return errs
 }
 
-// forEachField calls fn for every field of every struct reachable from t,
-// each struct once.
-func forEachField(t *goType, fn func(*goField)) {
+// forEachType calls fn for t and every type reachable from it, each once.
+func forEachType(t *goType, fn func(*goType)) {
 	seen := map[*goType]bool{}
 	var walk func(t *goType)
 	walk = func(t *goType) {
@@ -84,8 +109,8 @@ func forEachField(t *goType, fn func(*goField)) {
 			return
 		}
 		seen[t] = true
+		fn(t)
 		for _, fd := range t.Fields {
-			fn(fd)
 			walk(fd.Type)
 		}
 		walk(t.Elem)
@@ -94,6 +119,15 @@ func forEachField(t *goType, fn func(*goField)) {
 		}
 	}
 	walk(t)
+}
+
+// forEachField calls fn for every field of every struct reachable from t.
+func forEachField(t *goType, fn func(*goField)) {
+	forEachType(t, func(gt *goType) {
+		for _, fd := range gt.Fields {
+			fn(fd)
+		}
+	})
 }
 
 // defaultFits reports whether a default decodes into the Go type t as the
