@@ -86,8 +86,10 @@ check-generate: build
 	@for d in $(DOCS_DIRS); do $(BIN) docs --check --out $$d/docs $$d/catalog || exit 1; done
 	@$(BIN) lint --rules --format markdown | diff -u $(RULESDOC) - || { echo "$(RULESDOC) is stale: run make generate"; exit 1; }
 
-# Short fuzzing runs of the parsers, and of generation from drawn catalogs
-# into code that must type-check (FUZZTIME=10m for a longer one).
+# Short fuzzing runs of the parsers and configuration files; of generation
+# from drawn catalogs into code that must type-check; and of the generated
+# validators against the general one, over the test catalog's arguments
+# and over random schemas (FUZZTIME=10m for a longer one).
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadYAML -fuzztime $(FUZZTIME) ./catalog/
@@ -97,6 +99,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/
+	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/
+	$(GO) test -count=1 -timeout 0 -run '^TestDifferentialSchemas$$' ./gen/internal/validatortest/ -args -schemafuzz.time=$(FUZZTIME)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./gen/ ./runtime/... ./cmd/toolcat/

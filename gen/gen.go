@@ -98,6 +98,9 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkValues(m); err != nil {
+		return nil, err
+	}
 	m.dir, m.cache = o.dir, o.cache
 	m.relFiles = relativeFiles(m.dir, cat.Files)
 	// Rendering (gofmt included) is most of the work, and the files are

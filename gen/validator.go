@@ -312,7 +312,6 @@ func (c *checker) object(s *catalog.Node, t *goType, top bool, policy string) {
 	for _, fd := range t.Fields {
 		props[fd.JSON] = true
 		c.value(fd.Schema, fd.Type)
-		c.defaultValue(fd)
 	}
 	if r := s.Get("required"); r != nil {
 		for _, it := range r.Items {
@@ -325,44 +324,6 @@ func (c *checker) object(s *catalog.Node, t *goType, top bool, policy string) {
 		if !top || policy != "strip" || s.Get("properties") == nil {
 			c.add("additionalProperties with a schema")
 		}
-	}
-}
-
-// defaultValue checks that a field's default fits its Go type.
-func (c *checker) defaultValue(fd *goField) {
-	d := fd.Default
-	if d == nil {
-		return
-	}
-	ok := true
-	switch fd.Type.Kind {
-	case kBool:
-		ok = d.Kind == catalog.Bool
-	case kString, kEnum:
-		ok = d.Kind == catalog.String
-	case kInt:
-		f, isNum := d.Float()
-		ok = isNum && f == math.Trunc(f) && math.Abs(f) <= 1<<53
-		if fd.Type.Bits == 32 {
-			ok = ok && f >= math.MinInt32 && f <= math.MaxInt32
-		}
-	case kFloat:
-		_, ok = d.Float()
-		if fd.Type.Bits == 32 {
-			f, _ := d.Float()
-			ok = ok && math.Abs(f) <= math.MaxFloat32
-		}
-	case kTime:
-		ok = false
-	case kStruct:
-		ok = d.Kind == catalog.Object
-	case kSlice:
-		ok = d.Kind == catalog.Array
-	case kMap:
-		ok = d.Kind == catalog.Object
-	}
-	if !ok {
-		c.add("a default of %s that its Go type does not hold", fd.JSON)
 	}
 }
 
@@ -584,9 +545,9 @@ func (g *vgen) setDefault(t *goType, fd *goField) []jen.Code {
 		}
 		return []jen.Code{dst.Op("=").Add(lit)}
 	}
-	// Objects, arrays and maps: decoded from the default's JSON, as the
-	// general validator decodes it, without defaults inside.
-	name := g.pkgVar(t.Name+fd.Name+"Default", jen.Index().Byte().Parens(rawString(string(d.JSON()))))
+	// Objects, arrays, maps and times: decoded from the default's JSON as
+	// the general validator writes it, without defaults inside.
+	name := g.pkgVar(t.Name+fd.Name+"Default", jen.Index().Byte().Parens(rawString(string(defaultJSON(d)))))
 	target := jen.Op("&").Id("out").Dot(fd.Name)
 	if fd.Pointer {
 		return []jen.Code{
@@ -690,12 +651,38 @@ func (g *vgen) value(ctx valueCtx, dst *jen.Statement) []jen.Code {
 	if !ctx.pointer {
 		zero = zeroOf(ctx.typ)
 	}
-	return []jen.Code{
-		jen.If(jen.Id("d").Dot("Peek").Call().Op("==").Qual(jsonscanPkg, "Null")).Block(
-			jen.If(jen.Err().Op(":=").Id("d").Dot("Null").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
-			dst.Clone().Op("=").Add(zero),
-		).Else().Block(read...),
+	onNull := []jen.Code{
+		jen.If(jen.Err().Op(":=").Id("d").Dot("Null").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "ArgSyntax").Call(jen.Err()))),
+		dst.Clone().Op("=").Add(zero),
 	}
+	if nullOutsideEnum(ctx) {
+		// type [T, "null"] lets null through, its enum or const does not.
+		onNull = []jen.Code{ret(rt("ArgNotInEnum", ctx.ptr, jen.Nil(), jen.Id(g.enumVar(ctx, inner))))}
+	}
+	return []jen.Code{
+		jen.If(jen.Id("d").Dot("Peek").Call().Op("==").Qual(jsonscanPkg, "Null")).Block(onNull...).Else().Block(read...),
+	}
+}
+
+// nullOutsideEnum reports whether a nullable value's schema lists its type
+// with "null" beside an enum or const that null is not in: the enum and
+// const apply to null as well. (With anyOf [T, {type: null}], they are
+// T's, and null is the other branch's.)
+func nullOutsideEnum(ctx valueCtx) bool {
+	s := ctx.schema
+	if s != nil && s.Get("$ref") != nil {
+		s = ctx.typ.Schema
+	}
+	if !slices.Contains(s.SchemaTypes(), "null") {
+		return false
+	}
+	if c := s.Get("const"); c != nil {
+		return c.Kind != catalog.Null
+	}
+	if e := s.Get("enum"); e != nil {
+		return !slices.ContainsFunc(e.Items, func(n *catalog.Node) bool { return n.Kind == catalog.Null })
+	}
+	return false
 }
 
 // resolve returns the schema a value is read under, its $ref and nullable
@@ -1103,12 +1090,11 @@ func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stat
 	bounds := g.boundsVar(ctx, s)
 	mult := g.multipleVar(ctx, s)
 	fl := jen.Float64().Parens(jen.Id("n"))
+	// In the general validator's order: const, enum, then the bounds.
 	var checks []jen.Code
-	if bounds != "" {
-		checks = append(checks, jen.If(jen.Op("!").Id(bounds).Dot("Check").Call(fl.Clone())).Block(ret(rt("ArgOutOfRange", ctx.ptr, fl.Clone(), jen.Id(bounds)))))
-	}
-	if mult != "" {
-		checks = append(checks, jen.If(jen.Op("!").Id(mult).Dot("Int").Call(jen.Id("n"))).Block(ret(rt("ArgNotMultiple", ctx.ptr, fl.Clone(), jen.Id(mult)))))
+	if c := s.Get("const"); c != nil {
+		f, _ := c.Float()
+		checks = append(checks, jen.If(jen.Id("n").Op("!=").Lit(int64(f))).Block(ret(rt("ArgNotInEnum", ctx.ptr, fl.Clone(), jen.Id(g.enumVar(ctx, s))))))
 	}
 	if e := s.Get("enum"); e != nil {
 		checks = append(checks, jen.Switch(jen.Id("n")).Block(
@@ -1116,19 +1102,22 @@ func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stat
 			jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, fl.Clone(), jen.Id(g.enumVar(ctx, s))))),
 		))
 	}
-	if c := s.Get("const"); c != nil {
-		f, _ := c.Float()
-		checks = append(checks, jen.If(jen.Id("n").Op("!=").Lit(int64(f))).Block(ret(rt("ArgNotInEnum", ctx.ptr, fl.Clone(), jen.Id(g.enumVar(ctx, s))))))
+	if bounds != "" {
+		checks = append(checks, jen.If(jen.Op("!").Id(bounds).Dot("Check").Call(fl.Clone())).Block(ret(rt("ArgOutOfRange", ctx.ptr, fl.Clone(), jen.Id(bounds)))))
+	}
+	if mult != "" {
+		checks = append(checks, jen.If(jen.Op("!").Id(mult).Dot("Int").Call(jen.Id("n"))).Block(ret(rt("ArgNotMultiple", ctx.ptr, fl.Clone(), jen.Id(mult)))))
 	}
 	var onErr jen.Code
 	if s.Get("type") == nil {
 		onErr = readErr(jen.Err())
 	} else {
 		bArg, mArg := jen.Nil(), jen.Nil()
-		if bounds != "" {
+		enumerated := s.Get("enum") != nil || s.Get("const") != nil
+		if bounds != "" && !enumerated {
 			bArg = jen.Op("&").Id(bounds)
 		}
-		if mult != "" {
+		if mult != "" && !enumerated {
 			mArg = jen.Id(mult)
 		}
 		onErr = jen.If(jen.Id("te").Op(":=").Qual(runtimePkg, "ArgInt").Call(ctx.ptr, jen.Lit(want), jen.Err(), bArg, mArg, jen.Id("late")), jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te")))
@@ -1168,6 +1157,10 @@ func (g *vgen) readFloat(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 		jen.List(jen.Id("f"), jen.Err()).Op(":=").Id("d").Dot("Float64").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
 	}
+	// In the general validator's order: const, then the bounds.
+	if c := s.Get("const"); c != nil {
+		out = append(out, jen.If(jen.Id("f").Op("!=").Lit(mustFloat(c))).Block(ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("f"), jen.Id(g.enumVar(ctx, s))))))
+	}
 	if bounds != "" {
 		out = append(out, jen.If(jen.Op("!").Id(bounds).Dot("Check").Call(jen.Id("f"))).Block(ret(rt("ArgOutOfRange", ctx.ptr, jen.Id("f"), jen.Id(bounds)))))
 	}
@@ -1176,9 +1169,6 @@ func (g *vgen) readFloat(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 	}
 	if ctx.shadow != "" {
 		out = append(out, jen.Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), jen.Id("f")))
-	}
-	if c := s.Get("const"); c != nil {
-		out = append(out, jen.If(jen.Id("f").Op("!=").Lit(mustFloat(c))).Block(ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("f"), jen.Id(g.enumVar(ctx, s))))))
 	}
 	if ctx.typ.Bits == 32 {
 		return append(out,
@@ -1196,7 +1186,29 @@ func mustFloat(n *catalog.Node) float64 {
 
 func (g *vgen) readString(ctx valueCtx, s *catalog.Node, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
 	t := ctx.typ
+	// In the general validator's order: const, enum and format, which it
+	// reports alone, then the length and the pattern.
 	var checks []jen.Code
+	if c := s.Get("const"); c != nil {
+		checks = append(checks, jen.If(jen.Id("s").Op("!=").Lit(c.Str)).Block(
+			ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("s"), jen.Id(g.enumVar(ctx, s))))))
+	}
+	var enumCheck jen.Code
+	if t.Kind == kEnum {
+		var vals []jen.Code
+		for _, v := range t.Values {
+			vals = append(vals, jen.Lit(v.Value))
+		}
+		enumCheck = jen.Switch(jen.Id("s")).Block(
+			jen.Case(vals...),
+			jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("s"), jen.Id(g.enumVar(ctx, s))))),
+		)
+	}
+	if fm, ok := s.Get("format").StringValue(); ok && formatAsserted(fm) {
+		fv := g.pkgVar(ctx.base+"Format", rt("FormatChecker", jen.Lit(fm)))
+		checks = append(checks, jen.If(jen.Op("!").Id(fv).Call(jen.Id("s"))).Block(
+			ret(rt("ArgFormat", ctx.ptr, jen.Id("s"), jen.Lit(fm)))))
+	}
 	if mn, mx := limits(s, "minLength", "maxLength"); mn >= 0 || mx >= 0 {
 		checks = append(checks, jen.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("s")), outside(jen.Id("n"), mn, mx)).Block(
 			ret(rt("ArgLength", ctx.ptr, jen.Id("s"), jen.Lit(mn), jen.Lit(mx)))))
@@ -1205,15 +1217,6 @@ func (g *vgen) readString(ctx valueCtx, s *catalog.Node, dst *jen.Statement, rea
 		re := g.pkgVar(ctx.base+"Pattern", jen.Qual("regexp", "MustCompile").Call(jen.Lit(p)))
 		checks = append(checks, jen.If(jen.Op("!").Id(re).Dot("MatchString").Call(jen.Id("s"))).Block(
 			ret(rt("ArgPattern", ctx.ptr, jen.Id("s"), jen.Lit(p)))))
-	}
-	if fm, ok := s.Get("format").StringValue(); ok && formatAsserted(fm) {
-		fv := g.pkgVar(ctx.base+"Format", rt("FormatChecker", jen.Lit(fm)))
-		checks = append(checks, jen.If(jen.Op("!").Id(fv).Call(jen.Id("s"))).Block(
-			ret(rt("ArgFormat", ctx.ptr, jen.Id("s"), jen.Lit(fm)))))
-	}
-	if c := s.Get("const"); c != nil {
-		checks = append(checks, jen.If(jen.Id("s").Op("!=").Lit(c.Str)).Block(
-			ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("s"), jen.Id(g.enumVar(ctx, s))))))
 	}
 	if t.Kind == kEnum && len(checks) == 0 {
 		// Only the enum to check: compare the bytes, store the constant.
@@ -1231,14 +1234,12 @@ func (g *vgen) readString(ctx valueCtx, s *catalog.Node, dst *jen.Statement, rea
 	var store []jen.Code
 	switch t.Kind {
 	case kEnum:
-		var vals []jen.Code
-		for _, v := range t.Values {
-			vals = append(vals, jen.Lit(v.Value))
+		// The enum goes after a const, before the rest.
+		n := 0
+		if s.Get("const") != nil {
+			n = 1
 		}
-		checks = append(checks, jen.Switch(jen.Id("s")).Block(
-			jen.Case(vals...),
-			jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("s"), jen.Id(g.enumVar(ctx, s))))),
-		))
+		checks = slices.Insert(checks, n, enumCheck)
 		store = assignConst(ctx, dst, jen.Id(t.Name).Parens(jen.Id("s")))
 	case kTime:
 		store = []jen.Code{

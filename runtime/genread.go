@@ -181,6 +181,14 @@ func (s *StringSchema) read(d *jsonscan.Decoder, p *Path) (string, *ToolError) {
 	if s == nil {
 		return v, nil
 	}
+	// In SchemaValidator's order: the enum and the format, which it
+	// reports alone, then the length and the pattern.
+	if s.Enum != nil && !slices.Contains(s.Enum, v) {
+		return "", ArgNotInEnum(p.String(), v, s.Allowed)
+	}
+	if s.Format != "" && !FormatChecker(s.Format)(v) {
+		return "", ArgFormat(p.String(), v, s.Format)
+	}
 	if s.MinLength >= 0 || s.MaxLength >= 0 {
 		if n := utf8.RuneCountInString(v); n < s.MinLength || s.MaxLength >= 0 && n > s.MaxLength {
 			return "", ArgLength(p.String(), v, s.MinLength, s.MaxLength)
@@ -188,12 +196,6 @@ func (s *StringSchema) read(d *jsonscan.Decoder, p *Path) (string, *ToolError) {
 	}
 	if s.Pattern != nil && !s.Pattern.MatchString(v) {
 		return "", ArgPattern(p.String(), v, s.Pattern.String())
-	}
-	if s.Format != "" && !FormatChecker(s.Format)(v) {
-		return "", ArgFormat(p.String(), v, s.Format)
-	}
-	if s.Enum != nil && !slices.Contains(s.Enum, v) {
-		return "", ArgNotInEnum(p.String(), v, s.Allowed)
 	}
 	return v, nil
 }
@@ -342,7 +344,11 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 		if s.Type == "" {
 			return 0, false, ArgEnumRead(p.String(), err, s.Allowed)
 		}
-		if te := ArgInt(p.String(), s.Type, err, s.Bounds, s.Multiple, late); te != nil {
+		b, m := s.Bounds, s.Multiple
+		if s.Enum != nil {
+			b, m = nil, nil // the enum is checked first, as SchemaValidator does
+		}
+		if te := ArgInt(p.String(), s.Type, err, b, m, late); te != nil {
 			return 0, false, te
 		}
 		if s.Enum != nil {
@@ -352,14 +358,15 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 		return 0, false, nil
 	}
 	if s != nil {
+		// In SchemaValidator's order: the enum, then the bounds.
+		if s.Enum != nil && !slices.Contains(s.Enum, n) {
+			return 0, false, ArgNotInEnum(p.String(), float64(n), s.Allowed)
+		}
 		if s.Bounds != nil && !s.Bounds.Check(float64(n)) {
 			return 0, false, ArgOutOfRange(p.String(), float64(n), *s.Bounds)
 		}
 		if s.Multiple != nil && !s.Multiple.Int(n) {
 			return 0, false, ArgNotMultiple(p.String(), float64(n), s.Multiple)
-		}
-		if s.Enum != nil && !slices.Contains(s.Enum, n) {
-			return 0, false, ArgNotInEnum(p.String(), float64(n), s.Allowed)
 		}
 	}
 	if int64(T(n)) != n {

@@ -35,18 +35,12 @@ func (s schemaRef) where() string {
 	return s.Root + s.Ptr
 }
 
-// Keywords holding one subschema.
-var singleSchemaKeywords = []string{
-	"additionalProperties", "unevaluatedProperties", "propertyNames",
-	"items", "additionalItems", "unevaluatedItems", "contains",
-	"not", "if", "then", "else",
-}
-
-// Keywords holding a map of subschemas.
-var mapSchemaKeywords = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-
-// Keywords holding a list of subschemas.
-var listSchemaKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+// The keywords holding subschemas, by shape.
+var (
+	singleSchemaKeywords = catalog.SchemaKeywords
+	mapSchemaKeywords    = catalog.SchemaMapKeywords
+	listSchemaKeywords   = catalog.SchemaListKeywords
+)
 
 // walkSchema calls fn for the tool's schema rootName ("args" or "result")
 // and every subschema below it, depth first in source order. Boolean

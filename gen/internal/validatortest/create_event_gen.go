@@ -59,6 +59,8 @@ type CreateEventArgs struct {
 	EndsAt *time.Time `json:"ends_at,omitempty"`
 	// Colour.
 	Color *CreateEventArgsColor `json:"color,omitempty"`
+	// How it repeats. Default: {"every":1,"unit":"week","Unit":"day","skip":[2,10]}.
+	Recurrence CreateEventArgsRecurrence `json:"recurrence,omitempty"`
 	// Anything.
 	Metadata any `json:"metadata,omitempty"`
 }
@@ -138,6 +140,16 @@ func (v CreateEventArgsColor) Valid() bool {
 	return false
 }
 
+// CreateEventArgsRecurrence: How it repeats.
+type CreateEventArgsRecurrence struct {
+	// Interval. format "int32".
+	Every *int32 `json:"every,omitempty"`
+	// Unit.
+	Unit *string `json:"unit,omitempty"`
+	// Occurrences skipped.
+	Skip []int64 `json:"skip,omitempty"`
+}
+
 // CreateEventResult is what create_event returns; the catalog gives no result schema.
 type CreateEventResult = any
 
@@ -152,7 +164,7 @@ type CreateEvent interface {
 
 // The JSON Schemas of create_event, as the catalog gives them.
 const (
-	createEventArgsSchema = `{"type":"object","additionalProperties":false,"required":["title","starts_at","attendees"],"properties":{"title":{"type":"string","minLength":3,"maxLength":40,"pattern":"^[A-Z]","description":"Title, starting with a capital letter."},"kind":{"type":"string","enum":["meeting","call","focus time"],"default":"meeting","description":"What sort of event."},"version":{"const":2,"description":"Schema version."},"channel":{"type":"string","const":"calendar","description":"Where the event goes."},"starts_at":{"type":"string","format":"date-time","description":"When it starts."},"duration_minutes":{"type":"integer","minimum":5,"maximum":480,"multipleOf":5,"default":30,"description":"How long."},"priority":{"type":"integer","enum":[1,2,3],"description":"Priority."},"weight":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":10,"multipleOf":0.5,"description":"Weight."},"ratio":{"type":"number","minimum":-1.5,"maximum":1.5,"description":"Ratio."},"private":{"type":"boolean","default":false,"description":"Hide details."},"confirmed":{"type":"boolean","const":true,"description":"Must be true."},"organizer_email":{"type":"string","format":"email","description":"Organizer."},"location":{"type":"object","additionalProperties":false,"required":["room"],"description":"Where.","properties":{"room":{"type":"string","minLength":1,"description":"Room name."},"floor":{"type":"integer","minimum":0,"default":1,"description":"Floor."},"building":{"type":["string","null"],"maxLength":10,"default":"HQ","description":"Building."}}},"attendees":{"type":"array","minItems":1,"maxItems":5,"description":"People.","items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"Name."},"optional":{"type":"boolean","default":false,"description":"Optional attendee."},"role":{"type":"string","enum":["host","guest"],"description":"Role."}}}},"tags":{"type":"array","uniqueItems":true,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":12},"description":"Tags."},"slots":{"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":0},"description":"Slots."},"matrix":{"type":"array","items":{"type":"array","minItems":1,"items":{"type":"number"}},"description":"Numbers by row."},"labels":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":100},"description":"Label weights."},"extra":{"type":"object","description":"Free-form data."},"note":{"type":["string","null"],"minLength":2,"description":"Note."},"reminder":{"anyOf":[{"type":"integer","minimum":0},{"type":"null"}],"description":"Minutes before."},"ends_at":{"type":["string","null"],"format":"date-time","description":"When it ends."},"color":{"enum":["red","green"],"description":"Colour."},"metadata":{"description":"Anything."}}}`
+	createEventArgsSchema = `{"type":"object","additionalProperties":false,"required":["title","starts_at","attendees"],"properties":{"title":{"type":"string","minLength":3,"maxLength":40,"pattern":"^[A-Z]","description":"Title, starting with a capital letter."},"kind":{"type":"string","enum":["meeting","call","focus time"],"default":"meeting","description":"What sort of event."},"version":{"const":2,"description":"Schema version."},"channel":{"type":"string","const":"calendar","description":"Where the event goes."},"starts_at":{"type":"string","format":"date-time","description":"When it starts."},"duration_minutes":{"type":"integer","minimum":5,"maximum":480,"multipleOf":5,"default":30,"description":"How long."},"priority":{"type":"integer","enum":[1,2,3],"description":"Priority."},"weight":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":10,"multipleOf":0.5,"description":"Weight."},"ratio":{"type":"number","minimum":-1.5,"maximum":1.5,"description":"Ratio."},"private":{"type":"boolean","default":false,"description":"Hide details."},"confirmed":{"type":"boolean","const":true,"description":"Must be true."},"organizer_email":{"type":"string","format":"email","description":"Organizer."},"location":{"type":"object","additionalProperties":false,"required":["room"],"description":"Where.","properties":{"room":{"type":"string","minLength":1,"description":"Room name."},"floor":{"type":"integer","minimum":0,"default":1,"description":"Floor."},"building":{"type":["string","null"],"maxLength":10,"default":"HQ","description":"Building."}}},"attendees":{"type":"array","minItems":1,"maxItems":5,"description":"People.","items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"Name."},"optional":{"type":"boolean","default":false,"description":"Optional attendee."},"role":{"type":"string","enum":["host","guest"],"description":"Role."}}}},"tags":{"type":"array","uniqueItems":true,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":12},"description":"Tags."},"slots":{"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":0},"description":"Slots."},"matrix":{"type":"array","items":{"type":"array","minItems":1,"items":{"type":"number"}},"description":"Numbers by row."},"labels":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":100},"description":"Label weights."},"extra":{"type":"object","description":"Free-form data."},"note":{"type":["string","null"],"minLength":2,"description":"Note."},"reminder":{"anyOf":[{"type":"integer","minimum":0},{"type":"null"}],"description":"Minutes before."},"ends_at":{"type":["string","null"],"format":"date-time","description":"When it ends."},"color":{"enum":["red","green"],"description":"Colour."},"recurrence":{"type":"object","description":"How it repeats.","properties":{"every":{"type":"integer","format":"int32","description":"Interval."},"unit":{"type":"string","description":"Unit."},"skip":{"type":"array","items":{"type":"integer"},"description":"Occurrences skipped."}},"default":{"every":1,"unit":"week","Unit":"day","skip":[2,10]}},"metadata":{"description":"Anything."}}}`
 )
 
 // createEventMeta is the catalog entry of create_event.
@@ -178,7 +190,7 @@ func createEventValidator(*runtime.Meta) (runtime.Validator, error) {
 
 // The schemas createEventValidator checks the arguments against.
 var (
-	createEventArgsObject                  = runtime.Object{Names: []string{"attendees", "channel", "color", "confirmed", "duration_minutes", "ends_at", "extra", "kind", "labels", "location", "matrix", "metadata", "note", "organizer_email", "priority", "private", "ratio", "reminder", "slots", "starts_at", "tags", "title", "version", "weight"}, Required: []string{"title", "starts_at", "attendees"}, Reject: true}
+	createEventArgsObject                  = runtime.Object{Names: []string{"attendees", "channel", "color", "confirmed", "duration_minutes", "ends_at", "extra", "kind", "labels", "location", "matrix", "metadata", "note", "organizer_email", "priority", "private", "ratio", "recurrence", "reminder", "slots", "starts_at", "tags", "title", "version", "weight"}, Required: []string{"title", "starts_at", "attendees"}, Reject: true}
 	createEventArgsTitleSchema             = runtime.StringSchema{Type: "string", MinLength: 3, MaxLength: 40, Pattern: regexp.MustCompile("^[A-Z]")}
 	createEventArgsKindSchema              = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"meeting", "call", "focus time"}, Allowed: []any{"meeting", "call", "focus time"}}
 	createEventArgsVersionAllowed          = []any{json.Number("2")}
@@ -206,6 +218,8 @@ var (
 	createEventArgsReminderSchema          = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}
 	createEventArgsEndsAtSchema            = runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date-time"}
 	createEventArgsColorSchema             = runtime.StringSchema{Type: "", MinLength: -1, MaxLength: -1, Enum: []string{"red", "green"}, Allowed: []any{"red", "green"}}
+	createEventArgsRecurrenceObject        = runtime.Object{Names: []string{"every", "skip", "unit"}}
+	createEventArgsRecurrenceDefault       = []byte(`{"Unit":"day","every":1,"skip":[2,10],"unit":"week"}`)
 )
 
 // scanCreateEventArgsLocation reads the members of CreateEventArgsLocation into out; d has read its '{'.
@@ -288,6 +302,31 @@ func scanCreateEventArgsAttendeesItem(d *jsonscan.Decoder, at *runtime.Path, out
 		}
 	}
 	return nil
+}
+
+// scanCreateEventArgsRecurrence reads the members of CreateEventArgsRecurrence into out; d has read its '{'.
+func scanCreateEventArgsRecurrence(d *jsonscan.Decoder, at *runtime.Path, out *CreateEventArgsRecurrence, defaults bool, late **runtime.ToolError) *runtime.ToolError {
+	*out = CreateEventArgsRecurrence{}
+	ms := createEventArgsRecurrenceObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
+		case "every":
+			te = runtime.ReadIntPtr(d, at.Key("every"), nil, &out.Every, late)
+		case "unit":
+			te = runtime.ReadStringPtr(d, at.Key("unit"), nil, &out.Unit)
+		case "skip":
+			te = runtime.ReadList(d, at.Key("skip"), nil, &out.Skip, func(d *jsonscan.Decoder, p runtime.Path, v *int64) *runtime.ToolError {
+				return runtime.ReadInt(d, p, nil, v, late)
+			})
+		default:
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
+		}
+	}
+	return ms.End(0)
 }
 
 // scanCreateEventArgs reads the members of CreateEventArgs into out; d has read its '{'.
@@ -517,6 +556,9 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 			}
 		case "color":
 			te = runtime.ReadStringPtr(d, at.Key("color"), &createEventArgsColorSchema, &out.Color)
+		case "recurrence":
+			seen |= 1 << 6
+			te = runtime.ReadObject(d, at.Key("recurrence"), "object", &out.Recurrence, defaults, late, scanCreateEventArgsRecurrence)
 		case "metadata":
 			raw, err := d.Raw()
 			if err != nil {
@@ -546,6 +588,9 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 		}
 		if seen&(1<<5) == 0 {
 			out.Private = false
+		}
+		if seen&(1<<6) == 0 {
+			_ = json.Unmarshal(createEventArgsRecurrenceDefault, &out.Recurrence)
 		}
 	}
 	return nil

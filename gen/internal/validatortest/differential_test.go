@@ -1,28 +1,17 @@
 package validatortest
 
 import (
-	"encoding/json"
-	"reflect"
-	"regexp"
-	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/toolcat/toolcat/gen/internal/validatortest/difftest"
 	"github.com/toolcat/toolcat/runtime"
 )
 
 // The differential test: for every tool of the catalog, the generated
-// validator and the general one (runtime.Typed over
-// runtime.NewSchemaValidator) must accept and reject the same arguments;
-// when both accept, they return equal Args, defaults applied; when both
-// reject, with the same code and, when the input holds one error, the same
-// field and message.
+// validator and the general one must agree (see package difftest) on the
+// seeds below and on what the fuzzer makes of them.
 
-type validatorPair struct {
-	name      string
-	generated runtime.Validator
-	general   runtime.Validator
-}
+type validatorPair = difftest.Pair
 
 func validatorPairs(tb testing.TB) []validatorPair {
 	tb.Helper()
@@ -41,15 +30,11 @@ func validatorPairs(tb testing.TB) []validatorPair {
 	}
 	var out []validatorPair
 	for _, e := range entries {
-		g, err := e.generated(&e.meta)
+		p, err := difftest.NewPair(e.meta, e.generated, e.typed)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		sv, err := runtime.NewSchemaValidator(&e.meta)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, validatorPair{name: e.meta.Name, generated: g, general: e.typed(sv)})
+		out = append(out, p)
 	}
 	return out
 }
@@ -157,138 +142,10 @@ func FuzzDifferential(f *testing.F) {
 
 func compareValidators(t *testing.T, p validatorPair, in []byte) {
 	t.Helper()
-	want, wantErr := p.general.Validate(in)
-	got, gotErr := p.generated.Validate(in)
-	if skip(in) {
-		return
+	if msg := difftest.Compare(p, in, propertyNames); msg != "" {
+		t.Fatal(msg)
 	}
-	raw := in
-	if len(raw) > 300 {
-		raw = append(raw[:300:300], "..."...)
-	}
-	if (wantErr == nil) != (gotErr == nil) {
-		t.Fatalf("%s %s: verdicts differ\n general:   %s\n generated: %s", p.name, raw, describe(want, wantErr), describe(got, gotErr))
-	}
-	if wantErr == nil {
-		if reflect.DeepEqual(want, got) {
-			return
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("%s %s: arguments differ (-general +generated):\n%s", p.name, raw, diff)
-		}
-		return
-	}
-	if wantErr.Code != gotErr.Code {
-		t.Fatalf("%s %s: codes differ\n general:   %s\n generated: %s", p.name, raw, describe(nil, wantErr), describe(nil, gotErr))
-	}
-	field, hasField := wantErr.Details["field"]
-	if !hasField {
-		// The arguments fit the schema but not the Go types: the general
-		// validator fails decoding them and names no field.
-		return
-	}
-	if _, several := wantErr.Details["other_errors"]; several {
-		// With several errors, each validator may report another first.
-		return
-	}
-	if gotErr.Details["field"] != field || gotErr.Message != negativeZero.Replace(wantErr.Message) {
-		t.Fatalf("%s %s: errors differ\n general:   %s\n generated: %s", p.name, raw, describe(nil, wantErr), describe(nil, gotErr))
-	}
-}
-
-// negativeZero rewrites the general validator's -0, which it keeps from the
-// float64 it decodes integers into; the generated one decodes an int64.
-var negativeZero = strings.NewReplacer("=-0 ", "=0 ")
-
-func describe(args any, te *runtime.ToolError) string {
-	var s string
-	if te == nil {
-		b, _ := json.Marshal(args)
-		s = "accepts " + string(b)
-	} else {
-		b, _ := json.Marshal(te.Details)
-		s = string(te.Code) + ": " + te.Message + " " + string(b)
-	}
-	if len(s) > 500 {
-		s = s[:500] + "..."
-	}
-	return s
-}
-
-// longInteger matches integers too long for a float64 to hold exactly.
-var longInteger = regexp.MustCompile(`[0-9]{16,}`)
-
-// skip reports inputs on which the general validator is known to be wrong,
-// so the two are not compared:
-//
-//   - integers of more than 15 digits: the general validator decodes
-//     numbers as float64 and loses their last digits;
-//   - keys that differ from a property name only in case: the general
-//     validator decodes its result with encoding/json, which matches them
-//     to the property when the schema lets them through, unchecked.
-func skip(raw []byte) bool {
-	if longInteger.Match(raw) {
-		return true
-	}
-	var doc any
-	if json.Unmarshal(raw, &doc) != nil {
-		return false
-	}
-	return foldedKey(doc)
-}
-
-func foldedKey(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			for _, p := range propertyNames {
-				if k != p && strings.EqualFold(k, p) {
-					return true
-				}
-			}
-			if foldedKey(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if foldedKey(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // propertyNames are the property names of every schema of the catalog.
-var propertyNames = func() []string {
-	seen := map[string]bool{}
-	for _, m := range Metas() {
-		var walk func(any)
-		walk = func(v any) {
-			switch x := v.(type) {
-			case map[string]any:
-				if props, ok := x["properties"].(map[string]any); ok {
-					for p := range props {
-						seen[p] = true
-					}
-				}
-				for _, e := range x {
-					walk(e)
-				}
-			case []any:
-				for _, e := range x {
-					walk(e)
-				}
-			}
-		}
-		var schema any
-		_ = json.Unmarshal(m.ArgsSchema, &schema)
-		walk(schema)
-	}
-	names := make([]string, 0, len(seen))
-	for p := range seen {
-		names = append(names, p)
-	}
-	return names
-}()
+var propertyNames = difftest.PropertyNames(Metas())

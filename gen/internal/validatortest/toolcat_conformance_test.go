@@ -25,11 +25,11 @@ func TestConformance(t *testing.T) {
 // conformanceSpecs are what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
 var conformanceSpecs = map[string]conformance.Spec{
-	"assign_task":     {Pos: "catalog/tools.yaml:278:3", Fields: map[string]string{"args": "catalog/tools.yaml:284:5", "has_side_effects": "catalog/tools.yaml:282:5"}},
+	"assign_task":     {Pos: "catalog/tools.yaml:286:3", Fields: map[string]string{"args": "catalog/tools.yaml:292:5", "has_side_effects": "catalog/tools.yaml:290:5"}},
 	"create_event":    {Pos: "catalog/tools.yaml:7:3", Fields: map[string]string{"args": "catalog/tools.yaml:14:5", "has_side_effects": "catalog/tools.yaml:11:5"}},
-	"find_contact":    {Pos: "catalog/tools.yaml:231:3", Fields: map[string]string{"args": "catalog/tools.yaml:235:5"}},
-	"log_note":        {Pos: "catalog/tools.yaml:206:3", Fields: map[string]string{"args": "catalog/tools.yaml:211:5"}},
-	"ping_host":       {Pos: "catalog/tools.yaml:218:3", Fields: map[string]string{"args": "catalog/tools.yaml:223:5"}},
-	"search_notes":    {Pos: "catalog/tools.yaml:249:3", Fields: map[string]string{"args": "catalog/tools.yaml:253:5", "result": "catalog/tools.yaml:261:5"}},
-	"update_settings": {Pos: "catalog/tools.yaml:153:3", Fields: map[string]string{"args": "catalog/tools.yaml:160:5", "has_side_effects": "catalog/tools.yaml:157:5"}},
+	"find_contact":    {Pos: "catalog/tools.yaml:239:3", Fields: map[string]string{"args": "catalog/tools.yaml:243:5"}},
+	"log_note":        {Pos: "catalog/tools.yaml:214:3", Fields: map[string]string{"args": "catalog/tools.yaml:219:5"}},
+	"ping_host":       {Pos: "catalog/tools.yaml:226:3", Fields: map[string]string{"args": "catalog/tools.yaml:231:5"}},
+	"search_notes":    {Pos: "catalog/tools.yaml:257:3", Fields: map[string]string{"args": "catalog/tools.yaml:261:5", "result": "catalog/tools.yaml:269:5"}},
+	"update_settings": {Pos: "catalog/tools.yaml:161:3", Fields: map[string]string{"args": "catalog/tools.yaml:168:5", "has_side_effects": "catalog/tools.yaml:165:5"}},
 }

@@ -1,14 +1,13 @@
-package lint
+package catalog
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/toolcat/toolcat/catalog"
 )
 
 // simpleKeywords are the keywords checkSimple understands; a schema with
@@ -26,8 +25,13 @@ var simpleKeywords = map[string]bool{
 // compiling a validator for each costs more than the rest of lint. It
 // returns handled false when the schema or the value is not that simple,
 // and otherwise the problem found ("" when valid).
-func checkSimple(schema, v *catalog.Node) (problem string, handled bool) {
-	if schema.Kind != catalog.Object || v.Kind == catalog.Object || v.Kind == catalog.Array {
+func checkSimple(schema, v *Node) (problem string, handled bool) {
+	if schema.Kind != Object || v.Kind == Object || v.Kind == Array {
+		return "", false
+	}
+	if f, ok := v.Float(); v.Kind == Number && (!ok || math.Abs(f) >= 1e15 || f != 0 && math.Abs(f) < 1e-4) {
+		// Beyond float64, or written by the general validator's messages
+		// in its own way: it decides.
 		return "", false
 	}
 	for _, f := range schema.Fields {
@@ -54,7 +58,7 @@ func checkSimple(schema, v *catalog.Node) (problem string, handled bool) {
 		return "value must be " + quoted(c), true
 	}
 	if e := schema.Get("enum"); e != nil {
-		if e.Kind != catalog.Array {
+		if e.Kind != Array {
 			return "", false
 		}
 		found := false
@@ -71,7 +75,7 @@ func checkSimple(schema, v *catalog.Node) (problem string, handled bool) {
 			return "value must be one of " + strings.Join(vals, ", "), true
 		}
 	}
-	if v.Kind == catalog.Number {
+	if v.Kind == Number {
 		x, err := strconv.ParseFloat(v.Num, 64)
 		if err != nil {
 			return "", false
@@ -97,7 +101,7 @@ func checkSimple(schema, v *catalog.Node) (problem string, handled bool) {
 			}
 		}
 	}
-	if v.Kind == catalog.String {
+	if v.Kind == String {
 		n := utf8.RuneCountInString(v.Str)
 		if m := schema.Get("minLength"); m != nil {
 			if f, ok := m.Float(); !ok || float64(n) < f {
@@ -132,55 +136,55 @@ func formatNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // quoted writes a value as the general validator's messages do: strings
 // in single quotes, anything else as JSON.
-func quoted(n *catalog.Node) string {
-	if n.Kind == catalog.String {
+func quoted(n *Node) string {
+	if n.Kind == String {
 		return "'" + n.Str + "'"
 	}
 	return string(n.JSON())
 }
 
-func kindMatches(t string, v *catalog.Node) bool {
+func kindMatches(t string, v *Node) bool {
 	switch t {
 	case "string":
-		return v.Kind == catalog.String
+		return v.Kind == String
 	case "boolean":
-		return v.Kind == catalog.Bool
+		return v.Kind == Bool
 	case "null":
-		return v.Kind == catalog.Null
+		return v.Kind == Null
 	case "number":
-		return v.Kind == catalog.Number
+		return v.Kind == Number
 	case "integer":
-		if v.Kind != catalog.Number {
+		if v.Kind != Number {
 			return false
 		}
 		f, err := strconv.ParseFloat(v.Num, 64)
-		return err == nil && f == float64(int64(f))
+		return err == nil && f == math.Trunc(f)
 	}
 	return false
 }
 
-func jsonKind(v *catalog.Node) string {
-	if v.Kind == catalog.Number {
+func jsonKind(v *Node) string {
+	if v.Kind == Number {
 		return "number"
 	}
 	return v.Kind.String()
 }
 
 // sameValue compares two scalars as JSON values (1 and 1.0 are equal).
-func sameValue(a, b *catalog.Node) bool {
+func sameValue(a, b *Node) bool {
 	if a.Kind != b.Kind {
 		return false
 	}
 	switch a.Kind {
-	case catalog.Number:
+	case Number:
 		x, e1 := strconv.ParseFloat(a.Num, 64)
 		y, e2 := strconv.ParseFloat(b.Num, 64)
 		return e1 == nil && e2 == nil && x == y
-	case catalog.String:
+	case String:
 		return a.Str == b.Str
-	case catalog.Bool:
+	case Bool:
 		return a.Bool == b.Bool
-	case catalog.Null:
+	case Null:
 		return true
 	}
 	return string(a.JSON()) == string(b.JSON())

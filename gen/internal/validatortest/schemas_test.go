@@ -1,0 +1,339 @@
+package validatortest
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/gen"
+)
+
+// The schema-varying differential test: random argument schemas (see
+// randschema_test.go), each compiled by toolcat into a package of its own
+// module with a test that compares the generated validators with the
+// general one on random arguments (package difftest). Compiling Go is the
+// slow part, so the tools of a batch share one package and one test
+// binary. go test runs one batch: the regression seeds and a fixed run of
+// seeds; make fuzz runs batches of fresh seeds for a while
+// (-schemafuzz.time).
+
+var (
+	schemaFuzzTime = flag.Duration("schemafuzz.time", 0, "run batches of random schemas for this long instead of the fixed batch")
+	schemaFuzzSeed = flag.Uint64("schemafuzz.seed", 0, "run only the tool of this seed (with -run TestDifferentialSchemas)")
+	schemaFuzzArgs = flag.Int("schemafuzz.args", 300, "arguments tried per tool")
+	// Off by default: struct tags of such names are another change's.
+	schemaFuzzOddNames = flag.Bool("schemafuzz.oddnames", false, "give random schemas property names that are no Go identifiers")
+)
+
+// schemaRegressions are the schemas and arguments on which the validators
+// once differed, as the random seed that found each made them (a seed
+// makes another schema once the generator changes). onePass says that
+// the generated validator must be a one-pass one: a regression that falls
+// back to the general validator would compare it with itself.
+var schemaRegressions = []struct {
+	seed         uint64
+	onePass      bool
+	policy, args string
+	calls        []string
+}{
+	// null passed the one-pass validator of type [T, "null"] beside an
+	// enum or a const that null is not in.
+	{1796115733340148398, true, "allow", `{"type": "object", "properties": {"count": {"type": ["integer", "null"], "enum": [1, 2]}, "mode": {"type": ["string", "null"], "enum": ["a", "b"]}, "flag": {"type": ["boolean", "null"], "const": true}}}`,
+		[]string{`{"count":null}`, `{"mode":null}`, `{"flag":null}`, `{"count":1,"mode":"a","flag":true}`}},
+	// The one-pass validator checked bounds, lengths and patterns before
+	// const, enum and format, which the general one checks first and
+	// reports alone.
+	{24, true, "strip", `{"type": "object", "properties": {"x1": {"type": "integer", "const": 2, "maximum": 10, "multipleOf": 2}, "e": {"type": "integer", "enum": [1, 2], "maximum": 5}, "s": {"type": "string", "enum": ["red", "tan"], "maxLength": 3}, "k": {"type": "string", "enum": ["red", "rose"], "pattern": "^r"}, "c": {"type": "string", "const": "ab", "minLength": 2}, "m": {"type": "string", "format": "email", "maxLength": 5}, "p": {"type": "string", "format": "uuid", "pattern": "^1"}}}`,
+		[]string{`{"x1":-3}`, `{"x1":12}`, `{"e":7}`, `{"e":1e19}`, `{"e":-1e19}`, `{"s":"green"}`, `{"k":"blue"}`, `{"c":"x"}`, `{"m":"nobody"}`, `{"p":"x"}`, `{"x1":2,"e":1,"s":"red","k":"rose","c":"ab","m":"a@b.c","p":"123e4567-e89b-12d3-a456-426614174000"}`}},
+	// Shapes the random schemas do not make: an enum with null (which
+	// the general validator checks), a cycle of $refs, a recursive $ref
+	// with defaults, date-time defaults (once left to the general
+	// validator), defaults nested in defaults.
+	{0, false, "", `{"type": "object", "properties": {"v": {"type": ["string", "null"], "enum": ["x", null]}}}`, []string{`{"v":null}`, `{"v":"y"}`}},
+	{0, false, "", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}`, []string{`{}`, `{"a":1}`}},
+	{0, false, "", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}, "v": {"type": "integer", "default": 3}}}}}`, []string{`{}`, `{"a":{}}`, `{"a":{"next":{"next":{"v":"x"}}}}`, `{"a":{"next":null}}`}},
+	{0, true, "", `{"type": "object", "properties": {"at": {"type": "string", "format": "date-time", "default": "2026-01-02T09:00:00.5+01:00"}, "on": {"type": ["string", "null"], "format": "date-time", "default": "2026-01-02T09:00:00Z"}}}`, []string{`{}`, `{"on":null}`, `{"at":"2026-01-03T00:00:00Z"}`}},
+	{0, true, "", `{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "object", "properties": {"c": {"type": "integer", "default": 1}}, "default": {"c": 2}}}}}}`, []string{`{}`, `{"a":{}}`, `{"a":{"b":{}}}`, `{"a":{"b":null}}`}},
+}
+
+// fixedSeeds is the run go test makes besides the regressions.
+const fixedSeeds = 40
+
+func TestDifferentialSchemas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated package; skipped with -short")
+	}
+	switch {
+	case *schemaFuzzSeed != 0:
+		runSchemaBatch(t, []uint64{*schemaFuzzSeed}, *schemaFuzzArgs, false)
+	case *schemaFuzzTime > 0:
+		deadline := time.Now().Add(*schemaFuzzTime)
+		base := uint64(time.Now().UnixNano())
+		batches, tools := 0, 0
+		for time.Now().Before(deadline) && !t.Failed() {
+			seeds := make([]uint64, 60)
+			for i := range seeds {
+				seeds[i] = base + uint64(batches*len(seeds)+i)
+			}
+			runSchemaBatch(t, seeds, *schemaFuzzArgs, false)
+			batches++
+			tools += len(seeds)
+		}
+		t.Logf("%d batches, %d random schemas, %d arguments each", batches, tools, *schemaFuzzArgs)
+	default:
+		var seeds []uint64
+		for i := range uint64(fixedSeeds) {
+			seeds = append(seeds, 1+i)
+		}
+		runSchemaBatch(t, seeds, *schemaFuzzArgs, true)
+	}
+}
+
+// runSchemaBatch compiles the tools of seeds, and with regressions those
+// of schemaRegressions, into one package and compares their validators on
+// n arguments each.
+func runSchemaBatch(t *testing.T, seeds []uint64, n int, regressions bool) {
+	t.Helper()
+	var tools []*rtool
+	refused := 0
+	var all []*rtool
+	if regressions {
+		for i, r := range schemaRegressions {
+			all = append(all, &rtool{name: fmt.Sprintf("regression%d", i+1), seed: r.seed, policy: r.policy, raw: r.args, rawArgs: r.calls, onePass: r.onePass})
+		}
+	}
+	for _, seed := range seeds {
+		all = append(all, newRandTool(seed))
+	}
+	for _, rt := range all {
+		seed := rt.seed
+		cat, err := loadRandCatalog([]*rtool{rt})
+		if err != nil {
+			t.Errorf("seed %d: the random schema does not load: %v\nschema: %s", seed, err, rt.JSON())
+			continue
+		}
+		files, err := gen.Generate(cat)
+		if err != nil && rt.raw != "" {
+			t.Errorf("%s: Generate: %v", rt.name, err)
+			continue
+		} else if err != nil {
+			// Only a value its own schema rejects, or a default the Go
+			// types cannot hold, may stop the generator.
+			if !valueError.MatchString(err.Error()) {
+				t.Errorf("seed %d: Generate: %v\nschema: %s", seed, err, rt.JSON())
+			}
+			refused++
+			t.Logf("seed %d refused: %.300s", seed, err)
+			continue
+		}
+		if rt.onePass && !onePassIn(files) {
+			t.Errorf("%s: the generated validator is not a one-pass one:\n%s", rt.name, rt.JSON())
+		}
+		tools = append(tools, rt)
+	}
+	if len(tools) == 0 {
+		return
+	}
+	cat, err := loadRandCatalog(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := gen.Generate(cat)
+	if err != nil {
+		t.Fatalf("Generate of the batch: %v", err)
+	}
+	mod := t.TempDir()
+	if err := writeBatchModule(mod, files); err != nil {
+		t.Fatal(err)
+	}
+	type batchCase struct {
+		Tool string
+		Args []string
+	}
+	var cases []batchCase
+	byName := map[string]*rtool{}
+	for _, rt := range tools {
+		cases = append(cases, batchCase{rt.name, rt.args(n)})
+		byName[rt.name] = rt
+	}
+	data, _ := json.Marshal(cases)
+	casesFile, reportFile := filepath.Join(mod, "cases.json"), filepath.Join(mod, "report.json")
+	os.WriteFile(casesFile, data, 0o644)
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestPairs$", ".")
+	cmd.Dir = mod
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "TOOLCAT_CASES="+casesFile, "TOOLCAT_REPORT="+reportFile)
+	out, runErr := cmd.CombinedOutput()
+	var findings []struct{ Tool, Msg string }
+	if data, err := os.ReadFile(reportFile); err == nil {
+		json.Unmarshal(data, &findings)
+	} else if runErr != nil {
+		t.Fatalf("the generated package of seeds %v does not build or its test fails: %v\n%s", seeds, runErr, out)
+	}
+	for _, f := range findings {
+		rt := byName[f.Tool]
+		if rt.raw != "" {
+			t.Errorf("%s (schemaRegressions): %s\nschema: %s\npolicy: %q", rt.name, f.Msg, rt.JSON(), rt.policy)
+			continue
+		}
+		t.Errorf("%s, seed %d (reproduce with -run TestDifferentialSchemas -args -schemafuzz.seed=%d): %s\nschema: %s\npolicy: %q", rt.name, rt.seed, rt.seed, f.Msg, rt.JSON(), rt.policy)
+	}
+	t.Logf("%d random schemas compared, %d refused by Generate for their values, %d arguments each", len(tools), refused, n)
+}
+
+// onePassIn reports whether the generated files hold a one-pass
+// validator.
+func onePassIn(files map[string][]byte) bool {
+	for _, data := range files {
+		if onePassArgs.Match(data) {
+			return true
+		}
+	}
+	return false
+}
+
+func loadRandCatalog(tools []*rtool) (*catalog.Catalog, error) {
+	return catalog.LoadFiles(catalog.File{Name: "random.json", Data: []byte(catalogJSON("schemafuzz", tools))})
+}
+
+// writeBatchModule writes the generated files, less their conformance
+// test, into a module that requires this one, with the test that compares
+// the validators.
+func writeBatchModule(dir string, files map[string][]byte) error {
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		return err
+	}
+	// A module path inside this module's gen/internal, so that the test can
+	// import package difftest.
+	gomod := "module github.com/toolcat/toolcat/gen/internal/validatortest/schemafuzz\n\ngo 1.26\n\nrequire github.com/toolcat/toolcat v0.0.0\n\nreplace github.com/toolcat/toolcat => " + root + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		return err
+	}
+	var entries []string
+	for name, data := range files {
+		if name == gen.ConformanceFile {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+		lower := metaFunc.FindSubmatch(data)
+		if lower == nil {
+			continue
+		}
+		args := onePassArgs.FindSubmatch(data)
+		if args == nil {
+			args = typedArgs.FindSubmatch(data)
+		}
+		if args == nil {
+			return fmt.Errorf("%s: no validator of a known shape", name)
+		}
+		entries = append(entries, fmt.Sprintf("{%sMeta(), %sValidator, runtime.Typed[%s]},", lower[1], lower[1], args[1]))
+	}
+	slices.Sort(entries)
+	src := strings.Replace(pairsTest, "ENTRIES", strings.Join(entries, "\n\t"), 1)
+	return os.WriteFile(filepath.Join(dir, "pairs_test.go"), []byte(src), 0o644)
+}
+
+// valueError matches the errors of values that contradict their schema or
+// their Go type, the only ones Generate may stop at.
+var valueError = regexp.MustCompile(`is not valid against its schema|cannot be applied|cannot be held by the argument's Go type`)
+
+var (
+	metaFunc    = regexp.MustCompile(`func (\w+)Meta\(\) runtime\.Meta`)
+	onePassArgs = regexp.MustCompile(`runtime\.OnePass\(&\w+, scan(\w+)\)`)
+	typedArgs   = regexp.MustCompile(`runtime\.Typed\[(\w+)\]`)
+)
+
+// pairsTest is the test of a batch's package.
+const pairsTest = `package schemafuzz
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/toolcat/toolcat/gen/internal/validatortest/difftest"
+	"github.com/toolcat/toolcat/runtime"
+)
+
+type entry struct {
+	meta      runtime.Meta
+	generated func(*runtime.Meta) (runtime.Validator, error)
+	typed     func(*runtime.SchemaValidator) runtime.Validator
+}
+
+var entries = []entry{
+	ENTRIES
+}
+
+type finding struct{ Tool, Msg string }
+
+func TestPairs(t *testing.T) {
+	data, err := os.ReadFile(os.Getenv("TOOLCAT_CASES"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Tool string
+		Args []string
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]entry{}
+	for _, e := range entries {
+		byName[e.meta.Name] = e
+	}
+	findings := []finding{}
+	for _, c := range cases {
+		e, ok := byName[c.Tool]
+		if !ok {
+			findings = append(findings, finding{c.Tool, "no validators generated"})
+			continue
+		}
+		p, err := difftest.NewPair(e.meta, e.generated, e.typed)
+		if err != nil {
+			findings = append(findings, finding{c.Tool, "building the validators: " + err.Error()})
+			continue
+		}
+		props := difftest.PropertyNames([]runtime.Meta{e.meta})
+		for _, a := range c.Args {
+			if msg := compare(p, a, props); msg != "" {
+				findings = append(findings, finding{c.Tool, msg})
+				break // the first divergence of a tool says enough
+			}
+		}
+	}
+	out, _ := json.Marshal(findings)
+	if err := os.WriteFile(os.Getenv("TOOLCAT_REPORT"), out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func compare(p difftest.Pair, args string, props []string) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprintf("%s %s: panic: %v", p.Name, args, r)
+		}
+	}()
+	return difftest.Compare(p, []byte(args), props)
+}
+`
