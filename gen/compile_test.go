@@ -130,7 +130,11 @@ func (d *draw) schema(depth int, defs []string) map[string]any {
 			s["format"] = "int32"
 		}
 		if d.bool() {
+			// A default its own schema accepts: gen refuses the others.
 			s["default"] = 2
+			if c, ok := s["const"]; ok {
+				s["default"] = c
+			}
 		}
 		return s
 	case 2:
@@ -195,16 +199,13 @@ func (d *draw) object(depth int, defs []string) map[string]any {
 	if d.bool() {
 		s["additionalProperties"] = false
 	}
-	if len(props) > 0 && d.n(4) == 0 {
-		// A default object with members named like the properties, in
-		// their case or another.
+	if len(props) > 0 && len(required) == 0 && s["additionalProperties"] == nil && d.n(4) == 0 {
+		// A default object its schema accepts, with members named like
+		// the properties in another case, which must not fill them.
 		def := map[string]any{}
 		for name := range props {
-			if d.bool() {
-				def[name] = nil
-			}
-			if d.bool() {
-				def[strings.ToUpper(name)] = 1
+			if upper := strings.ToUpper(name); props[upper] == nil && d.bool() {
+				def[upper] = 1
 			}
 		}
 		s["default"] = def

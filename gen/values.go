@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/toolcat/toolcat/catalog"
@@ -201,16 +200,14 @@ func defaultFits(d *catalog.Node, t *goType) (*catalog.Node, string) {
 			return d, "want an object"
 		}
 		for _, f := range d.Fields {
-			// encoding/json matches a member to a field by its name, or
-			// failing that, by its name in any case.
+			// A member fills the field of exactly its name (the runtime's
+			// UnmarshalExact and ExactMembers), never one that differs in
+			// case.
 			var match *goField
 			for _, fd := range t.Fields {
 				if fd.JSON == f.Key {
 					match = fd
 					break
-				}
-				if match == nil && strings.EqualFold(fd.JSON, f.Key) {
-					match = fd
 				}
 			}
 			if match == nil {
