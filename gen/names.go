@@ -70,9 +70,6 @@ func exported(s string) string {
 	if id == "" {
 		return "X"
 	}
-	if r := []rune(id)[0]; !unicode.IsLetter(r) {
-		id = "X" + id
-	}
 	// Non-ASCII letters are valid Go, but keep to what every editor types.
 	id = strings.Map(func(r rune) rune {
 		if r < 0x80 {
@@ -80,7 +77,12 @@ func exported(s string) string {
 		}
 		return -1
 	}, id)
-	if id == "" || !token.IsIdentifier(id) {
+	// What is left must start with a capital, or the identifier is not
+	// exported (Ünï leaves n) and encoding/json cannot set the field.
+	if id == "" || !unicode.IsUpper(rune(id[0])) {
+		id = "X" + id
+	}
+	if !token.IsIdentifier(id) {
 		return "X"
 	}
 	return id

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	neturl "net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -277,9 +278,15 @@ func rank(k jsonschema.ErrorKind) int {
 func (v *SchemaValidator) subschema(url string) map[string]any {
 	_, frag, _ := strings.Cut(url, "#")
 	cur := v.doc
+	if frag == "" {
+		return asObject(cur)
+	}
+	// The fragment is a JSON pointer in a URI: each token percent-encoded
+	// (a property named "a,b" or "with space"), and may be empty (a
+	// property named "").
 	for tok := range strings.SplitSeq(strings.TrimPrefix(frag, "/"), "/") {
-		if tok == "" {
-			continue
+		if unescaped, err := neturl.PathUnescape(tok); err == nil {
+			tok = unescaped
 		}
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		switch c := cur.(type) {
@@ -295,7 +302,11 @@ func (v *SchemaValidator) subschema(url string) map[string]any {
 			return nil
 		}
 	}
-	m, _ := cur.(map[string]any)
+	return asObject(cur)
+}
+
+func asObject(v any) map[string]any {
+	m, _ := v.(map[string]any)
 	return m
 }
 

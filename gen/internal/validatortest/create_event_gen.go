@@ -590,7 +590,7 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 			out.Private = false
 		}
 		if seen&(1<<6) == 0 {
-			_ = json.Unmarshal(createEventArgsRecurrenceDefault, &out.Recurrence)
+			_ = runtime.UnmarshalExact(createEventArgsRecurrenceDefault, &out.Recurrence)
 		}
 	}
 	return nil
