@@ -31,7 +31,7 @@ var (
 	schemaFuzzSeed = flag.Uint64("schemafuzz.seed", 0, "run only the tool of this seed (with -run TestDifferentialSchemas)")
 	schemaFuzzArgs = flag.Int("schemafuzz.args", 300, "arguments tried per tool")
 	// Off by default: struct tags of such names are another change's.
-	schemaFuzzOddNames = flag.Bool("schemafuzz.oddnames", false, "give random schemas property names that are no Go identifiers")
+	schemaFuzzOddNames = flag.Bool("schemafuzz.oddnames", true, "give random schemas property names that are no Go identifiers (-schemafuzz.oddnames=false for identifiers only)")
 )
 
 // schemaRegressions are the schemas and arguments on which the validators
