@@ -5,15 +5,16 @@ import (
 	"flag"
 	"go/format"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolcat/toolcat/catalog"
 	"github.com/toolcat/toolcat/gen"
+	"github.com/toolcat/toolcat/internal/gomodtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/*/want")
@@ -126,18 +127,6 @@ func TestGeneratedCodeBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module per case; skipped with -short")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal("the go command is needed to build the generated code:", err)
-	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, dir := range cases(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			mod := t.TempDir()
@@ -151,16 +140,11 @@ func TestGeneratedCodeBuilds(t *testing.T) {
 				data, _ := os.ReadFile(f)
 				os.WriteFile(filepath.Join(pkg, filepath.Base(f)), data, 0o644)
 			}
-			gomod := "module example.com/golden\n\ngo 1.26\n\nrequire github.com/toolcat/toolcat v0.0.0\n\nreplace github.com/toolcat/toolcat => " + root + "\n"
-			os.WriteFile(filepath.Join(mod, "go.mod"), []byte(gomod), 0o644)
-			os.WriteFile(filepath.Join(mod, "go.sum"), sum, 0o644)
+			if err := gomodtest.Write(mod, "example.com/golden"); err != nil {
+				t.Fatal(err)
+			}
 			for _, args := range [][]string{{"mod", "tidy"}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
-				cmd := exec.Command(goBin, args...)
-				cmd.Dir = mod
-				cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-				}
+				gomodtest.Go(t, mod, args...)
 			}
 		})
 	}

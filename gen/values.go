@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime"
 )
 
 // The values of args schemas, checked before anything is generated. A
@@ -251,26 +252,9 @@ func finiteNumbers(d *catalog.Node) (*catalog.Node, string) {
 // numbers made float64, encoded by encoding/json (members sorted by name),
 // so that decoding it gives the same Go value in both validators.
 func defaultJSON(d *catalog.Node) []byte {
-	b, err := json.Marshal(floatNumbers(d.Interface()))
+	b, err := json.Marshal(runtime.NumbersToFloat(d.Interface()))
 	if err != nil {
 		return d.JSON() // defaultFits has rejected such a default
 	}
 	return b
-}
-
-func floatNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = floatNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = floatNumbers(e)
-		}
-	}
-	return v
 }

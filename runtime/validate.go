@@ -468,26 +468,28 @@ func buildDefaults(schema map[string]any) *defaultsNode {
 		if n == nil {
 			n = &defaultsNode{props: map[string]defaultEntry{}}
 		}
-		e.value = numbersToFloat(e.value)
+		e.value = NumbersToFloat(e.value)
 		n.props[name] = e
 	}
 	return n
 }
 
-// numbersToFloat turns the json.Numbers of a decoded schema into float64, as
-// encoding/json decodes arguments.
-func numbersToFloat(v any) any {
+// NumbersToFloat turns the json.Numbers of a decoded schema value into
+// float64, in place, as encoding/json decodes arguments: it is how the
+// general validator applies a default, and how toolcat gen writes one for
+// generated validators, so that both decode to the same Go value.
+func NumbersToFloat(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		f, _ := x.Float64()
 		return f
 	case map[string]any:
 		for k, e := range x {
-			x[k] = numbersToFloat(e)
+			x[k] = NumbersToFloat(e)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = numbersToFloat(e)
+			x[i] = NumbersToFloat(e)
 		}
 	}
 	return v

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolcat/toolcat/internal/gomodtest"
 )
 
 // CorpusEnv names a directory of tool definitions written by others: MCP
@@ -37,23 +38,10 @@ func TestCorpus(t *testing.T) {
 	if len(sets) == 0 {
 		t.Fatalf("%s=%s holds no tool definitions", CorpusEnv, dir)
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal("the go command is needed to build the generated code:", err)
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-
 	mod := t.TempDir()
-	gomod := "module example.com/corpus\n\ngo 1.26\n\nrequire github.com/toolcat/toolcat v0.0.0\n\nreplace github.com/toolcat/toolcat => " + root + "\n"
-	write(t, filepath.Join(mod, "go.mod"), []byte(gomod))
-	write(t, filepath.Join(mod, "go.sum"), sum)
+	if err := gomodtest.Write(mod, "example.com/corpus"); err != nil {
+		t.Fatal(err)
+	}
 
 	var tools, loaded, generated int
 	flagged := map[string]int{} // tools with a finding, by rule set
@@ -104,12 +92,7 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"mod", "tidy"}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
-		cmd := exec.Command(goBin, args...)
-		cmd.Dir = mod
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
+		gomodtest.Go(t, mod, args...)
 	}
 }
 

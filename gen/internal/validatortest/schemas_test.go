@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolcat/toolcat/catalog"
 	"github.com/toolcat/toolcat/gen"
+	"github.com/toolcat/toolcat/internal/gomodtest"
 )
 
 // The schema-varying differential test: random argument schemas (see
@@ -208,21 +209,9 @@ func loadRandCatalog(tools []*rtool) (*catalog.Catalog, error) {
 // test, into a module that requires this one, with the test that compares
 // the validators.
 func writeBatchModule(dir string, files map[string][]byte) error {
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		return err
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		return err
-	}
 	// A module path inside this module's gen/internal, so that the test can
 	// import package difftest.
-	gomod := "module github.com/toolcat/toolcat/gen/internal/validatortest/schemafuzz\n\ngo 1.26\n\nrequire github.com/toolcat/toolcat v0.0.0\n\nreplace github.com/toolcat/toolcat => " + root + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+	if err := gomodtest.Write(dir, "github.com/toolcat/toolcat/gen/internal/validatortest/schemafuzz"); err != nil {
 		return err
 	}
 	var entries []string
