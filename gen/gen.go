@@ -17,11 +17,13 @@ import (
 	goruntime "runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/toolcat/toolcat/catalog"
 )
 
@@ -324,7 +326,7 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache) (*model, err
 		m.pkg = "tools"
 	}
 	names := newNamer(reserved...)
-	files := map[string]string{}
+	files := fileBases(cat.Tools)
 	tools := append([]*catalog.Tool(nil), cat.Tools...)
 	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
 	// Interfaces first: they are the names users see most.
@@ -333,11 +335,7 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache) (*model, err
 		names.log = &tm.names
 		tm.iface = names.name(exported(t.Name))
 		tm.field = tm.iface
-		file := fileName(t.Name)
-		if prev, dup := files[file]; dup {
-			return nil, fmt.Errorf("tools %s and %s would share the file %s.go; rename one", prev, t.Name, file)
-		}
-		files[file] = t.Name
+		file := files[t.Name]
 		tm.implFile = file + ".go"
 		tm.genFile = file + "_gen.go"
 		tm.dryRun = t.HasSideEffects && t.SupportsDryRun
@@ -436,6 +434,33 @@ func errorCodes(t *catalog.Tool) []string {
 	}
 	sort.Strings(codes)
 	return codes
+}
+
+// fileBases gives each tool the base of its files, fileName of its name,
+// apart from the others and from reserved: in the order of the tools'
+// names, a base already taken gets _2, _3 and so on (search.web and
+// search_web: search_web and search_web_2).
+func fileBases(tools []*catalog.Tool, reserved ...string) map[string]string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	slices.Sort(names)
+	used := map[string]bool{}
+	for _, r := range reserved {
+		used[r] = true
+	}
+	out := make(map[string]string, len(names))
+	for _, n := range names {
+		base := fileName(n)
+		got := base
+		for i := 2; used[got]; i++ {
+			got = base + "_" + strconv.Itoa(i)
+		}
+		used[got] = true
+		out[n] = got
+	}
+	return out
 }
 
 // fileName is the base of a tool's files: its name, lower case, with any
