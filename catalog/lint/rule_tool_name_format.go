@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -22,7 +23,7 @@ var ToolNameFormat = &Rule{
 func checkToolNameFormat(p *Pass, t *catalog.Tool) {
 	var refused []string
 	for _, prov := range p.Config.Providers {
-		if err := export.CheckName(prov, t.Name); err != nil && !strings.HasPrefix(err.Error(), "unknown provider") {
+		if err := export.CheckName(prov, t.Name); err != nil && !errors.Is(err, export.ErrUnknownProvider) {
 			refused = append(refused, prov)
 		}
 	}

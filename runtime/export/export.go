@@ -36,6 +36,7 @@ package export
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -97,17 +98,23 @@ var providerNames = map[string]nameRule{
 // calls is the catalog's, as in error suggestions, logs and fallbacks. A
 // name outside runtime.NamePattern is refused for every provider.
 func CheckName(provider, name string) error {
-	if err := runtime.CheckName(name); err != nil {
-		return fmt.Errorf("tool %w", err)
-	}
 	r, ok := providerNames[provider]
 	if !ok {
-		return fmt.Errorf("unknown provider %q; want openai, anthropic, gemini or mcp", provider)
+		return fmt.Errorf("%w %q; want openai, anthropic, gemini or mcp", ErrUnknownProvider, provider)
 	}
 	return r.check(name)
 }
 
+// ErrUnknownProvider is what CheckName wraps when it does not know the
+// provider.
+var ErrUnknownProvider = errors.New("unknown provider")
+
+// check reports whether name is legal (runtime.NamePattern) and the
+// provider takes it.
 func (r nameRule) check(name string) error {
+	if err := runtime.CheckName(name); err != nil {
+		return fmt.Errorf("tool %w", err)
+	}
 	if !r.re.MatchString(name) {
 		return fmt.Errorf("tool name %q is not accepted by %s, which takes %s; rename the tool (lint rule TOOL_NAME_FORMAT reports it)", name, r.provider, r.says)
 	}
@@ -128,9 +135,6 @@ func prepare(metas []runtime.Meta, opts []Option, names nameRule) ([]tool, error
 		}
 		if m.Name == "" {
 			return nil, fmt.Errorf("tool %d has no name", i)
-		}
-		if err := runtime.CheckName(m.Name); err != nil {
-			return nil, fmt.Errorf("tool %w", err)
 		}
 		if err := names.check(m.Name); err != nil {
 			return nil, err
