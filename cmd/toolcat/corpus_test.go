@@ -29,7 +29,7 @@ const CorpusEnv = "TOOLCAT_CORPUS"
 func TestCorpus(t *testing.T) {
 	dir := os.Getenv(CorpusEnv)
 	if dir == "" {
-		t.Skipf("%s is not set: `make corpus` runs this test on a corpus of real tool definitions", CorpusEnv)
+		t.Skipf("%s is not set: `make test-corpus` runs this test on a corpus of real tool definitions", CorpusEnv)
 	}
 	sets, err := corpusSets(dir)
 	if err != nil {
