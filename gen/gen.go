@@ -17,7 +17,6 @@ import (
 	goruntime "runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -446,19 +445,11 @@ func fileBases(tools []*catalog.Tool, reserved ...string) map[string]string {
 		names[i] = t.Name
 	}
 	slices.Sort(names)
-	used := map[string]bool{}
-	for _, r := range reserved {
-		used[r] = true
-	}
+	files := newNamer(reserved...)
+	files.sep = "_"
 	out := make(map[string]string, len(names))
 	for _, n := range names {
-		base := fileName(n)
-		got := base
-		for i := 2; used[got]; i++ {
-			got = base + "_" + strconv.Itoa(i)
-		}
-		used[got] = true
-		out[n] = got
+		out[n] = files.name(fileName(n))
 	}
 	return out
 }

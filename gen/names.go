@@ -155,6 +155,9 @@ type namer struct {
 	used map[string]bool
 	// log, when not nil, collects the names handed out.
 	log *[]string
+	// sep goes between a name and its suffix: none for identifiers
+	// (Search2), _ for file names (search_2).
+	sep string
 }
 
 func newNamer(reserved ...string) *namer {
@@ -168,7 +171,7 @@ func newNamer(reserved ...string) *namer {
 func (n *namer) name(want string) string {
 	got := want
 	for i := 2; n.used[got]; i++ {
-		got = want + strconv.Itoa(i)
+		got = want + n.sep + strconv.Itoa(i)
 	}
 	n.used[got] = true
 	if n.log != nil {
