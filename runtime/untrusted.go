@@ -190,7 +190,7 @@ func appendSkeleton(out, t []byte) []byte {
 	}
 	if ascii {
 		for _, c := range t {
-			if d := foldASCII(c); d != 0 {
+			if d := asciiDigits[c]; d != 0 {
 				out = append(out, d)
 			}
 		}
@@ -210,6 +210,14 @@ func appendSkeleton(out, t []byte) []byte {
 	}
 	return out
 }
+
+// asciiDigits is foldASCII as a table.
+var asciiDigits = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		t[c] = foldASCII(byte(c))
+	}
+	return t
+}()
 
 // foldASCII maps an ASCII byte to the digit it reads as, or 0.
 func foldASCII(c byte) byte {
