@@ -421,3 +421,43 @@ func TestUntrustedAdversarial(t *testing.T) {
 		t.Errorf("%d escapes", escapes)
 	}
 }
+
+// FuzzUntrusted writes arbitrary text where a tool can put it (a value, a
+// key, an error's message, suggestion and details, a plain error, the
+// source), after the attacker's guess of the first marker, and reads the
+// envelope as TestUntrustedAdversarial does: no escapes.
+func FuzzUntrusted(f *testing.F) {
+	for i, p := range probes() {
+		f.Add(uint8(i), p.text)
+	}
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, mode uint8, text string) {
+		r := runtime.New(runtime.WithLogger(quietLogger()), runtime.WithRand(firstDraw()))
+		var fn runtime.Func
+		switch mode % 5 {
+		case 0:
+			fn = func(context.Context, any) (any, error) { return map[string]any{"v": text, text: []any{text, 1}}, nil }
+		case 1:
+			fn = func(context.Context, any) (any, error) {
+				return nil, runtime.ExternalError(text).WithSuggestion(text).WithDetail(text, text)
+			}
+		case 2:
+			fn = func(context.Context, any) (any, error) { return nil, errors.New(text) }
+		case 3:
+			fn = func(context.Context, any) (any, error) { return pageOf(text), nil }
+		case 4:
+			fn = func(context.Context, any) (any, error) {
+				return nil, fmt.Errorf("%s: %w", text, runtime.NotFound(text))
+			}
+		}
+		mustRegister(t, r, runtime.Tool{Meta: runtime.Meta{Name: "fetch_page", ReturnsUntrusted: true}, Execute: fn})
+		res := r.Call(ctx, "fetch_page", nil, runtime.CallOptions{})
+		if res.Untrusted == nil {
+			if res.Error != nil && res.Error.Code == runtime.CodeInternal && strings.Contains(res.Error.Message, "cannot be encoded") {
+				return // invalid UTF-8 and the like are rewritten, not an escape
+			}
+			t.Fatalf("not wrapped: %s", res.JSON())
+		}
+		checkEnvelope(t, string(res.JSON()), nil)
+	})
+}
