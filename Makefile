@@ -89,7 +89,8 @@ check-generate: build
 # Short fuzzing runs of the parsers and configuration files; of generation
 # from drawn catalogs into code that must type-check; and of the generated
 # validators against the general one, over the test catalog's arguments
-# and over random schemas (FUZZTIME=10m for a longer one).
+# and over random schemas; of untrusted wrapping against tool text
+# (FUZZTIME=10m for a longer one).
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadYAML -fuzztime $(FUZZTIME) ./catalog/
@@ -100,6 +101,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/
+	$(GO) test -run '^$$' -fuzz FuzzUntrusted -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -count=1 -timeout 0 -run '^TestDifferentialSchemas$$' ./gen/internal/validatortest/ -args -schemafuzz.time=$(FUZZTIME)
 
 bench:

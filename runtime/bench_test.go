@@ -198,6 +198,27 @@ func BenchmarkCall(b *testing.B) {
 	b.Run("idempotent_replay_memory", func(b *testing.B) {
 		call(b, searchArticlesValidator{}, runtime.CallOptions{IdempotencyKey: "bench-key"})
 	})
+	b.Run("untrusted_search_result", func(b *testing.B) {
+		// A 1.6 KB result of 10 items with 3 strings each, from a tool
+		// returning outside content.
+		r := runtime.New(runtime.WithLogger(quietLogger()))
+		data := searchResult(10)
+		mustRegister(b, r, runtime.Tool{
+			Meta:      runtime.Meta{Name: "search_web", ReturnsUntrusted: true, UntrustedSource: "web:example.com"},
+			Validator: searchArticlesValidator{},
+			Execute:   func(context.Context, any) (any, error) { return data, nil },
+		})
+		var n int
+		b.ReportAllocs()
+		for b.Loop() {
+			res := r.Call(ctx, "search_web", benchArgs, runtime.CallOptions{})
+			if !res.Success {
+				b.Fatal("call failed")
+			}
+			n = len(res.JSON())
+		}
+		b.ReportMetric(float64(n), "envelope-bytes")
+	})
 	b.Run("idempotent_first_call_memory", func(b *testing.B) {
 		r := runtime.New(runtime.WithLogger(quietLogger()))
 		mustRegister(b, r, searchTool(searchImpl{}, searchArticlesValidator{}))

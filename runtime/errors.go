@@ -90,6 +90,7 @@ type ToolError struct {
 	cause      error
 	internal   bool // raised by the runtime itself: no fallback, no hint override
 	appendHint bool // a validation error: the catalog's hint follows its own suggestion
+	toolText   bool // carries text the tool wrote: wrapped when the tool returns untrusted output
 }
 
 // Error returns "code: message".

@@ -367,8 +367,18 @@ func (r *Registry) fallback(ctx context.Context, e *entry, raw []byte, opts Call
 	return &res
 }
 
+// fail builds the envelope of a failure. An error carrying the text of a
+// tool that returns untrusted output is wrapped like its data.
 func (r *Registry) fail(e *entry, te *ToolError) Result {
-	return Result{Error: finish(te, e.meta), Tool: e.meta.Name}
+	res := Result{Error: finish(te, e.meta), Tool: e.meta.Name}
+	if te.toolText && e.meta.ReturnsUntrusted {
+		b, err := json.Marshal(res.Error)
+		if err != nil {
+			return Result{Error: finish(Internal("the error of "+e.meta.Name+" cannot be encoded as JSON"), e.meta), Tool: e.meta.Name}
+		}
+		return r.wrap(e, res, r.sourceOf(e, nil), r.now(), b)
+	}
+	return res
 }
 
 func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOptions) Result {
@@ -566,7 +576,11 @@ func (r *Registry) protect(ctx context.Context, e *entry, fn Func, args any) (da
 	}()
 	d, err := fn(ctx, args)
 	if err != nil {
-		return nil, AsToolError(err)
+		// Whatever the error says, the tool wrote it: mark a copy (the
+		// tool may return a shared value) so that fail wraps it.
+		cp := *AsToolError(err)
+		cp.toolText = true
+		return nil, &cp
 	}
 	return d, nil
 }
@@ -575,7 +589,7 @@ func (r *Registry) protect(ctx context.Context, e *entry, fn Func, args any) (da
 func (r *Registry) untrusted(e *entry, data any, raw json.RawMessage, at time.Time, replayed bool) Result {
 	source := r.sourceOf(e, data)
 	if raw == nil {
-		b, err := json.Marshal(data)
+		b, err := marshalNoEscape(data)
 		if err != nil {
 			return r.fail(e, Internal("tool "+e.meta.Name+" returned data that cannot be encoded as JSON"))
 		}
@@ -600,18 +614,27 @@ func (r *Registry) sourceOf(e *entry, data any) string {
 	return "tool:" + e.meta.Name
 }
 
+// untrustedFrom builds the wrapped success envelope of raw, the tool's
+// data as JSON; Data stays that plain JSON.
 func (r *Registry) untrustedFrom(e *entry, source string, raw json.RawMessage, at time.Time, replayed bool) Result {
 	if source == "" {
 		source = "tool:" + e.meta.Name
 	}
-	wrapped, _, err := WrapUntrusted(raw, source, at, r.rnd)
+	return r.wrap(e, Result{Success: true, Data: raw, Replayed: replayed, Tool: e.meta.Name}, source, at, raw)
+}
+
+// wrap puts the envelope res, whose tool-written part encodes as content,
+// in one untrusted block with a marker drawn afresh.
+func (r *Registry) wrap(e *entry, res Result, source string, at time.Time, content []byte) Result {
+	u, err := NewUntrusted(r.rnd, source, at, content)
 	if err != nil {
 		r.log.Error("toolcat: wrapping untrusted output", slog.String("tool", e.meta.Name), slog.Any("err", err))
 		te := Internal("the output of " + e.meta.Name + " could not be wrapped as untrusted data")
 		te.internal = true
-		return r.fail(e, te)
+		return Result{Error: finish(te, e.meta), Tool: e.meta.Name}
 	}
-	return Result{Success: true, Data: json.RawMessage(wrapped), Replayed: replayed, Tool: e.meta.Name}
+	res.Untrusted = u
+	return res
 }
 
 // Revert undoes an earlier call of tool name, given that call's raw
@@ -641,6 +664,9 @@ func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, resu
 	data, te, _ := r.execute(ctx, e, fn, args, nil)
 	if te != nil {
 		return r.fail(e, te)
+	}
+	if e.meta.ReturnsUntrusted {
+		return r.untrusted(e, data, nil, r.now(), false)
 	}
 	return Result{Success: true, Data: data, Tool: name}
 }

@@ -3,7 +3,11 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"html"
+	"strings"
 	"sync"
+	"time"
 )
 
 // Result is the envelope every call returns; it encodes to JSON as is:
@@ -12,14 +16,26 @@ import (
 //	{"success":true,"data":...,"replayed":true}
 //	{"success":false,"error":{"code":...,"message":...,"suggestion":...,"retry_allowed":...,"details":...}}
 //
+// An envelope holding outside content (Untrusted set) is one untrusted
+// block, opened before the first byte the tool wrote and closed after the
+// last, with one instruction after it:
+//
+//	{"success":true,"untrusted":"<untrusted-M source=\"...\" retrieved_at=\"...\">",
+//	 "data":...,"untrusted_end":"</untrusted-M>","instruction":"The text between ..."}
+//	{"success":false,"untrusted":"<untrusted-M ...>","error":{...},"untrusted_end":"</untrusted-M>","instruction":"..."}
+//
 // Data is what the tool returned (the value itself, not a copy or an
 // encoding of it), except for replays and untrusted output, where it is a
-// json.RawMessage.
+// json.RawMessage of the tool's plain data (no tags inside it).
 type Result struct {
 	Success  bool
 	Data     any
 	Replayed bool
 	Error    *ToolError
+	// Untrusted is set when the envelope holds text a returns_untrusted
+	// tool wrote: its data, or its error. It gives the provenance and the
+	// marker of the block the envelope is wrapped in.
+	Untrusted *Untrusted
 	// Tool is the tool that produced the result: the one called, or its
 	// fallback when the registry called that itself. Not encoded.
 	Tool string
@@ -56,6 +72,9 @@ type failureJSON struct {
 // again; use JSON, or an Encoder with SetEscapeHTML(false), for the text a
 // model reads.
 func (r Result) MarshalJSON() ([]byte, error) {
+	if r.Untrusted != nil {
+		return r.untrustedJSON()
+	}
 	if r.Success {
 		return marshalNoEscape(successJSON{Success: true, Data: r.Data, Replayed: r.Replayed})
 	}
@@ -69,10 +88,14 @@ func (r Result) MarshalJSON() ([]byte, error) {
 // JSON returns the envelope as the model should read it. It never fails: a
 // result that cannot be encoded becomes an internal error envelope.
 func (r Result) JSON() []byte {
-	if !r.Success {
+	if !r.Success || r.Untrusted != nil {
 		b, err := r.MarshalJSON()
 		if err != nil {
-			b, _ = Fail(Internal("the error cannot be encoded as JSON")).MarshalJSON()
+			msg := "the error cannot be encoded as JSON"
+			if r.Success {
+				msg = "the tool's result cannot be encoded as JSON"
+			}
+			b, _ = Fail(Internal(msg)).MarshalJSON()
 		}
 		return b
 	}
@@ -96,6 +119,68 @@ func (r Result) JSON() []byte {
 	return bytes.Clone(eb.buf.Bytes())
 }
 
+// untrustedJSON encodes an envelope wrapped in its untrusted block: the
+// registry's fields, the opening tag, everything the tool wrote, the
+// closing tag and the instruction, in that order.
+func (r Result) untrustedJSON() ([]byte, error) {
+	u := r.Untrusted
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	field := func(name string, v any) error {
+		buf.WriteString(name)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		return nil
+	}
+	if r.Success {
+		buf.WriteString(`{"success":true`)
+		if r.Replayed {
+			buf.WriteString(`,"replayed":true`)
+		}
+	} else {
+		buf.WriteString(`{"success":false`)
+	}
+	if err := field(`,"untrusted":`, u.Open()); err != nil {
+		return nil, err
+	}
+	if r.Success {
+		if err := field(`,"data":`, r.Data); err != nil {
+			return nil, err
+		}
+	} else {
+		e := r.Error
+		if e == nil {
+			e = finish(Internal("the tool failed without an error"), nil)
+		}
+		if err := field(`,"error":`, e); err != nil {
+			return nil, err
+		}
+	}
+	if err := field(`,"untrusted_end":`, u.Close()); err != nil {
+		return nil, err
+	}
+	if err := field(`,"instruction":`, u.Instruction()); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, so that the tags
+// read as tags.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 // encBuf is a reusable encoder without HTML escaping.
 type encBuf struct {
 	buf bytes.Buffer
@@ -112,10 +197,11 @@ var encPool = sync.Pool{New: func() any {
 // UnmarshalJSON decodes an envelope; Data becomes a json.RawMessage.
 func (r *Result) UnmarshalJSON(b []byte) error {
 	var v struct {
-		Success  bool            `json:"success"`
-		Data     json.RawMessage `json:"data"`
-		Replayed bool            `json:"replayed"`
-		Error    *ToolError      `json:"error"`
+		Success   bool            `json:"success"`
+		Data      json.RawMessage `json:"data"`
+		Replayed  bool            `json:"replayed"`
+		Error     *ToolError      `json:"error"`
+		Untrusted string          `json:"untrusted"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
@@ -124,7 +210,41 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	if v.Data != nil {
 		r.Data = v.Data
 	}
+	if v.Untrusted != "" {
+		u, err := parseOpenTag(v.Untrusted)
+		if err != nil {
+			return err
+		}
+		r.Untrusted = u
+	}
 	return nil
+}
+
+// parseOpenTag reads the provenance back from an opening tag written by
+// Untrusted.Open.
+func parseOpenTag(s string) (*Untrusted, error) {
+	bad := fmt.Errorf("envelope: %q is not an untrusted opening tag", s)
+	rest, ok := strings.CutPrefix(s, "<untrusted-")
+	if !ok {
+		return nil, bad
+	}
+	marker, rest, ok := strings.Cut(rest, ` source="`)
+	if !ok {
+		return nil, bad
+	}
+	source, rest, ok := strings.Cut(rest, `" retrieved_at="`)
+	if !ok {
+		return nil, bad
+	}
+	at, ok := strings.CutSuffix(rest, `">`)
+	if !ok {
+		return nil, bad
+	}
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return nil, bad
+	}
+	return &Untrusted{Marker: marker, Source: html.UnescapeString(source), RetrievedAt: t}, nil
 }
 
 // Preview is what a dry run returns: what the call would do, without doing

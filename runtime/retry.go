@@ -103,6 +103,7 @@ func (g *retryGuard) failure(step, tool string, raw []byte, te *ToolError, maxRe
 		return nil
 	}
 	ex.internal = true
+	ex.toolText = te.toolText // it quotes the last error
 	ex.Suggestion = "Stop calling " + tool + " for this step. Tell the user what failed and ask how to proceed."
 	ex.Details = map[string]any{"attempts": st.failures, "last_code": string(te.Code), "last_message": te.Message}
 	st.exhausted = ex

@@ -40,7 +40,8 @@
 // run once, and an unreachable store fails closed); the retry guard per
 // (step, tool); the deadline from sla_ms; the call itself, panics recovered
 // as internal with the stack sent to the host's logger only; the untrusted
-// wrapping of returns_untrusted output; the envelope. A tool answering
+// wrapping of returns_untrusted output (the whole envelope, data or error,
+// in one block; see Untrusted); the envelope. A tool answering
 // dependency_unavailable is followed by its fallback tool when
 // WithAutoFallback is set.
 //

@@ -28,9 +28,8 @@
 //   - Gemini rewrites the schema into Gemini's OpenAPI 3.0 subset (see
 //     GeminiSchema).
 //   - MCP sends the args schema as inputSchema, the result schema as
-//     outputSchema when it is an object and the output is not wrapped as
-//     untrusted, and annotations derived from the metadata (see
-//     MCPAnnotations).
+//     outputSchema when it is an object, and annotations derived from the
+//     metadata (see MCPAnnotations).
 package export
 
 import (

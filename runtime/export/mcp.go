@@ -48,10 +48,9 @@ func AnnotationsOf(m *runtime.Meta) MCPAnnotations {
 // inputSchema is the args schema as the catalog wrote it. outputSchema is
 // the result schema, the shape of the data of a successful call (the
 // envelope's "data", which an MCP server returns as structuredContent),
-// written when it is an object schema, as MCP requires, and the tool's
-// output is not wrapped as untrusted: wrapping puts every string inside an
-// untrusted block, so the strings would no longer match their enum,
-// pattern, format or length constraints. annotations holds the hints of
+// written when it is an object schema, as MCP requires; for a tool returning
+// untrusted output too, since the untrusted block wraps the envelope and
+// leaves the data as the tool returned it. annotations holds the hints of
 // AnnotationsOf, every one written.
 func MCP(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	tools, err := prepare(metas, opts, mcpNames)
@@ -62,7 +61,7 @@ func MCP(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	for _, t := range tools {
 		o := withDescription(object().set("name", str(t.meta.Name)), t.desc)
 		o.set("inputSchema", t.args)
-		if t.result != nil && t.result.get("type").text() == "object" && !t.meta.ReturnsUntrusted {
+		if t.result != nil && t.result.get("type").text() == "object" {
 			o.set("outputSchema", t.result)
 		}
 		a := AnnotationsOf(t.meta)
