@@ -3,6 +3,7 @@ package runtime
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolcat/toolcat/internal/editdist"
 )
@@ -23,22 +24,37 @@ func Closest(name string, candidates []string) string {
 // the longer name's length (at least 2). Containment ranks first, being
 // what a model that shortens or extends a name produces; then the edit
 // distance decides.
+//
+// A name far longer than every candidate (more than twice the longest and
+// 8 bytes) is near none of them and is not compared: the work is bounded
+// by the candidates' lengths whatever the length of name.
 func ClosestN(name string, candidates []string, n int) []string {
 	type scored struct {
 		s       string
 		contain bool
 		d       int
 	}
+	longest := 0
+	for _, c := range candidates {
+		longest = max(longest, len(c))
+	}
+	if len(name) > 2*longest+8 {
+		return nil
+	}
 	var near []scored
 	lname := strings.ToLower(name)
+	nname := utf8.RuneCountInString(lname)
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		d := editdist.Levenshtein(lname, lc)
 		limit := max(len(lname), len(lc)) / 2
 		if limit < 2 {
 			limit = 2
 		}
 		contain := len(lname) >= 3 && len(lc) >= 3 && (strings.Contains(lc, lname) || strings.Contains(lname, lc))
+		d := limit + 1 // the distance is at least the difference in length
+		if diff := nname - utf8.RuneCountInString(lc); diff <= limit && -diff <= limit {
+			d = editdist.Levenshtein(lname, lc)
+		}
 		if d <= limit || contain {
 			near = append(near, scored{c, contain, d})
 		}

@@ -335,7 +335,7 @@ func (r *Registry) recoverCall(ctx context.Context, e *entry, res *Result) {
 func (r *Registry) notFound(name string) Result {
 	names := r.Names()
 	closest := ClosestN(name, names, 3)
-	msg := fmt.Sprintf("no tool is named %q", name)
+	msg := "no tool is named " + quoteClipped(name, maxEchoName)
 	var sug string
 	if len(closest) > 0 {
 		msg += "; the closest are " + strings.Join(closest, ", ")
@@ -345,7 +345,7 @@ func (r *Registry) notFound(name string) Result {
 	}
 	te := NotFound(msg).WithSuggestion(sug).WithRetryAllowed(true)
 	te.internal = true
-	te.Details = map[string]any{"tool": name, "closest": closest}
+	te.Details = map[string]any{"tool": clipName(name), "closest": closest}
 	return Result{Error: te, Tool: name}
 }
 
