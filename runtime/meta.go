@@ -100,6 +100,9 @@ type Meta struct {
 	MinAutonomy    Autonomy
 	MaxRetries     int
 	SLA            time.Duration // from sla_ms; zero means no deadline
+	// MaxResultBytes caps the JSON of a result, from max_result_bytes;
+	// zero means the registry's cap (WithMaxResultBytes).
+	MaxResultBytes int
 	Dependencies   []string
 	FallbackTool   string
 	AdditionalArgs AdditionalArgs // empty means reject
@@ -136,6 +139,9 @@ func (m *Meta) check() error {
 	}
 	if m.MaxRetries < 0 {
 		return fmt.Errorf("tool %s: max_retries %d is negative", m.Name, m.MaxRetries)
+	}
+	if m.MaxResultBytes < 0 {
+		return fmt.Errorf("tool %s: max_result_bytes %d is negative", m.Name, m.MaxResultBytes)
 	}
 	if m.SLA < 0 {
 		return fmt.Errorf("tool %s: sla %v is negative", m.Name, m.SLA)

@@ -147,6 +147,8 @@ type Registry struct {
 	policies     []Policy
 	guard        *retryGuard
 	detach       bool
+	maxResult    int         // cap on a result's JSON for tools that set none; 0: none
+	resultCheck  ResultCheck // whether results are checked against their schema
 
 	// results whose Complete failed, written before the key is used again.
 	unflushedN atomic.Int64
@@ -171,6 +173,10 @@ type entry struct {
 	need     Autonomy
 	approval bool
 	deadline time.Duration
+	// maxResult caps the JSON of a result (0: no cap); results checks it
+	// against the result schema (nil: not checked).
+	maxResult int
+	results   *SchemaValidator
 }
 
 // New returns an empty registry.
@@ -185,6 +191,7 @@ func New(opts ...Option) *Registry {
 		autonomy:  AutonomyFull,
 		guard:     newRetryGuard(10 * time.Minute),
 		unflushed: map[string]unflushedResult{},
+		maxResult: DefaultMaxResultBytes,
 	}
 	for _, o := range opts {
 		o(r)
@@ -230,6 +237,17 @@ func (r *Registry) Register(t Tool) error {
 	e.approval = e.meta.needsApproval()
 	if r.slaFactor > 0 && e.meta.SLA > 0 {
 		e.deadline = time.Duration(float64(e.meta.SLA) * r.slaFactor)
+	}
+	e.maxResult = r.maxResult
+	if e.meta.MaxResultBytes > 0 {
+		e.maxResult = e.meta.MaxResultBytes
+	}
+	if r.resultCheck != ResultCheckOff {
+		v, err := newResultValidator(e.meta)
+		if err != nil {
+			return err
+		}
+		e.results = v
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -304,7 +322,7 @@ func (r *Registry) Visible(a Autonomy) []Tool {
 // envelope; it never panics and never returns a Go error. The steps, in
 // order: look up; autonomy and policy gate; validate and apply defaults;
 // idempotency; retry guard; deadline; execute (panics become internal);
-// untrusted wrapping.
+// result size cap and result check; untrusted wrapping.
 func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) (res Result) {
 	e, ok := r.tools.Load().byName[name]
 	if !ok {
@@ -406,11 +424,12 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
-	r.guard.success(opts.StepID, m.Name)
-	if m.ReturnsUntrusted {
-		return r.untrusted(e, data, nil, r.now(), false)
+	res, te := r.succeed(ctx, e, data, nil, r.now(), false)
+	if te != nil {
+		return r.failed(e, raw, opts, te)
 	}
-	return Result{Success: true, Data: data, Tool: m.Name}
+	r.guard.success(opts.StepID, m.Name)
+	return res
 }
 
 // failed records a failure with the retry guard and builds its envelope.
@@ -474,10 +493,11 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 		p.DryRun = true
 		data = p
 	}
-	if m.ReturnsUntrusted {
-		return r.untrusted(e, data, nil, r.now(), false)
+	res, te := r.succeed(ctx, e, data, nil, r.now(), false)
+	if te != nil {
+		return r.failed(e, raw, opts, te)
 	}
-	return Result{Success: true, Data: data, Tool: m.Name}
+	return res
 }
 
 // execute runs fn under the tool's deadline, turning panics and errors into
