@@ -100,9 +100,6 @@ type Meta struct {
 	MinAutonomy    Autonomy
 	MaxRetries     int
 	SLA            time.Duration // from sla_ms; zero means no deadline
-	// MaxResultBytes caps the JSON of a result, from max_result_bytes;
-	// zero means the registry's cap (WithMaxResultBytes).
-	MaxResultBytes int
 	Dependencies   []string
 	FallbackTool   string
 	AdditionalArgs AdditionalArgs // empty means reject
@@ -112,6 +109,10 @@ type Meta struct {
 	ResultSchema json.RawMessage
 	// ErrorHints overrides the default suggestion per code.
 	ErrorHints map[Code]string
+
+	// MaxResultBytes caps the JSON of a result, from max_result_bytes;
+	// zero means the registry's cap (WithMaxResultBytes).
+	MaxResultBytes int
 }
 
 // check reports what is wrong with m for registration.
