@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -145,4 +146,34 @@ func TestEchoesClipped(t *testing.T) {
 	if !strings.HasPrefix(got, "zzéé") || !strings.HasSuffix(got, "… (10002 bytes)") {
 		t.Errorf("details.received = %q", got)
 	}
+}
+
+// TestEnvelopeBoundedToolText: a plain error's text and an idempotency
+// key are quoted clipped too.
+func TestEnvelopeBoundedToolText(t *testing.T) {
+	ctx := context.Background()
+	long := strings.Repeat("e", bigSize())
+	r := runtime.New(runtime.WithLogger(quietLogger()))
+	m := searchMeta()
+	mustRegister(t, r, runtime.Tool{Meta: m, Execute: func(_ context.Context, args any) (any, error) {
+		if a := args.(map[string]any); a["query"] == "fail" {
+			return nil, errors.New(long)
+		}
+		return "ok", nil
+	}})
+	check := func(desc string, res runtime.Result, code runtime.Code) {
+		t.Helper()
+		b := res.JSON()
+		if res.Success || res.Error.Code != code {
+			t.Errorf("%s: got %.300s, want %s", desc, b, code)
+		}
+		if len(b) > maxEnvelope {
+			t.Errorf("%s: the envelope has %d bytes:\n%.600s", desc, len(b), b)
+		}
+	}
+	check("a plain error of 10 MB", r.Call(ctx, m.Name, []byte(`{"query":"fail"}`), runtime.CallOptions{}), runtime.CodeInternal)
+	if res := r.Call(ctx, m.Name, []byte(`{"query":"first"}`), runtime.CallOptions{IdempotencyKey: long}); !res.Success {
+		t.Fatalf("first call: %.300s", res.JSON())
+	}
+	check("an idempotency key of 10 MB", r.Call(ctx, m.Name, []byte(`{"query":"other"}`), runtime.CallOptions{IdempotencyKey: long}), runtime.CodeIdempotencyConflict)
 }

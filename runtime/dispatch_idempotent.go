@@ -123,6 +123,7 @@ func (r *Registry) replay(e *entry, rec *Record) Result {
 }
 
 func (r *Registry) conflict(e *entry, key string, pending bool) Result {
+	key = clipName(key)
 	msg := "idempotency key " + key + " was already used for a call with other arguments"
 	if pending {
 		msg = "idempotency key " + key + " is held by a call in flight with other arguments"
