@@ -662,5 +662,10 @@ func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, resu
 	if te != nil {
 		return r.fail(e, te)
 	}
+	if e.maxResult > 0 { // the size cap; the result schema is not the revert's
+		if b, err := json.Marshal(data); err == nil && len(b) > e.maxResult {
+			return r.fail(e, r.tooLarge(ctx, e, len(b)))
+		}
+	}
 	return Result{Success: true, Data: data, Tool: name}
 }

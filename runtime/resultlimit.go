@@ -138,20 +138,7 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 func (r *Registry) checkResult(ctx context.Context, e *entry, raw json.RawMessage) *ToolError {
 	m := e.meta
 	if e.maxResult > 0 && len(raw) > e.maxResult {
-		r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: result above its size cap",
-			slog.String("tool", m.Name), slog.Int("bytes", len(raw)), slog.Int("max_result_bytes", e.maxResult))
-		te := Unsupported(fmt.Sprintf("the result of %s is %s, above the %s a result may have",
-			m.Name, byteSize(len(raw)), byteSize(e.maxResult))).
-			WithDetails(map[string]any{"result_bytes": len(raw), "max_result_bytes": e.maxResult})
-		if m.HasSideEffects {
-			te.Suggestion = "The call may have taken effect, but its result is too large to return: do not repeat it. " +
-				"Check its effect with a narrower read, or tell the user."
-		} else {
-			te.Suggestion = "Ask for less: narrow the query, lower a limit argument, or ask for one page at a time."
-			te.RetryAllowed = true
-		}
-		te.internal = true
-		return te
+		return r.tooLarge(ctx, e, len(raw))
 	}
 	if e.results == nil {
 		return nil
@@ -180,6 +167,25 @@ func (r *Registry) checkResult(ctx context.Context, e *entry, raw json.RawMessag
 		return nil
 	}
 	te := Internal("tool " + m.Name + " returned data that does not fit its result schema")
+	te.internal = true
+	return te
+}
+
+// tooLarge is the error of a result of n bytes, above e's cap.
+func (r *Registry) tooLarge(ctx context.Context, e *entry, n int) *ToolError {
+	m := e.meta
+	r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: result above its size cap",
+		slog.String("tool", m.Name), slog.Int("bytes", n), slog.Int("max_result_bytes", e.maxResult))
+	te := Unsupported(fmt.Sprintf("the result of %s is %s, above the %s a result may have",
+		m.Name, byteSize(n), byteSize(e.maxResult))).
+		WithDetails(map[string]any{"result_bytes": n, "max_result_bytes": e.maxResult})
+	if m.HasSideEffects {
+		te.Suggestion = "The call may have taken effect, but its result is too large to return: do not repeat it. " +
+			"Check its effect with a narrower read, or tell the user."
+	} else {
+		te.Suggestion = "Ask for less: narrow the query, lower a limit argument, or ask for one page at a time."
+		te.RetryAllowed = true
+	}
 	te.internal = true
 	return te
 }

@@ -188,3 +188,21 @@ func TestResultCheckBadSchema(t *testing.T) {
 		t.Errorf("without the check, Register = %v", err)
 	}
 }
+
+// TestMaxResultBytesRevert: what Revert returns is capped as a call's
+// result is.
+func TestMaxResultBytesRevert(t *testing.T) {
+	m := searchMeta()
+	m.Revertible = true
+	m.MaxResultBytes = 1000
+	tool := pageTool(m, 1)
+	tool.Revert = func(context.Context, any, json.RawMessage) (any, error) {
+		return &itemPage{Items: []string{strings.Repeat("r", 2000)}}, nil
+	}
+	r := runtime.New(runtime.WithLogger(quietLogger()))
+	mustRegister(t, r, tool)
+	res := r.Revert(context.Background(), m.Name, []byte(`{"query":"pgvector"}`), json.RawMessage(`{}`), runtime.CallOptions{})
+	if res.Success || res.Error.Code != runtime.CodeUnsupported {
+		t.Errorf("got %.300s, want unsupported", res.JSON())
+	}
+}
