@@ -48,7 +48,11 @@ func display(ptr string) string {
 	}
 	if len(ptr) > 2*maxEchoName {
 		// Only the start is shown: spell out no more of it than that.
-		return clip(displayFull(ptr[:2*maxEchoName]), maxEchoName) + " (" + strconv.Itoa(len(ptr)) + " bytes)"
+		s := displayFull(ptr[:clipAt(ptr, 2*maxEchoName)])
+		if len(s) > maxEchoName {
+			s = s[:clipAt(s, maxEchoName)]
+		}
+		return s + clipped(ptr)
 	}
 	return clipName(displayFull(ptr))
 }

@@ -56,6 +56,8 @@ func TestEnvelopesBounded(t *testing.T) {
 		{"a 10 MB unknown key", `{"` + long + `":1}`, runtime.CodeInvalidArgs},
 		{"a 10 MB unknown nested key", `{"filter":{"` + long + `":1}}`, runtime.CodeInvalidArgs},
 		{"a 10 MB key in the path of an error", `{"labels":{"` + long + `":1000}}`, runtime.CodeInvalidArgs},
+		{"a 10 MB key of two-byte characters in the path of an error", `{"labels":{"a` + strings.Repeat("é", n/2) + `":1000}}`, runtime.CodeInvalidArgs},
+		{"a 10 MB unknown key of two-byte characters", `{"a` + strings.Repeat("é", n/2) + `":1}`, runtime.CodeInvalidArgs},
 		{"a 10 MB key against propertyNames", `{"names":{"` + long + `":1}}`, runtime.CodeInvalidArgs},
 		{"a 10 MB string not in the enum", `{"sort":"` + long + `"}`, runtime.CodeInvalidArgs},
 		{"a 10 MB string too long", `{"query":"` + long + `"}`, runtime.CodeInvalidArgs},
@@ -84,6 +86,9 @@ func TestEnvelopesBounded(t *testing.T) {
 		if len(b) > maxEnvelope {
 			t.Errorf("%s: the envelope has %d bytes, more than %d:\n%.600s", tt.desc, len(b), maxEnvelope, b)
 		}
+		if strings.ContainsRune(string(b), '\uFFFD') {
+			t.Errorf("%s: the envelope splits a character:\n%.600s", tt.desc, b)
+		}
 	}
 }
 
@@ -105,6 +110,9 @@ func TestEnvelopeBoundedToolName(t *testing.T) {
 		}
 		if !json.Valid(b) || strings.ContainsRune(string(b), '\uFFFD') {
 			t.Errorf("the envelope splits a character: %.600s", b)
+		}
+		if c, ok := res.Error.Details["closest"].([]string); !ok || c == nil {
+			t.Errorf("details.closest = %#v, want a list", res.Error.Details["closest"])
 		}
 	}
 }

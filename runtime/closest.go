@@ -39,7 +39,7 @@ func ClosestN(name string, candidates []string, n int) []string {
 		longest = max(longest, len(c))
 	}
 	if len(name) > 2*longest+8 {
-		return nil
+		return []string{}
 	}
 	var near []scored
 	lname := strings.ToLower(name)

@@ -61,7 +61,7 @@ type failureJSON struct {
 // again; use JSON, or an Encoder with SetEscapeHTML(false), for the text a
 // model reads.
 func (r Result) MarshalJSON() ([]byte, error) {
-	if b := r.encoded(); b != nil && r.Success {
+	if b := r.encoded(); b != nil {
 		return b, nil
 	}
 	if r.Success {
@@ -101,7 +101,7 @@ func (r Result) JSON() []byte {
 // encoded returns the registry's encoding of r, or nil when there is none
 // or Data has changed since.
 func (r *Result) encoded() []byte {
-	if r.enc == nil || r.Replayed || r.Data != r.encData {
+	if r.enc == nil || !r.Success || r.Replayed || r.Data != r.encData {
 		return nil
 	}
 	return r.enc
