@@ -104,7 +104,7 @@ func (r *Result) encoded() []byte {
 	if r.enc == nil || !r.Success || r.Replayed || r.Data != r.encData {
 		return nil
 	}
-	return r.enc
+	return r.enc[:len(r.enc):len(r.enc)] // an append copies
 }
 
 const envelopeHead = `{"success":true,"data":`

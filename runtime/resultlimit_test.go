@@ -113,6 +113,10 @@ func TestResultEncodedOnce(t *testing.T) {
 	if b, _ := json.Marshal(res); string(b) != want {
 		t.Errorf("MarshalJSON = %s", b)
 	}
+	b1, b2 := append(res.JSON(), '1'), append(res.JSON(), '2')
+	if b1[len(b1)-1] != '1' || b2[len(b2)-1] != '2' {
+		t.Errorf("appends to JSON share memory: %s, %s", b1, b2)
+	}
 	res.Data = &itemPage{Items: []string{"redacted"}}
 	if got := string(res.JSON()); got != `{"success":true,"data":{"items":["redacted"]}}` {
 		t.Errorf("JSON after Data changed = %s", got)
