@@ -210,3 +210,18 @@ func TestMaxResultBytesRevert(t *testing.T) {
 		t.Errorf("got %.300s, want unsupported", res.JSON())
 	}
 }
+
+type panicky struct{}
+
+func (*panicky) MarshalJSON() ([]byte, error) { panic("boom") }
+
+// TestResultEncodingPanics: the registry encodes a result to measure it;
+// a result whose encoding panics answers internal instead.
+func TestResultEncodingPanics(t *testing.T) {
+	r := runtime.New(runtime.WithLogger(quietLogger()))
+	mustRegister(t, r, runtime.Tool{Meta: searchMeta(), Execute: func(context.Context, any) (any, error) { return &panicky{}, nil }})
+	res := r.Call(context.Background(), "search_articles", []byte(`{"query":"pgvector"}`), runtime.CallOptions{})
+	if res.Success || res.Error.Code != runtime.CodeInternal {
+		t.Errorf("got %s, want internal", res.JSON())
+	}
+}
