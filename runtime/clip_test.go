@@ -83,6 +83,17 @@ func TestClosestLongName(t *testing.T) {
 	if got := Closest("max_result", cands); got != "max_results" {
 		t.Errorf("typo lost: %q", got)
 	}
+	// Long candidates, such as enum values: a long name is near one by
+	// containment only.
+	longCands := []string{strings.Repeat("ab", 5000), strings.Repeat("b", 10000)}
+	start = time.Now()
+	if got := Closest(strings.Repeat("ab", 4999)+"xx", longCands); got != "" {
+		t.Errorf("a long name near by edit distance only: %q", got)
+	}
+	if got := Closest(strings.Repeat("b", 9000), longCands); got != longCands[1] {
+		t.Errorf("containment lost for long names: %.20q", got)
+	}
+	t.Logf("Closest among 10 KB candidates: %v", time.Since(start))
 }
 
 func BenchmarkClosestLongName(b *testing.B) {

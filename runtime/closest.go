@@ -18,6 +18,10 @@ func Closest(name string, candidates []string) string {
 	return c[0]
 }
 
+// maxDistanceName is the longest name whose edit distance ClosestN
+// measures.
+const maxDistanceName = 256
+
 // ClosestN returns up to n candidates near name, nearest first. A candidate
 // is near when one name contains the other (search_article and
 // search_articles_by_keyword), or when its edit distance is at most half
@@ -26,8 +30,10 @@ func Closest(name string, candidates []string) string {
 // distance decides.
 //
 // A name far longer than every candidate (more than twice the longest and
-// 8 bytes) is near none of them and is not compared: the work is bounded
-// by the candidates' lengths whatever the length of name.
+// 8 bytes) is near none of them and is not compared; a name longer than
+// 256 bytes is near only by containment, and the edit distance is measured
+// only between names of close lengths: a call costs at most some 130,000
+// steps of the distance per candidate, whatever name is.
 func ClosestN(name string, candidates []string, n int) []string {
 	type scored struct {
 		s       string
@@ -52,7 +58,7 @@ func ClosestN(name string, candidates []string, n int) []string {
 		}
 		contain := len(lname) >= 3 && len(lc) >= 3 && (strings.Contains(lc, lname) || strings.Contains(lname, lc))
 		d := limit + 1 // the distance is at least the difference in length
-		if diff := nname - utf8.RuneCountInString(lc); diff <= limit && -diff <= limit {
+		if diff := nname - utf8.RuneCountInString(lc); len(lname) <= maxDistanceName && diff <= limit && -diff <= limit {
 			d = editdist.Levenshtein(lname, lc)
 		}
 		if d <= limit || contain {
