@@ -32,7 +32,7 @@ const maxDistanceName = 256
 // A name far longer than every candidate (more than twice the longest and
 // 8 bytes) is near none of them and is not compared; a name longer than
 // 256 bytes is near only by containment, and the edit distance is measured
-// only between names of close lengths: a call costs at most some 130,000
+// only between names of close lengths: a call costs at most about 200,000
 // steps of the distance per candidate, whatever name is.
 func ClosestN(name string, candidates []string, n int) []string {
 	type scored struct {
