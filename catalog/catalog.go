@@ -119,6 +119,7 @@ type Tool struct {
 	Autonomy            Autonomy
 	MaxRetries          int
 	SLAms               int // 0: none
+	MaxResultBytes      int // 0: the registry's cap
 	Dependencies        []string
 	DependencyPos       []Pos  // position of each dependency
 	FallbackTool        string // "": none

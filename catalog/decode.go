@@ -83,6 +83,9 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 			case "sla_ms":
 				n, _ := f.Int64()
 				t.SLAms = int(n)
+			case "max_result_bytes":
+				n, _ := f.Int64()
+				t.MaxResultBytes = int(n)
 			case "fallback_tool":
 				t.FallbackTool, _ = f.String()
 			case "additional_args":

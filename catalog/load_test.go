@@ -552,3 +552,28 @@ func TestLoadSingleLineJSONColumns(t *testing.T) {
 		t.Errorf("tool at %s, want t.json:1:12", got)
 	}
 }
+
+func TestLoadMaxResultBytes(t *testing.T) {
+	cat, err := LoadFiles(files("t.yaml", "tools:\n  list_items:\n    description: x\n    max_result_bytes: 65536\n  list_more:\n    description: y\n")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cat.Tool("list_items").MaxResultBytes; got != 65536 {
+		t.Errorf("list_items: MaxResultBytes = %d, want 65536", got)
+	}
+	if got := cat.Tool("list_more").MaxResultBytes; got != 0 {
+		t.Errorf("list_more: MaxResultBytes = %d, want 0 (the registry's)", got)
+	}
+	for _, tc := range []struct{ value, want string }{
+		{"0", "t.yaml:4:23: tools.list_items.max_result_bytes: got 0; want >0"},
+		{"-1", "t.yaml:4:23: tools.list_items.max_result_bytes: got -1; want >0"},
+		{"2000000000", "t.yaml:4:23: tools.list_items.max_result_bytes: got 2000000000; want <=1073741824"},
+		{"1.5", "t.yaml:4:23: tools.list_items.max_result_bytes"},
+		{`"1MB"`, "t.yaml:4:23: tools.list_items.max_result_bytes"},
+	} {
+		_, err := LoadFiles(files("t.yaml", "tools:\n  list_items:\n    description: x\n    max_result_bytes: "+tc.value+"\n")...)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("max_result_bytes: %s: error %v, want %s", tc.value, err, tc.want)
+		}
+	}
+}

@@ -182,7 +182,7 @@ func testCache(t *testing.T, withNames bool) {
 func TestCacheKeyCoversTool(t *testing.T) {
 	inFile := []string{"Name", "Description", "Category", "Version", "Owner", "Risk",
 		"HasSideEffects", "Idempotent", "IdempotencyRequired", "SupportsDryRun", "Revertible",
-		"ReturnsUntrusted", "CapabilityRequired", "Exposure", "Autonomy", "MaxRetries", "SLAms",
+		"ReturnsUntrusted", "CapabilityRequired", "Exposure", "Autonomy", "MaxRetries", "SLAms", "MaxResultBytes",
 		"Dependencies", "FallbackTool", "AdditionalArgs", "Args", "Result", "Errors"}
 	// Used by the conformance test and lint only, which the cache does
 	// not hold.

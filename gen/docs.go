@@ -222,6 +222,9 @@ func toolPage(cat *catalog.Catalog, t *catalog.Tool, pages map[string]string) []
 	if t.SLAms > 0 {
 		add("deadline", fmt.Sprintf("%d ms", t.SLAms))
 	}
+	if t.MaxResultBytes > 0 {
+		add("largest result", fmt.Sprintf("%d bytes of JSON", t.MaxResultBytes))
+	}
 	if len(t.Dependencies) > 0 {
 		deps := make([]string, len(t.Dependencies))
 		for i, d := range t.Dependencies {

@@ -2,6 +2,8 @@ package gen
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,5 +71,28 @@ func TestLoadedNamesRegister(t *testing.T) {
 	}
 	if got := len(reg.Names()); got != 6 {
 		t.Errorf("%d tools registered; want 6", got)
+	}
+}
+
+func TestDocsMaxResultBytes(t *testing.T) {
+	cat, err := catalog.LoadFiles(catalog.File{Name: "c.yaml", Data: []byte(`tools:
+  list_items: {description: Lists items., max_result_bytes: 65536}
+  list_more: {description: Lists more.}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Docs(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"list_items.md": true, "list_more.md": false} {
+		page, ok := files[name]
+		if !ok {
+			t.Fatalf("no %s among %v", name, slices.Sorted(maps.Keys(files)))
+		}
+		if got := strings.Contains(string(page), "| largest result | 65536 bytes of JSON |"); got != want {
+			t.Errorf("%s shows the result cap: %v, want %v:\n%s", name, got, want, page)
+		}
 	}
 }

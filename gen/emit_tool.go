@@ -141,6 +141,7 @@ func genMeta(f *jen.File, t *toolModel) {
 	set("ReturnsUntrusted", true, c.ReturnsUntrusted)
 	set("CapabilityRequired", c.CapabilityRequired, c.CapabilityRequired != "")
 	set("MaxRetries", c.MaxRetries, c.MaxRetries > 0)
+	set("MaxResultBytes", c.MaxResultBytes, c.MaxResultBytes > 0)
 	set("FallbackTool", c.FallbackTool, c.FallbackTool != "")
 	if c.SLAms > 0 {
 		d[jen.Id("SLA")] = jen.Lit(c.SLAms).Op("*").Qual("time", "Millisecond")

@@ -217,6 +217,9 @@ func entryKey(c *catalog.Tool) []byte {
 	put(c.Name, c.Description, c.Category, c.Version, c.Owner, string(c.Risk), string(c.Autonomy),
 		c.CapabilityRequired, c.Exposure, c.FallbackTool, c.AdditionalArgs,
 		fmt.Sprint(c.HasSideEffects, c.Idempotent, c.IdempotencyRequired, c.SupportsDryRun, c.Revertible, c.ReturnsUntrusted, c.MaxRetries, c.SLAms))
+	if c.MaxResultBytes > 0 {
+		put("max_result_bytes", fmt.Sprint(c.MaxResultBytes))
+	}
 	put(c.Dependencies...)
 	put("", string(c.Args.JSON()))
 	if c.Result != nil {

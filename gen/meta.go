@@ -29,6 +29,7 @@ func Meta(t *catalog.Tool) runtime.Meta {
 		MinAutonomy:         autonomy(t.Autonomy),
 		MaxRetries:          t.MaxRetries,
 		SLA:                 time.Duration(t.SLAms) * time.Millisecond,
+		MaxResultBytes:      t.MaxResultBytes,
 		Dependencies:        t.Dependencies,
 		FallbackTool:        t.FallbackTool,
 		AdditionalArgs:      runtime.AdditionalArgs(t.AdditionalArgs),

@@ -41,13 +41,25 @@ func (b *Bounds) Check(f float64) bool {
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // display turns a JSON pointer into the name a model knows: "max_results",
-// "filter.limit", "items[2]".
+// "filter.limit", "items[2]"; a long one is clipped.
 func display(ptr string) string {
 	if ptr == "" {
 		return "arguments"
 	}
+	if len(ptr) > 2*maxEchoName {
+		// Only the start is shown: spell out no more of it than that.
+		s := displayFull(ptr[:clipAt(ptr, 2*maxEchoName)])
+		if len(s) > maxEchoName {
+			s = s[:clipAt(s, maxEchoName)]
+		}
+		return s + clipped(ptr)
+	}
+	return clipName(displayFull(ptr))
+}
+
+func displayFull(ptr string) string {
 	var sb strings.Builder
-	for tok := range strings.SplitSeq(ptr[1:], "/") {
+	for tok := range strings.SplitSeq(strings.TrimPrefix(ptr, "/"), "/") {
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		if _, err := strconv.Atoi(tok); err == nil && sb.Len() > 0 {
 			sb.WriteString("[" + tok + "]")
@@ -65,9 +77,11 @@ func argError(ptr, msg, suggestion string, received, allowed any) *ToolError {
 	e := InvalidArgs(msg)
 	e.Suggestion = suggestion
 	e.appendHint = true
-	e.Details = map[string]any{"field": ptr}
+	e.Details = map[string]any{"field": clip(ptr, 2*maxEchoName)}
 	if received != nil {
-		e.Details["received"] = received
+		if v, ok := clipReceived(received); ok {
+			e.Details["received"] = v
+		}
 	}
 	if allowed != nil {
 		e.Details["allowed"] = allowed
@@ -75,27 +89,28 @@ func argError(ptr, msg, suggestion string, received, allowed any) *ToolError {
 	return e
 }
 
-// truncate shortens a long received string for details.
-func truncate(s string) string {
-	if utf8.RuneCountInString(s) <= 200 {
-		return s
-	}
-	return string([]rune(s)[:197]) + "..."
-}
-
 // quoteValue renders a received value compactly for a message.
 func quoteValue(v any) string {
 	switch x := v.(type) {
 	case string:
-		if utf8.RuneCountInString(x) > 60 {
-			r := []rune(x)
-			x = string(r[:57]) + "..."
-		}
-		return strconv.Quote(x)
+		return quoteClipped(x, 60)
 	case float64:
 		return num(x)
+	case json.Number:
+		return clip(string(x), 60)
+	case elided:
+		return "an " + string(x)
 	case nil:
 		return "null"
+	}
+	budget := 80
+	if _, isArr := v.([]any); !isArr {
+		if _, isObj := v.(map[string]any); !isObj {
+			budget = -1 // another Go type: encode it and look
+		}
+	}
+	if budget >= 0 && !small(v, &budget) {
+		return fmt.Sprintf("a %s", jsonType(v))
 	}
 	b, err := json.Marshal(v)
 	if err != nil || len(b) > 80 {
@@ -112,7 +127,7 @@ func ArgTypeError(ptr, want, got string) *ToolError {
 		article = "an "
 	}
 	return argError(ptr,
-		fmt.Sprintf("%s must be %s%s, got %s", display(ptr), article, want, got),
+		fmt.Sprintf("%s must be %s%s, got %s", display(ptr), article, want, clip(got, maxEchoValue)),
 		fmt.Sprintf("Pass %s as a JSON %s.", display(ptr), want), nil, map[string]any{"type": want})
 }
 
@@ -217,7 +232,7 @@ func ArgLength(ptr string, got string, min, max int) *ToolError {
 		allowed["maxLength"] = max
 		sug = fmt.Sprintf("Use at most %d characters; shorten it.", max)
 	}
-	return argError(ptr, msg, sug, truncate(got), allowed)
+	return argError(ptr, msg, sug, got, allowed)
 }
 
 // ArgItems reports an array whose length is outside [min, max]; a negative
@@ -255,14 +270,14 @@ func max0(n int) int {
 func ArgPattern(ptr, got, pattern string) *ToolError {
 	return argError(ptr,
 		fmt.Sprintf("%s=%s does not match the pattern %s", display(ptr), quoteValue(got), pattern),
-		"Use a value matching the regular expression "+pattern+".", truncate(got), map[string]any{"pattern": pattern})
+		"Use a value matching the regular expression "+pattern+".", got, map[string]any{"pattern": pattern})
 }
 
 // ArgFormat reports a string that is not a valid format (email, date-time...).
 func ArgFormat(ptr, got, format string) *ToolError {
 	return argError(ptr,
 		fmt.Sprintf("%s=%s is not a valid %s", display(ptr), quoteValue(got), format),
-		"Pass a valid "+format+".", truncate(got), map[string]any{"format": format})
+		"Pass a valid "+format+".", got, map[string]any{"format": format})
 }
 
 // ArgMissing reports a required argument that is absent; ptr is the object
@@ -283,14 +298,15 @@ func ArgMissing(ptr, name string, valid []string) *ToolError {
 func ArgUnknown(ptr, name string, valid []string) *ToolError {
 	field := ptr + "/" + escapeToken(name)
 	c := Closest(name, valid)
-	msg := fmt.Sprintf("unknown argument %q", name)
+	q := quoteClipped(name, maxEchoName)
+	msg := "unknown argument " + q
 	if ptr != "" {
-		msg = fmt.Sprintf("unknown field %q in %s", name, display(ptr))
+		msg = "unknown field " + q + " in " + display(ptr)
 	}
-	sug := "Remove " + strconv.Quote(name) + "."
+	sug := "Remove " + q + "."
 	if c != "" {
 		msg += fmt.Sprintf("; did you mean %q?", c)
-		sug = fmt.Sprintf("Rename %q to %q, or remove it.", name, c)
+		sug = fmt.Sprintf("Rename %s to %q, or remove it.", q, c)
 	}
 	sug += " Valid arguments: " + strings.Join(valid, ", ") + "."
 	e := argError(field, msg, sug, nil, nil)
@@ -307,7 +323,7 @@ func escapeToken(s string) string {
 
 // ArgSyntax reports arguments that are not valid JSON.
 func ArgSyntax(err error) *ToolError {
-	e := argError("", "arguments are not valid JSON: "+err.Error(),
+	e := argError("", "arguments are not valid JSON: "+clip(err.Error(), maxEchoText),
 		"Send the arguments as one JSON object.", nil, nil)
 	return e.WithCause(err)
 }
@@ -329,7 +345,7 @@ func ArgDecodeError(ptr, want string, err error) *ToolError {
 		if re.Msg == "not an integer" {
 			return ArgTypeError(ptr, want, "number "+re.Number)
 		}
-		return argError(ptr, fmt.Sprintf("%s=%s is out of range", display(ptr), re.Number),
+		return argError(ptr, fmt.Sprintf("%s=%s is out of range", display(ptr), clip(re.Number, maxEchoValue)),
 			"Use a smaller number.", re.Number, nil)
 	}
 	return ArgSyntax(err)

@@ -65,7 +65,7 @@ func decodeResult[R any](data json.RawMessage) (R, error) {
 		target = res // decoding into the value keeps the pointer when the JSON is null
 	}
 	if err := UnmarshalExact(data, target); err != nil {
-		return res, InvalidArgs(fmt.Sprintf("the result to revert does not fit %v: %v", reflect.TypeFor[R](), err))
+		return res, InvalidArgs(fmt.Sprintf("the result to revert does not fit %v: %s", reflect.TypeFor[R](), clip(err.Error(), maxEchoText)))
 	}
 	return res, nil
 }

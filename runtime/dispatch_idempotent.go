@@ -100,21 +100,30 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	if !ok {
 		return r.fail(e, Internal("tool "+m.Name+" returned data that cannot be encoded as JSON"))
 	}
-	r.guard.success(opts.StepID, m.Name)
-	if m.ReturnsUntrusted {
-		return r.untrusted(e, data, rec.Data, rec.At, false)
+	res, te := r.succeed(ctx, e, data, rec.Data, rec.At, false)
+	if te != nil {
+		return r.failed(e, raw, opts, te)
 	}
-	return Result{Success: true, Data: data, Tool: m.Name}
+	r.guard.success(opts.StepID, m.Name)
+	return res
 }
 
 func (r *Registry) replay(e *entry, rec *Record) Result {
 	if e.meta.ReturnsUntrusted {
+		if te := r.checkResult(context.Background(), e, rec.Data); te != nil {
+			return r.fail(e, te)
+		}
 		return r.untrustedFrom(e, rec.Source, rec.Data, rec.At, true)
 	}
-	return Result{Success: true, Data: rec.Data, Replayed: true, Tool: e.meta.Name}
+	res, te := r.succeed(context.Background(), e, nil, rec.Data, rec.At, true)
+	if te != nil {
+		return r.fail(e, te)
+	}
+	return res
 }
 
 func (r *Registry) conflict(e *entry, key string, pending bool) Result {
+	key = clipName(key)
 	msg := "idempotency key " + key + " was already used for a call with other arguments"
 	if pending {
 		msg = "idempotency key " + key + " is held by a call in flight with other arguments"

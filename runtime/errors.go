@@ -198,7 +198,8 @@ var ErrNotImplemented = errors.New("tool not implemented")
 
 // AsToolError converts any error a tool returned to a *ToolError: a
 // *ToolError anywhere in the chain is used as is, ErrNotImplemented becomes
-// unsupported, and anything else internal (with the error's text).
+// unsupported, and anything else internal (with the error's text, its
+// first 512 bytes; the error itself is the cause, for the host's logs).
 func AsToolError(err error) *ToolError {
 	if err == nil {
 		return nil
@@ -213,7 +214,7 @@ func AsToolError(err error) *ToolError {
 	if errors.Is(err, ErrNotImplemented) {
 		return Unsupported("this tool is not implemented yet").WithCause(err)
 	}
-	return Internal(err.Error()).WithCause(err)
+	return Internal(clip(err.Error(), maxEchoText)).WithCause(err)
 }
 
 // finish fills the suggestion of e for tool m: the error's own, else the

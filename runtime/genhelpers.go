@@ -66,12 +66,12 @@ func ArgRead(ptr, want string, err error) *ToolError {
 	var re *jsonscan.RangeError
 	switch {
 	case errors.As(err, &te):
-		var v any
-		if json.Unmarshal(te.Value, &v) != nil {
+		v, ok := decodeReceived(te.Value)
+		if !ok {
 			return ArgSyntax(err)
 		}
 		e := ArgTypeError(ptr, want, jsonType(v))
-		if b, err := json.Marshal(v); err == nil && len(b) <= 1024 {
+		if v, ok := clipReceived(v); ok {
 			e.Details["received"] = v
 		}
 		return e
@@ -92,8 +92,8 @@ func ArgEnumRead(ptr string, err error, allowed []any) *ToolError {
 	var re *jsonscan.RangeError
 	switch {
 	case errors.As(err, &te):
-		var v any
-		if json.Unmarshal(te.Value, &v) != nil {
+		v, ok := decodeReceived(te.Value)
+		if !ok {
 			return ArgSyntax(err)
 		}
 		return ArgNotInEnum(ptr, v, allowed)

@@ -109,6 +109,10 @@ type Meta struct {
 	ResultSchema json.RawMessage
 	// ErrorHints overrides the default suggestion per code.
 	ErrorHints map[Code]string
+
+	// MaxResultBytes caps the JSON of a result, from max_result_bytes;
+	// zero means the registry's cap (WithMaxResultBytes).
+	MaxResultBytes int
 }
 
 // check reports what is wrong with m for registration.
@@ -136,6 +140,9 @@ func (m *Meta) check() error {
 	}
 	if m.MaxRetries < 0 {
 		return fmt.Errorf("tool %s: max_retries %d is negative", m.Name, m.MaxRetries)
+	}
+	if m.MaxResultBytes < 0 {
+		return fmt.Errorf("tool %s: max_result_bytes %d is negative", m.Name, m.MaxResultBytes)
 	}
 	if m.SLA < 0 {
 		return fmt.Errorf("tool %s: sla %v is negative", m.Name, m.SLA)

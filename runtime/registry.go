@@ -147,6 +147,8 @@ type Registry struct {
 	policies     []Policy
 	guard        *retryGuard
 	detach       bool
+	maxResult    int         // cap on a result's JSON for tools that set none; 0: none
+	resultCheck  ResultCheck // whether results are checked against their schema
 
 	// results whose Complete failed, written before the key is used again.
 	unflushedN atomic.Int64
@@ -171,6 +173,10 @@ type entry struct {
 	need     Autonomy
 	approval bool
 	deadline time.Duration
+	// maxResult caps the JSON of a result (0: no cap); results checks it
+	// against the result schema (nil: not checked).
+	maxResult int
+	results   *SchemaValidator
 }
 
 // New returns an empty registry.
@@ -185,6 +191,7 @@ func New(opts ...Option) *Registry {
 		autonomy:  AutonomyFull,
 		guard:     newRetryGuard(10 * time.Minute),
 		unflushed: map[string]unflushedResult{},
+		maxResult: DefaultMaxResultBytes,
 	}
 	for _, o := range opts {
 		o(r)
@@ -230,6 +237,17 @@ func (r *Registry) Register(t Tool) error {
 	e.approval = e.meta.needsApproval()
 	if r.slaFactor > 0 && e.meta.SLA > 0 {
 		e.deadline = time.Duration(float64(e.meta.SLA) * r.slaFactor)
+	}
+	e.maxResult = r.maxResult
+	if e.meta.MaxResultBytes > 0 {
+		e.maxResult = e.meta.MaxResultBytes
+	}
+	if r.resultCheck != ResultCheckOff {
+		v, err := newResultValidator(e.meta)
+		if err != nil {
+			return err
+		}
+		e.results = v
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -304,7 +322,7 @@ func (r *Registry) Visible(a Autonomy) []Tool {
 // envelope; it never panics and never returns a Go error. The steps, in
 // order: look up; autonomy and policy gate; validate and apply defaults;
 // idempotency; retry guard; deadline; execute (panics become internal);
-// untrusted wrapping.
+// result size cap and result check; untrusted wrapping.
 func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) (res Result) {
 	e, ok := r.tools.Load().byName[name]
 	if !ok {
@@ -335,7 +353,7 @@ func (r *Registry) recoverCall(ctx context.Context, e *entry, res *Result) {
 func (r *Registry) notFound(name string) Result {
 	names := r.Names()
 	closest := ClosestN(name, names, 3)
-	msg := fmt.Sprintf("no tool is named %q", name)
+	msg := "no tool is named " + quoteClipped(name, maxEchoName)
 	var sug string
 	if len(closest) > 0 {
 		msg += "; the closest are " + strings.Join(closest, ", ")
@@ -345,7 +363,7 @@ func (r *Registry) notFound(name string) Result {
 	}
 	te := NotFound(msg).WithSuggestion(sug).WithRetryAllowed(true)
 	te.internal = true
-	te.Details = map[string]any{"tool": name, "closest": closest}
+	te.Details = map[string]any{"tool": clipName(name), "closest": closest}
 	return Result{Error: te, Tool: name}
 }
 
@@ -416,11 +434,12 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
-	r.guard.success(opts.StepID, m.Name)
-	if m.ReturnsUntrusted {
-		return r.untrusted(e, data, nil, r.now(), false)
+	res, te := r.succeed(ctx, e, data, nil, r.now(), false)
+	if te != nil {
+		return r.failed(e, raw, opts, te)
 	}
-	return Result{Success: true, Data: data, Tool: m.Name}
+	r.guard.success(opts.StepID, m.Name)
+	return res
 }
 
 // failed records a failure with the retry guard and builds its envelope.
@@ -484,10 +503,11 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 		p.DryRun = true
 		data = p
 	}
-	if m.ReturnsUntrusted {
-		return r.untrusted(e, data, nil, r.now(), false)
+	res, te := r.succeed(ctx, e, data, nil, r.now(), false)
+	if te != nil {
+		return r.failed(e, raw, opts, te)
 	}
-	return Result{Success: true, Data: data, Tool: m.Name}
+	return res
 }
 
 // execute runs fn under the tool's deadline, turning panics and errors into
@@ -664,6 +684,11 @@ func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, resu
 	data, te, _ := r.execute(ctx, e, fn, args, nil)
 	if te != nil {
 		return r.fail(e, te)
+	}
+	if e.maxResult > 0 { // the size cap; the result schema is not the revert's
+		if b, err := json.Marshal(data); err == nil && len(b) > e.maxResult {
+			return r.fail(e, r.tooLarge(ctx, e, len(b)))
+		}
 	}
 	if e.meta.ReturnsUntrusted {
 		return r.untrusted(e, data, nil, r.now(), false)

@@ -39,6 +39,11 @@ type Result struct {
 	// Tool is the tool that produced the result: the one called, or its
 	// fallback when the registry called that itself. Not encoded.
 	Tool string
+
+	// enc is the envelope as the registry encoded it to check the result's
+	// size, valid while Data is still encData (a pointer).
+	enc     []byte
+	encData any
 }
 
 // OK returns a successful envelope holding data.
@@ -75,6 +80,9 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if r.Untrusted != nil {
 		return r.untrustedJSON()
 	}
+	if b := r.encoded(); b != nil {
+		return b, nil
+	}
 	if r.Success {
 		return marshalNoEscape(successJSON{Success: true, Data: r.Data, Replayed: r.Replayed})
 	}
@@ -87,6 +95,10 @@ func (r Result) MarshalJSON() ([]byte, error) {
 
 // JSON returns the envelope as the model should read it. It never fails: a
 // result that cannot be encoded becomes an internal error envelope.
+//
+// A successful result of Registry.Call was encoded when the call returned,
+// to check its size: JSON returns that encoding (the same slice each time:
+// do not modify it) unless Data has been replaced since.
 func (r Result) JSON() []byte {
 	if !r.Success || r.Untrusted != nil {
 		b, err := r.MarshalJSON()
@@ -99,6 +111,29 @@ func (r Result) JSON() []byte {
 		}
 		return b
 	}
+	if b := r.encoded(); b != nil {
+		return b
+	}
+	b, ok := encodeEnvelope(r.Data, r.Replayed)
+	if !ok {
+		b, _ = Fail(Internal("the tool's result cannot be encoded as JSON")).MarshalJSON()
+	}
+	return b
+}
+
+// encoded returns the registry's encoding of r, or nil when there is none
+// or Data has changed since.
+func (r *Result) encoded() []byte {
+	if r.enc == nil || !r.Success || r.Replayed || r.Data != r.encData {
+		return nil
+	}
+	return r.enc[:len(r.enc):len(r.enc)] // an append copies
+}
+
+const envelopeHead = `{"success":true,"data":`
+
+// encodeEnvelope encodes the envelope of a successful result holding data.
+func encodeEnvelope(data any, replayed bool) ([]byte, bool) {
 	eb := encPool.Get().(*encBuf)
 	defer func() {
 		if eb.buf.Cap() <= 64<<10 { // do not keep the buffer of a huge result
@@ -106,17 +141,16 @@ func (r Result) JSON() []byte {
 		}
 	}()
 	eb.buf.Reset()
-	eb.buf.WriteString(`{"success":true,"data":`)
-	if err := eb.enc.Encode(r.Data); err != nil {
-		b, _ := Fail(Internal("the tool's result cannot be encoded as JSON")).MarshalJSON()
-		return b
+	eb.buf.WriteString(envelopeHead)
+	if err := eb.enc.Encode(data); err != nil {
+		return nil, false
 	}
 	eb.buf.Truncate(eb.buf.Len() - 1) // Encode's newline
-	if r.Replayed {
+	if replayed {
 		eb.buf.WriteString(`,"replayed":true`)
 	}
 	eb.buf.WriteByte('}')
-	return bytes.Clone(eb.buf.Bytes())
+	return bytes.Clone(eb.buf.Bytes()), true
 }
 
 // untrustedJSON encodes an envelope wrapped in its untrusted block: the

@@ -26,7 +26,7 @@ type guardState struct {
 	failures  int
 	argsHash  uint64
 	code      Code
-	message   string
+	msgHash   uint64 // of the last error's message, which may be long
 	exhausted *ToolError
 	seen      time.Time
 }
@@ -77,6 +77,7 @@ func (g *retryGuard) failure(step, tool string, raw []byte, te *ToolError, maxRe
 		return nil
 	}
 	h := hashArgs(raw)
+	mh := hashText(te.Message)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.gc(now)
@@ -89,23 +90,24 @@ func (g *retryGuard) failure(step, tool string, raw []byte, te *ToolError, maxRe
 		st = &guardState{}
 		g.m[k] = st
 	}
-	identical := st.failures > 0 && st.argsHash == h && st.code == te.Code && st.message == te.Message
+	identical := st.failures > 0 && st.argsHash == h && st.code == te.Code && st.msgHash == mh
 	st.failures++
-	st.argsHash, st.code, st.message, st.seen = h, te.Code, te.Message, now
+	st.argsHash, st.code, st.msgHash, st.seen = h, te.Code, mh, now
 	var ex *ToolError
+	last := clip(te.Message, maxEchoText)
 	switch {
 	case identical:
-		ex = RetryExhausted("the same call to " + tool + " failed the same way twice (" + string(te.Code) + ": " + te.Message + "); repeating it will not help")
+		ex = RetryExhausted("the same call to " + tool + " failed the same way twice (" + string(te.Code) + ": " + last + "); repeating it will not help")
 	case st.failures > maxRetries:
 		ex = RetryExhausted(tool + " failed " + strconv.Itoa(st.failures) + " times in this step, the most allowed is " +
-			strconv.Itoa(maxRetries+1) + "; last error: " + string(te.Code) + ": " + te.Message)
+			strconv.Itoa(maxRetries+1) + "; last error: " + string(te.Code) + ": " + last)
 	default:
 		return nil
 	}
 	ex.internal = true
 	ex.toolText = te.toolText // it quotes the last error
 	ex.Suggestion = "Stop calling " + tool + " for this step. Tell the user what failed and ask how to proceed."
-	ex.Details = map[string]any{"attempts": st.failures, "last_code": string(te.Code), "last_message": te.Message}
+	ex.Details = map[string]any{"attempts": st.failures, "last_code": string(te.Code), "last_message": last}
 	st.exhausted = ex
 	return ex
 }
@@ -122,6 +124,12 @@ func (g *retryGuard) gc(now time.Time) {
 			g.count.Add(-1)
 		}
 	}
+}
+
+func hashText(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
 }
 
 func hashArgs(raw []byte) uint64 {

@@ -133,7 +133,7 @@ func (v *SchemaValidator) ValidateValue(doc *any) *ToolError {
 	if err := v.schema.Validate(*doc); err != nil {
 		ve, ok := err.(*jsonschema.ValidationError)
 		if !ok {
-			return InvalidArgs(err.Error())
+			return InvalidArgs(clip(err.Error(), maxEchoText))
 		}
 		return v.convert(ve, *doc)
 	}
@@ -176,11 +176,11 @@ func Typed[T any](v *SchemaValidator) Validator {
 		ExactMembers(doc, t)
 		b, err := json.Marshal(doc)
 		if err != nil {
-			return nil, Internal("re-encoding arguments: " + err.Error())
+			return nil, Internal("re-encoding arguments: " + clip(err.Error(), maxEchoText))
 		}
 		out := new(T)
 		if err := json.Unmarshal(b, out); err != nil {
-			return nil, InvalidArgs("arguments do not fit the tool's types: " + err.Error())
+			return nil, InvalidArgs("arguments do not fit the tool's types: " + clip(err.Error(), maxEchoText))
 		}
 		return out, nil
 	})
@@ -213,8 +213,8 @@ func (v *SchemaValidator) convert(ve *jsonschema.ValidationError, doc any) *Tool
 	switch k := best.ErrorKind.(type) {
 	case *kind.Type:
 		te = ArgTypeError(ptr, strings.Join(k.Want, " or "), jsonType(got))
-		if b, err := json.Marshal(got); err == nil && len(b) <= 1024 {
-			te.Details["received"] = got
+		if v, ok := clipReceived(got); ok {
+			te.Details["received"] = v
 		}
 	case *kind.Enum:
 		te = ArgNotInEnum(ptr, got, k.Want)
@@ -249,7 +249,7 @@ func (v *SchemaValidator) convert(ve *jsonschema.ValidationError, doc any) *Tool
 		te = argError(ptr, name+" is not allowed", "Remove "+name+".", got, nil)
 	default:
 		msg := best.ErrorKind.LocalizedString(printer)
-		te = argError(ptr, display(ptr)+": "+msg, "", got, nil)
+		te = argError(ptr, display(ptr)+": "+clip(msg, maxEchoText), "", got, nil)
 	}
 	if len(ls) > 1 {
 		te.Details["other_errors"] = len(ls) - 1
@@ -436,6 +436,8 @@ func jsonType(v any) string {
 		return "array"
 	case map[string]any:
 		return "object"
+	case elided:
+		return string(n)
 	}
 	return fmt.Sprintf("%T", v)
 }

@@ -1,0 +1,203 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// DefaultMaxResultBytes is the registry's cap on the JSON of a tool's
+// result, for tools whose catalog entry sets no max_result_bytes: 1 MiB,
+// about 250,000 tokens, more than any model's context can use well.
+const DefaultMaxResultBytes = 1 << 20
+
+// WithMaxResultBytes sets the cap on the JSON of a result for tools whose
+// Meta.MaxResultBytes is zero (default DefaultMaxResultBytes); zero or less
+// means no cap for them. A result above its cap answers unsupported, and the
+// host's logger gets its size.
+func WithMaxResultBytes(n int) Option {
+	return func(r *Registry) { r.maxResult = max(n, 0) }
+}
+
+// ResultCheck says whether the registry checks a tool's result against the
+// tool's result schema (Meta.ResultSchema) at run time.
+type ResultCheck uint8
+
+// The result checks.
+const (
+	// ResultCheckOff does not check results; conformance tests do.
+	ResultCheckOff ResultCheck = iota
+	// ResultCheckLog logs a result that does not fit its schema, with the
+	// first error, and returns it all the same.
+	ResultCheckLog
+	// ResultCheckEnforce logs it and answers internal instead.
+	ResultCheckEnforce
+)
+
+// String returns "off", "log" or "enforce".
+func (c ResultCheck) String() string {
+	switch c {
+	case ResultCheckOff:
+		return "off"
+	case ResultCheckLog:
+		return "log"
+	case ResultCheckEnforce:
+		return "enforce"
+	}
+	return "result_check(" + strconv.Itoa(int(c)) + ")"
+}
+
+// WithResultCheck sets whether results are checked against their tool's
+// result schema (default ResultCheckOff). The schemas are compiled once, at
+// Register; tools without one are not checked.
+func WithResultCheck(c ResultCheck) Option { return func(r *Registry) { r.resultCheck = c } }
+
+// newResultValidator compiles m's result schema with the machinery of the
+// general validator, or returns nil when m has none.
+func newResultValidator(m *Meta) (*SchemaValidator, error) {
+	if len(bytes.TrimSpace(m.ResultSchema)) == 0 {
+		return nil, nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(m.ResultSchema))
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: result schema: %w", m.Name, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	url := "mem://toolcat/" + m.Name + "/result.json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("tool %s: result schema: %w", m.Name, err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: result schema: %w", m.Name, err)
+	}
+	return &SchemaValidator{name: m.Name, schema: sch, doc: doc, policy: AdditionalArgsAllow, open: true}, nil
+}
+
+// succeed builds the envelope of a call of e that returned data, raw its
+// JSON when known: the result's size cap and check apply, and untrusted
+// output is wrapped. A result they refuse comes back as te, for the caller
+// to answer.
+func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.RawMessage, at time.Time, replayed bool) (res Result, te *ToolError) {
+	if e.maxResult == 0 && e.results == nil && !e.meta.ReturnsUntrusted {
+		if replayed {
+			return Result{Success: true, Data: raw, Replayed: true, Tool: e.meta.Name}, nil
+		}
+		return Result{Success: true, Data: data, Tool: e.meta.Name}, nil
+	}
+	var enc []byte // the envelope, when encoded here
+	if raw == nil {
+		if e.meta.ReturnsUntrusted {
+			b, err := json.Marshal(data)
+			if err != nil {
+				return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
+			}
+			raw = b
+		} else {
+			var ok bool
+			if enc, ok = encodeEnvelope(data, false); !ok {
+				return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
+			}
+			raw = enc[len(envelopeHead) : len(enc)-1]
+		}
+	}
+	if te := r.checkResult(ctx, e, raw); te != nil {
+		return Result{}, te
+	}
+	switch {
+	case e.meta.ReturnsUntrusted:
+		res = r.untrusted(e, data, raw, at, replayed)
+		if !res.Success {
+			return Result{}, res.Error
+		}
+		return res, nil
+	case replayed:
+		return Result{Success: true, Data: raw, Replayed: true, Tool: e.meta.Name}, nil
+	}
+	res = Result{Success: true, Data: data, Tool: e.meta.Name}
+	if enc != nil && data != nil && reflect.TypeOf(data).Kind() == reflect.Pointer {
+		// JSON and MarshalJSON return this encoding while Data is the
+		// same pointer: a result is encoded once.
+		res.enc, res.encData = enc, data
+	}
+	return res, nil
+}
+
+// checkResult applies e's size cap and result check to raw, the JSON of a
+// result.
+func (r *Registry) checkResult(ctx context.Context, e *entry, raw json.RawMessage) *ToolError {
+	m := e.meta
+	if e.maxResult > 0 && len(raw) > e.maxResult {
+		return r.tooLarge(ctx, e, len(raw))
+	}
+	if e.results == nil {
+		return nil
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return Internal("tool " + m.Name + " returned data that cannot be decoded as JSON")
+	}
+	err := e.results.schema.Validate(doc)
+	if err == nil {
+		return nil
+	}
+	msg, field := clip(err.Error(), maxEchoText), ""
+	if ve, ok := err.(*jsonschema.ValidationError); ok {
+		v := e.results.convert(ve, doc)
+		msg, field = v.Message, v.Details["field"].(string)
+	}
+	level := slog.LevelWarn
+	if r.resultCheck == ResultCheckEnforce {
+		level = slog.LevelError
+	}
+	r.log.LogAttrs(ctx, level, "toolcat: result does not fit the result schema",
+		slog.String("tool", m.Name), slog.String("field", field), slog.String("error", msg),
+		slog.String("result_check", r.resultCheck.String()))
+	if r.resultCheck != ResultCheckEnforce {
+		return nil
+	}
+	te := Internal("tool " + m.Name + " returned data that does not fit its result schema")
+	te.internal = true
+	return te
+}
+
+// tooLarge is the error of a result of n bytes, above e's cap.
+func (r *Registry) tooLarge(ctx context.Context, e *entry, n int) *ToolError {
+	m := e.meta
+	r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: result above its size cap",
+		slog.String("tool", m.Name), slog.Int("bytes", n), slog.Int("max_result_bytes", e.maxResult))
+	te := Unsupported(fmt.Sprintf("the result of %s is %s, above the %s a result may have",
+		m.Name, byteSize(n), byteSize(e.maxResult))).
+		WithDetails(map[string]any{"result_bytes": n, "max_result_bytes": e.maxResult})
+	if m.HasSideEffects {
+		te.Suggestion = "The call may have taken effect, but its result is too large to return: do not repeat it. " +
+			"Check its effect with a narrower read, or tell the user."
+	} else {
+		te.Suggestion = "Ask for less: narrow the query, lower a limit argument, or ask for one page at a time."
+		te.RetryAllowed = true
+	}
+	te.internal = true
+	return te
+}
+
+// byteSize writes n bytes for a message: "512 bytes", "1 MiB", "3.2 MiB".
+func byteSize(n int) string {
+	unit, d := "MiB", float64(1<<20)
+	switch {
+	case n < 1<<10:
+		return strconv.Itoa(n) + " bytes"
+	case n < 1<<20:
+		unit, d = "KiB", 1<<10
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/d, 'f', 1, 64), ".0") + " " + unit
+}
