@@ -98,7 +98,7 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 	var enc []byte // the envelope, when encoded here
 	if raw == nil {
 		if e.meta.ReturnsUntrusted {
-			b, err := json.Marshal(data)
+			b, err := marshalNoEscape(data)
 			if err != nil {
 				return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
 			}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -197,6 +198,15 @@ func checkEnvelope(t reporter, env string, wantInside []string) string {
 		t.Errorf("escape: the marker's skeleton occurs inside the block")
 	}
 	for _, w := range wantInside {
+		// Envelopes quote a long text cut (runtime.clip): its head must
+		// be there.
+		if len(w) > 64 {
+			cut := 64
+			for cut > 0 && !utf8.RuneStart(w[cut]) {
+				cut--
+			}
+			w = w[:cut]
+		}
 		if !strings.Contains(decoded, w) && !strings.Contains(html.UnescapeString(m[2]), w) {
 			t.Errorf("the tool's text %.80q is missing from the block", w)
 		}
