@@ -89,6 +89,14 @@ func WithIdempotencyTTL(d time.Duration) Option { return func(r *Registry) { r.t
 // after it a crashed holder's key can be claimed again.
 func WithIdempotencyLease(d time.Duration) Option { return func(r *Registry) { r.lease = d } }
 
+// WithIdempotencyStoreTimeout bounds each operation on the idempotency
+// store, waiting for a call in flight with the same key included (default
+// the tool's deadline, sla_ms × WithSLAFactor, or 10s for a tool without
+// one). A store that does not answer in time gets dependency_unavailable
+// and the tool does not run; a result that cannot be stored in time is kept
+// in memory and written on the next use of its key.
+func WithIdempotencyStoreTimeout(d time.Duration) Option { return func(r *Registry) { r.storeTO = d } }
+
 // WithLogger sets the host's logger: panics (with their stacks), store
 // failures and SLA overruns go there, never to the model. The default is
 // slog.Default().
@@ -138,6 +146,7 @@ type Registry struct {
 
 	store        IdempotencyStore
 	ttl, lease   time.Duration
+	storeTO      time.Duration
 	log          *slog.Logger
 	slaFactor    float64
 	autoFallback bool
@@ -196,9 +205,7 @@ func New(opts ...Option) *Registry {
 		r.lease = 30 * time.Second
 	}
 	if r.store == nil {
-		ms := NewMemoryStore()
-		ms.now = r.now
-		r.store = ms
+		r.store = NewMemoryStore(WithMemoryClock(r.now))
 	}
 	if r.autonomy == AutonomyDefault {
 		r.autonomy = AutonomyFull

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sync"
 )
 
@@ -54,8 +55,14 @@ type failureJSON struct {
 // MarshalJSON encodes the envelope of DESIGN.md, without escaping '<', '>'
 // and '&' (the untrusted tags must read as tags). json.Marshal escapes them
 // again; use JSON, or an Encoder with SetEscapeHTML(false), for the text a
-// model reads.
-func (r Result) MarshalJSON() ([]byte, error) {
+// model reads. Data (or an error detail) whose own MarshalJSON panics gives
+// an error, not a panic.
+func (r Result) MarshalJSON() (b []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			b, err = nil, fmt.Errorf("encoding the envelope panicked: %v", p)
+		}
+	}()
 	if r.Success {
 		return marshalNoEscape(successJSON{Success: true, Data: r.Data, Replayed: r.Replayed})
 	}
@@ -67,8 +74,9 @@ func (r Result) MarshalJSON() ([]byte, error) {
 }
 
 // JSON returns the envelope as the model should read it. It never fails: a
-// result that cannot be encoded becomes an internal error envelope.
-func (r Result) JSON() []byte {
+// result that cannot be encoded, or whose encoding panics, becomes an
+// internal error envelope.
+func (r Result) JSON() (out []byte) {
 	if !r.Success {
 		b, err := r.MarshalJSON()
 		if err != nil {
@@ -78,6 +86,10 @@ func (r Result) JSON() []byte {
 	}
 	eb := encPool.Get().(*encBuf)
 	defer func() {
+		if p := recover(); p != nil { // a MarshalJSON of the data panicked
+			out, _ = Fail(Internal("the tool's result cannot be encoded as JSON")).MarshalJSON()
+			return // the encoder is not reused
+		}
 		if eb.buf.Cap() <= 64<<10 { // do not keep the buffer of a huge result
 			encPool.Put(eb)
 		}

@@ -107,6 +107,10 @@ func (s *Store) Acquire(ctx context.Context, key, fp string, lease time.Duration
 				return runtime.Claim{}, fmt.Errorf("redis: idempotency record %s is corrupt: %w", rkey, err)
 			}
 			return runtime.Claim{Record: &runtime.Record{Fingerprint: st.Fingerprint, Data: st.Data, At: st.At, Source: st.Source}}, nil
+		case old == claim:
+			// A retry of this very SET (a client with MaxRetries) found
+			// the claim the first attempt wrote.
+			return runtime.Claim{Token: tok}, nil
 		case strings.HasPrefix(old, "P") && len(old) > 33:
 			if pfp := old[33:]; pfp != fp {
 				return runtime.Claim{PendingFingerprint: pfp}, nil
@@ -119,7 +123,7 @@ func (s *Store) Acquire(ctx context.Context, key, fp string, lease time.Duration
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return runtime.Claim{}, ctx.Err()
+			return runtime.Claim{}, fmt.Errorf("%w: %w", runtime.ErrInFlight, ctx.Err())
 		case <-t.C:
 		}
 		wait = min(wait*2, s.maxPoll)
