@@ -138,6 +138,15 @@ func WithRetryWindow(d time.Duration) Option {
 // tool returns. Either way a late result is stored for an idempotency key.
 func WithDetachOnTimeout(on bool) Option { return func(r *Registry) { r.detach = on } }
 
+// WithToolGoroutine runs every tool on a goroutine of its own (idle ones are
+// kept for reuse), so that a tool calling runtime.Goexit (as testing's
+// FailNow does) answers internal. By default a tool runs on the caller's
+// goroutine, which is cheaper, and Goexit there ends the caller's goroutine
+// as it would anywhere, so Call does not return; the registry logs it and
+// releases the call's idempotency key. WithDetachOnTimeout runs tools with
+// a deadline apart too, and answers internal as well.
+func WithToolGoroutine(on bool) Option { return func(r *Registry) { r.apart = on } }
+
 // Registry holds tools and dispatches calls to them. It is safe for
 // concurrent use; tools may be registered while calls run.
 type Registry struct {
@@ -156,6 +165,8 @@ type Registry struct {
 	policies     []Policy
 	guard        *retryGuard
 	detach       bool
+	apart        bool
+	workers      chan *toolWorker
 
 	// results whose Complete failed, written before the key is used again.
 	unflushedN atomic.Int64
@@ -203,6 +214,9 @@ func New(opts ...Option) *Registry {
 	}
 	if r.lease <= 0 {
 		r.lease = 30 * time.Second
+	}
+	if r.apart {
+		r.workers = make(chan *toolWorker, idleWorkers)
 	}
 	if r.store == nil {
 		r.store = NewMemoryStore(WithMemoryClock(r.now))
@@ -492,12 +506,12 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 // late result goes to onLate (when set) and detached is true.
 func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onLate func(any, *ToolError)) (data any, te *ToolError, detached bool) {
 	if e.deadline <= 0 {
-		data, te = r.protect(ctx, e, fn, args)
+		data, te = r.run(ctx, e, fn, args)
 		return data, te, false
 	}
 	sc := newSLACtx(ctx, e.deadline)
 	if !r.detach {
-		data, te = r.protect(sc, e, fn, args)
+		data, te = r.run(sc, e, fn, args)
 	} else {
 		type out struct {
 			data any
@@ -506,15 +520,24 @@ func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onL
 		ch := make(chan out, 1)
 		var state atomic.Int32 // 0 running, 1 answered the caller, 2 abandoned
 		go func() {
-			d, t := r.protect(sc, e, fn, args)
-			if state.CompareAndSwap(0, 1) {
-				ch <- out{d, t}
-			} else {
-				sc.release()
-				if onLate != nil {
-					onLate(d, t)
+			var d any
+			var t *ToolError
+			exited := true
+			defer func() { // also when fn calls runtime.Goexit
+				if exited {
+					d, t = nil, r.goexitErr(ctx, e)
 				}
-			}
+				if state.CompareAndSwap(0, 1) {
+					ch <- out{d, t}
+				} else {
+					sc.release()
+					if onLate != nil {
+						onLate(d, t)
+					}
+				}
+			}()
+			d, t = r.protect(sc, e, fn, args)
+			exited = false
 		}()
 		select {
 		case o := <-ch:
@@ -561,17 +584,98 @@ func (r *Registry) timeoutErr(sc *slaCtx, e *entry) *ToolError {
 	return Timeout("the call was cancelled: " + sc.Err().Error())
 }
 
+// run runs fn through protect, with WithToolGoroutine on a goroutine of
+// its own: an idle one kept for reuse (no allocation), or a new one.
+func (r *Registry) run(ctx context.Context, e *entry, fn Func, args any) (any, *ToolError) {
+	if !r.apart {
+		return r.protect(ctx, e, fn, args)
+	}
+	var w *toolWorker
+	select {
+	case w = <-r.workers:
+	default:
+		w = &toolWorker{jobs: make(chan toolJob), out: make(chan toolOut, 1)}
+		go r.work(w)
+	}
+	w.jobs <- toolJob{ctx, e, fn, args}
+	o := <-w.out
+	return o.data, o.te
+}
+
+// idleWorkers is how many idle tool goroutines a registry keeps.
+const idleWorkers = 64
+
+type toolWorker struct {
+	jobs chan toolJob
+	out  chan toolOut
+}
+
+type toolJob struct {
+	ctx  context.Context
+	e    *entry
+	fn   Func
+	args any
+}
+
+type toolOut struct {
+	data any
+	te   *ToolError
+}
+
+// work runs jobs until the registry has enough idle workers, or a tool
+// calls runtime.Goexit, which ends this goroutine.
+func (r *Registry) work(w *toolWorker) {
+	for j := range w.jobs {
+		r.protectTo(w.out, j.ctx, j.e, j.fn, j.args)
+		select {
+		case r.workers <- w:
+		default:
+			return
+		}
+	}
+}
+
+// protectTo sends protect's answer, or internal when fn called
+// runtime.Goexit.
+func (r *Registry) protectTo(ch chan<- toolOut, ctx context.Context, e *entry, fn Func, args any) {
+	exited := true
+	defer func() {
+		if exited {
+			ch <- toolOut{te: r.goexitErr(ctx, e)}
+		}
+	}()
+	d, t := r.protect(ctx, e, fn, args)
+	exited = false
+	ch <- toolOut{d, t}
+}
+
+func (r *Registry) goexitErr(ctx context.Context, e *entry) *ToolError {
+	r.log.LogAttrs(ctx, slog.LevelError, "toolcat: tool called runtime.Goexit",
+		slog.String("tool", e.meta.Name))
+	te := Internal("tool " + e.meta.Name + " failed unexpectedly")
+	te.internal = true
+	return te
+}
+
 // protect runs fn, recovering a panic as internal and logging its stack.
+// When fn calls runtime.Goexit its goroutine ends all the same, which
+// protect cannot stop: it logs it, and the callers that run fn on a
+// goroutine of their own answer internal.
 func (r *Registry) protect(ctx context.Context, e *entry, fn Func, args any) (data any, te *ToolError) {
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.LogAttrs(ctx, slog.LevelError, "toolcat: tool panicked",
 				slog.String("tool", e.meta.Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			data, te = nil, Internal("tool "+e.meta.Name+" failed unexpectedly")
 			te.internal = true
+		} else if !returned {
+			r.log.LogAttrs(ctx, slog.LevelError, "toolcat: tool called runtime.Goexit; its goroutine ends",
+				slog.String("tool", e.meta.Name), slog.String("stack", string(debug.Stack())))
 		}
 	}()
 	d, err := fn(ctx, args)
+	returned = true
 	if err != nil {
 		return nil, AsToolError(err)
 	}
