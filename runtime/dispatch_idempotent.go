@@ -35,9 +35,10 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	}
 	actx, cancel := r.storeCtx(ctx, e, false)
 	claim, err := r.storeAcquire(actx, m.Name, key, fp, lease)
+	late := ended(actx)
 	cancel()
 	if err != nil {
-		return r.acquireFailed(ctx, e, err)
+		return r.acquireFailed(ctx, e, err, late)
 	}
 	switch {
 	case claim.Record != nil:
@@ -213,28 +214,32 @@ func (r *Registry) storePanicked(ctx context.Context, tool, op string, err *erro
 // acquireFailed answers a call whose key could not be claimed, saying
 // what happened: the wait for a call in flight with the same key ended,
 // the caller's context ended before the store answered, the store did not
-// answer within its bound, or it failed.
-func (r *Registry) acquireFailed(ctx context.Context, e *entry, err error) Result {
+// answer within its bound (late), or it failed.
+func (r *Registry) acquireFailed(ctx context.Context, e *entry, err error, late bool) Result {
 	name := e.meta.Name
 	if errors.Is(err, ErrInFlight) {
 		msg := fmt.Sprintf("gave up waiting for the call in flight with the same idempotency key after %v", r.storeTimeout(e))
-		if ctx.Err() != nil {
-			msg = "gave up waiting for the call in flight with the same idempotency key: " + ctx.Err().Error()
+		if ended(ctx) {
+			msg = "gave up waiting for the call in flight with the same idempotency key: the call's context ended"
 		}
 		te := Timeout(msg).WithSuggestion("Retry the same call with the same idempotency key to get its result.")
 		te.internal = true
 		return r.fail(e, te)
 	}
-	if ctx.Err() != nil {
+	if ended(ctx) {
 		r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: the call ended before the idempotency store answered",
 			slog.String("tool", name), slog.Any("err", err))
-		te := Timeout("the call ended before the idempotency store answered ("+ctx.Err().Error()+"), so "+name+" did not run").
+		cause := context.DeadlineExceeded
+		if err := ctx.Err(); err != nil {
+			cause = err
+		}
+		te := Timeout("the call ended before the idempotency store answered ("+cause.Error()+"), so "+name+" did not run").
 			WithSuggestion("Retry the same call with the same idempotency key.").
 			WithDetail("idempotency_store", "timeout")
 		te.internal = true
 		return r.fail(e, te)
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	if late {
 		return r.storeDown(ctx, e, err, fmt.Sprintf("the idempotency store did not answer in time (within %v), so %s did not run", r.storeTimeout(e), name))
 	}
 	return r.storeDown(ctx, e, err, "")
@@ -255,6 +260,16 @@ func (r *Registry) conflict(e *entry, key string, pending bool) Result {
 	te := IdempotencyConflict(msg).WithDetail("idempotency_key", key)
 	te.internal = true
 	return r.fail(e, te)
+}
+
+// ended reports whether ctx has ended or its deadline has passed: a socket
+// deadline set from ctx can expire just before ctx's own timer fires.
+func ended(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	dl, ok := ctx.Deadline()
+	return ok && !time.Now().Before(dl)
 }
 
 // storeDown answers a call that did not run because the store failed; msg
