@@ -33,10 +33,10 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	if e.deadline > 0 {
 		lease = e.deadline + r.lease
 	}
-	actx, cancel := r.storeCtx(ctx, e, false)
+	actx := r.storeCtx(ctx, e, false)
 	claim, err := r.storeAcquire(actx, m.Name, key, fp, lease)
 	late := ended(actx)
-	cancel()
+	actx.release()
 	if err != nil {
 		return r.acquireFailed(ctx, e, err, late)
 	}
@@ -119,8 +119,8 @@ func (h *held) settle(data any, te *ToolError, at time.Time) (rec Record, ok boo
 		return Record{}, false
 	}
 	rec = Record{Fingerprint: h.fp, Data: b, At: at, Source: r.sourceOf(h.e, data)}
-	sctx, cancel := r.storeCtx(h.ctx, h.e, true)
-	defer cancel()
+	sctx := r.storeCtx(h.ctx, h.e, true)
+	defer sctx.release()
 	if err := r.storeComplete(sctx, m.Name, h.key, h.token, rec); err != nil {
 		if errors.Is(err, ErrLeaseLost) {
 			r.log.LogAttrs(h.ctx, slog.LevelWarn, "toolcat: idempotency claim ran out before the tool answered",
@@ -148,8 +148,8 @@ func (h *held) abandon() {
 }
 
 func (h *held) release() {
-	sctx, cancel := h.r.storeCtx(h.ctx, h.e, true)
-	defer cancel()
+	sctx := h.r.storeCtx(h.ctx, h.e, true)
+	defer sctx.release()
 	if err := h.r.storeRelease(sctx, h.e.meta.Name, h.key, h.token); err != nil {
 		h.r.log.LogAttrs(h.ctx, slog.LevelWarn, "toolcat: releasing idempotency key",
 			slog.String("tool", h.e.meta.Name), slog.Any("err", err))
@@ -158,16 +158,13 @@ func (h *held) release() {
 
 // storeCtx bounds one store operation by storeTimeout. Operations after the
 // tool ran (detached) do not end with the caller's context, so that its
-// result is stored; the others end with it too.
-func (r *Registry) storeCtx(ctx context.Context, e *entry, detached bool) (context.Context, context.CancelFunc) {
-	d := r.storeTimeout(e)
+// result is stored; the others end with it too. The context makes a timer
+// only if the store waits on Done; call release when the operation is over.
+func (r *Registry) storeCtx(ctx context.Context, e *entry, detached bool) *slaCtx {
 	if detached {
-		return context.WithTimeout(context.WithoutCancel(ctx), d)
+		ctx = context.WithoutCancel(ctx)
 	}
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= d {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, d)
+	return newSLACtx(ctx, r.storeTimeout(e))
 }
 
 // storeTimeout is how long one store operation may take, waiting for a
@@ -300,9 +297,9 @@ func (r *Registry) flush(ctx context.Context, e *entry, key, fp string) (Result,
 	if !ok {
 		return Result{}, false
 	}
-	sctx, cancel := r.storeCtx(ctx, e, false)
+	sctx := r.storeCtx(ctx, e, false)
 	err := r.storeComplete(sctx, e.meta.Name, key, u.token, u.rec)
-	cancel()
+	sctx.release()
 	if err != nil && !errors.Is(err, ErrLeaseLost) {
 		return r.storeDown(ctx, e, err, ""), true
 	}

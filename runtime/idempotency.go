@@ -216,6 +216,7 @@ func (s *MemoryStore) Complete(_ context.Context, key, token string, rec Record,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
+	s.sweep(now)
 	e := s.entries[key]
 	if e != nil && !now.Before(e.expires) {
 		s.remove(e)
