@@ -157,11 +157,11 @@ func (h *held) release() {
 }
 
 // storeCtx bounds one store operation by storeTimeout. Operations after the
-// tool ran (detached) do not end with the caller's context, so that its
+// tool ran (afterTool) do not end with the caller's context, so that its
 // result is stored; the others end with it too. The context makes a timer
 // only if the store waits on Done; call release when the operation is over.
-func (r *Registry) storeCtx(ctx context.Context, e *entry, detached bool) *slaCtx {
-	if detached {
+func (r *Registry) storeCtx(ctx context.Context, e *entry, afterTool bool) *slaCtx {
+	if afterTool {
 		ctx = context.WithoutCancel(ctx)
 	}
 	return newSLACtx(ctx, r.storeTimeout(e))

@@ -506,18 +506,21 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 // late result goes to onLate (when set) and detached is true.
 func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onLate func(any, *ToolError)) (data any, te *ToolError, detached bool) {
 	if e.deadline <= 0 {
-		data, te = r.run(ctx, e, fn, args)
+		if r.apart {
+			data, te = r.runApart(ctx, e, fn, args)
+		} else {
+			data, te = r.protect(ctx, e, fn, args)
+		}
 		return data, te, false
 	}
 	sc := newSLACtx(ctx, e.deadline)
-	if !r.detach {
-		data, te = r.run(sc, e, fn, args)
-	} else {
-		type out struct {
-			data any
-			te   *ToolError
-		}
-		ch := make(chan out, 1)
+	switch {
+	case !r.detach && !r.apart:
+		data, te = r.protect(sc, e, fn, args)
+	case !r.detach:
+		data, te = r.runApart(sc, e, fn, args)
+	default:
+		ch := make(chan toolOut, 1)
 		var state atomic.Int32 // 0 running, 1 answered the caller, 2 abandoned
 		go func() {
 			var d any
@@ -528,7 +531,7 @@ func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onL
 					d, t = nil, r.goexitErr(ctx, e)
 				}
 				if state.CompareAndSwap(0, 1) {
-					ch <- out{d, t}
+					ch <- toolOut{d, t}
 				} else {
 					sc.release()
 					if onLate != nil {
@@ -584,12 +587,10 @@ func (r *Registry) timeoutErr(sc *slaCtx, e *entry) *ToolError {
 	return Timeout("the call was cancelled: " + sc.Err().Error())
 }
 
-// run runs fn through protect, with WithToolGoroutine on a goroutine of
-// its own: an idle one kept for reuse (no allocation), or a new one.
-func (r *Registry) run(ctx context.Context, e *entry, fn Func, args any) (any, *ToolError) {
-	if !r.apart {
-		return r.protect(ctx, e, fn, args)
-	}
+// runApart runs fn through protect on a goroutine of its own, for
+// WithToolGoroutine: an idle one kept for reuse (no allocation), or a new
+// one.
+func (r *Registry) runApart(ctx context.Context, e *entry, fn Func, args any) (any, *ToolError) {
 	var w *toolWorker
 	select {
 	case w = <-r.workers:
