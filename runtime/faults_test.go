@@ -129,3 +129,115 @@ func TestGoexitOnCallersGoroutine(t *testing.T) {
 		t.Fatalf("retry: want a second execution at once, got %s (runs %d)", res.JSON(), runs.Load())
 	}
 }
+
+// hangingStore blocks in the operations named in hang until their context
+// ends, and records the deadline each operation was given.
+type hangingStore struct {
+	runtime.IdempotencyStore
+	hang      map[string]bool
+	deadlines chan opDeadline
+}
+
+type opDeadline struct {
+	op       string
+	deadline time.Time
+	ok       bool
+}
+
+func (s *hangingStore) wait(ctx context.Context, op string) error {
+	dl, ok := ctx.Deadline()
+	s.deadlines <- opDeadline{op, dl, ok}
+	if !s.hang[op] {
+		return nil
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (s *hangingStore) Acquire(ctx context.Context, key, fp string, lease time.Duration) (runtime.Claim, error) {
+	if err := s.wait(ctx, "Acquire"); err != nil {
+		return runtime.Claim{}, err
+	}
+	return s.IdempotencyStore.Acquire(ctx, key, fp, lease)
+}
+
+func (s *hangingStore) Complete(ctx context.Context, key, token string, rec runtime.Record, ttl time.Duration) error {
+	if err := s.wait(ctx, "Complete"); err != nil {
+		return err
+	}
+	return s.IdempotencyStore.Complete(ctx, key, token, rec, ttl)
+}
+
+func (s *hangingStore) Release(ctx context.Context, key, token string) error {
+	if err := s.wait(ctx, "Release"); err != nil {
+		return err
+	}
+	return s.IdempotencyStore.Release(ctx, key, token)
+}
+
+// TestStoreOperationsAreBounded: every store operation gets a deadline no
+// later than the tool's SLA and the caller's deadline, whatever the store;
+// a store that never answers gets a message saying so.
+func TestStoreOperationsAreBounded(t *testing.T) {
+	const sla = 300 * time.Millisecond
+	tests := []struct {
+		desc     string
+		hang     string
+		caller   time.Duration // the caller's deadline; 0 is none
+		wantCode runtime.Code  // "" is success
+		says     string
+	}{
+		{desc: "Acquire hangs", hang: "Acquire", wantCode: runtime.CodeDependencyUnavailable, says: "did not answer in time (within 300ms)"},
+		{desc: "Acquire hangs past the caller's deadline", hang: "Acquire", caller: 100 * time.Millisecond,
+			wantCode: runtime.CodeTimeout, says: "the call ended before the idempotency store answered"},
+		{desc: "Complete hangs: the result is kept", hang: "Complete"},
+		{desc: "nothing hangs", caller: time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			s := &hangingStore{IdempotencyStore: runtime.NewMemoryStore(), hang: map[string]bool{tt.hang: true}, deadlines: make(chan opDeadline, 10)}
+			r := runtime.New(runtime.WithIdempotencyStore(s), runtime.WithLogger(quietLogger()))
+			mustRegister(t, r, runtime.Tool{Meta: runtime.Meta{Name: "send_mail", HasSideEffects: true, SLA: sla}, Execute: echo})
+			ctx := context.Background()
+			if tt.caller > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.caller)
+				defer cancel()
+			}
+			start := time.Now()
+			res := r.Call(ctx, "send_mail", []byte(`{}`), runtime.CallOptions{IdempotencyKey: "k"})
+			if got := codeOf(res); got != tt.wantCode || !strings.Contains(string(res.JSON()), tt.says) {
+				t.Fatalf("want %q saying %q, got %s", tt.wantCode, tt.says, res.JSON())
+			}
+			end := time.Now()
+			close(s.deadlines)
+			// The deadlines are set inside Call, a little after start:
+			// slack covers that, not a store bound the size of the SLA.
+			const slack = sla / 3
+			bound := start.Add(sla)
+			if cd, ok := ctx.Deadline(); ok && cd.Before(bound) {
+				bound = cd
+			}
+			bound = bound.Add(slack)
+			for d := range s.deadlines {
+				if !d.ok {
+					t.Errorf("%s got a context without a deadline", d.op)
+					continue
+				}
+				if d.op == "Acquire" && d.deadline.After(bound) {
+					t.Errorf("Acquire's deadline is %v after the earlier of the SLA and the caller's deadline", d.deadline.Sub(bound))
+				}
+				if d.op != "Acquire" && d.deadline.After(end.Add(sla)) {
+					t.Errorf("%s's deadline is more than the SLA away", d.op)
+				}
+			}
+		})
+	}
+}
+
+func codeOf(res runtime.Result) runtime.Code {
+	if res.Success {
+		return ""
+	}
+	return res.Error.Code
+}
