@@ -81,7 +81,9 @@ type Option func(*Registry)
 func WithIdempotencyStore(s IdempotencyStore) Option { return func(r *Registry) { r.store = s } }
 
 // WithIdempotencyTTL sets how long results are kept for replay (default
-// 24h; zero or less means the default).
+// 24h; zero or less means the default). The default MemoryStore also holds
+// at most DefaultMaxEntries keys, evicting the least recently used result
+// first; see WithMaxEntries.
 func WithIdempotencyTTL(d time.Duration) Option { return func(r *Registry) { r.ttl = d } }
 
 // WithIdempotencyLease sets how long a claim on a key outlives the call's
