@@ -110,6 +110,23 @@ func TestHungRedis(t *testing.T) {
 				t.Error("the tool ran although its key could not be claimed")
 			}
 			srv.Resume()
+			// Redis runs the SET it received while hung: the claim
+			// appears, although nobody runs the tool.
+			for i := 0; ; i++ {
+				if n, _ := cl.Exists(context.Background(), "toolcat:idem:hung-H1").Result(); n == 1 {
+					break
+				}
+				if i == 500 {
+					t.Fatal("the claim sent while Redis hung never appeared")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			// The store takes it over for the same call, never for one
+			// with other arguments.
+			other := []byte(`{"order_id":"H1","amount_cents":2}`)
+			if res := reg.Call(context.Background(), "refund_order", other, opts); res.Success || res.Error.Code != runtime.CodeIdempotencyConflict {
+				t.Fatalf("other arguments, same key: want idempotency_conflict, got %s", res.JSON())
+			}
 			if res := reg.Call(context.Background(), "refund_order", args, opts); !res.Success || c.Runs("H1") != 1 {
 				t.Fatalf("after Redis answers again: %s (runs %d)", res.JSON(), c.Runs("H1"))
 			}

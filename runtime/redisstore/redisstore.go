@@ -129,7 +129,7 @@ func (s *Store) Acquire(ctx context.Context, key, fp string, lease time.Duration
 			return runtime.Claim{}, fmt.Errorf("redis: claiming idempotency key: %w", err)
 		}
 		switch {
-		case s.takeOver(rkey, old):
+		case s.takeOver(rkey, old, fp):
 			// A claim this store wrote without hearing back (a timeout):
 			// nobody runs it.
 			return runtime.Claim{Token: old[1:33]}, nil
@@ -178,16 +178,23 @@ func (s *Store) forget(rkey string) {
 	s.doubtM.Unlock()
 }
 
-// takeOver reports whether old is a claim in doubt of this store, and
-// forgets it.
-func (s *Store) takeOver(rkey, old string) bool {
+// takeOver reports whether old is a claim in doubt of this store for the
+// fingerprint fp, and then forgets it.
+func (s *Store) takeOver(rkey, old, fp string) bool {
 	s.doubtM.Lock()
 	defer s.doubtM.Unlock()
-	if c, ok := s.doubt[rkey]; ok {
-		delete(s.doubt, rkey)
-		return c == old && len(old) > 33
+	c, ok := s.doubt[rkey]
+	switch {
+	case !ok:
+		return false
+	case c != old:
+		delete(s.doubt, rkey) // Redis holds something else
+		return false
+	case len(old) <= 33 || old[33:] != fp:
+		return false // a call with other arguments: it conflicts
 	}
-	return false
+	delete(s.doubt, rkey)
+	return true
 }
 
 // Complete implements runtime.IdempotencyStore.
