@@ -192,6 +192,18 @@ func BenchmarkCall(b *testing.B) {
 			_ = res.JSON()
 		}
 	})
+	b.Run("generated_validator_tool_goroutine", func(b *testing.B) {
+		r := runtime.New(runtime.WithLogger(quietLogger()), runtime.WithToolGoroutine(true))
+		mustRegister(b, r, searchTool(searchImpl{}, searchArticlesValidator{}))
+		b.ReportAllocs()
+		for b.Loop() {
+			res := r.Call(ctx, "search_articles", benchArgs, runtime.CallOptions{})
+			if !res.Success {
+				b.Fatal("call failed")
+			}
+			_ = res.JSON()
+		}
+	})
 	b.Run("generated_validator_with_step", func(b *testing.B) {
 		call(b, searchArticlesValidator{}, runtime.CallOptions{StepID: "step-1"})
 	})

@@ -4,13 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
+	"sync/atomic"
 	"time"
 )
 
 // idempotent runs a call that carries an idempotency key: one execution per
 // key and arguments, replays after it, conflicts for other arguments, and
 // no execution at all when the store cannot be reached.
+//
+// Every store operation is bounded (see storeTimeout), and every way out of
+// a successful Acquire, a panic included, settles the claim: Complete,
+// Release, or the unflushed results written on the next use of the key.
 func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args any, opts *CallOptions, key string) Result {
 	m := e.meta
 	fp, err := fingerprint(m.Name, args)
@@ -26,15 +33,12 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	if e.deadline > 0 {
 		lease = e.deadline + r.lease
 	}
-	claim, err := r.store.Acquire(ctx, key, fp, lease)
+	actx := r.storeCtx(ctx, e, false)
+	claim, err := r.storeAcquire(actx, m.Name, key, fp, lease)
+	late := ended(actx)
+	actx.release()
 	if err != nil {
-		if ctx.Err() != nil {
-			te := Timeout("gave up waiting for the call in flight with the same idempotency key: " + ctx.Err().Error()).
-				WithSuggestion("Retry the same call with the same idempotency key to get its result.")
-			te.internal = true
-			return r.fail(e, te)
-		}
-		return r.storeDown(ctx, e, err)
+		return r.acquireFailed(ctx, e, err, late)
 	}
 	switch {
 	case claim.Record != nil:
@@ -45,55 +49,22 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	case claim.PendingFingerprint != "":
 		return r.conflict(e, key, true)
 	}
-	tok := claim.Token
+	h := &held{r: r, e: e, ctx: ctx, key: key, token: claim.Token, fp: fp, lease: lease}
+	defer h.abandon()
 	// The retry guard comes after the replay: a stored result is always
 	// served.
 	if ex := r.guard.blocked(opts.StepID, m.Name, r.now()); ex != nil {
-		if err := r.store.Release(context.WithoutCancel(ctx), key, tok); err != nil {
-			r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: releasing idempotency key",
-				slog.String("tool", m.Name), slog.Any("err", err))
-		}
+		h.settle(nil, ex, time.Time{})
 		return r.fail(e, ex)
 	}
-	// Settle the claim once the tool has answered, even late (detached).
-	settle := func(data any, te *ToolError, at time.Time) (Record, bool) {
-		bg := context.WithoutCancel(ctx)
-		if te != nil {
-			if err := r.store.Release(bg, key, tok); err != nil {
-				r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: releasing idempotency key",
-					slog.String("tool", m.Name), slog.Any("err", err))
-			}
-			return Record{}, false
-		}
-		b, err := json.Marshal(data)
-		if err != nil {
-			_ = r.store.Release(bg, key, tok)
-			return Record{}, false
-		}
-		rec := Record{Fingerprint: fp, Data: b, At: at, Source: r.sourceOf(e, data)}
-		if err := r.store.Complete(bg, key, tok, rec, r.ttl); err != nil {
-			if errors.Is(err, ErrLeaseLost) {
-				r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: idempotency claim ran out before the tool answered",
-					slog.String("tool", m.Name), slog.Duration("lease", lease))
-			} else {
-				r.log.LogAttrs(ctx, slog.LevelError, "toolcat: storing an idempotent result failed; it is kept in memory and written on the next use of the key",
-					slog.String("tool", m.Name), slog.Any("err", err))
-				r.unflushedM.Lock()
-				if _, ok := r.unflushed[key]; !ok {
-					r.unflushedN.Add(1)
-				}
-				r.unflushed[key] = unflushedResult{token: tok, rec: rec}
-				r.unflushedM.Unlock()
-			}
-		}
-		return rec, true
-	}
-	data, te, detached := r.execute(ctx, e, e.tool.Execute, args, func(d any, t *ToolError) { settle(d, t, r.now()) })
+	data, te, detached := r.execute(ctx, e, e.tool.Execute, args, func(d any, t *ToolError) { h.settle(d, t, r.now()) })
 	if detached {
-		// The detached tool still runs and settles the claim itself.
+		// The tool answered late, or still runs: the late path settles
+		// the claim.
+		h.late = true
 		return r.failed(e, raw, opts, te)
 	}
-	rec, ok := settle(data, te, r.now())
+	rec, ok := h.settle(data, te, r.now())
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
@@ -106,6 +77,170 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	}
 	r.guard.success(opts.StepID, m.Name)
 	return res
+}
+
+// held is a claim on a key, settled exactly once.
+type held struct {
+	r     *Registry
+	e     *entry
+	ctx   context.Context
+	key   string
+	token string
+	fp    string
+	lease time.Duration
+
+	settled atomic.Bool
+	late    bool // the late path of execute settles the claim
+}
+
+// settle stores a success (or, when it cannot be stored now, keeps it for
+// the next use of the key) and releases the key after a failure. It never
+// panics: a result whose encoding panics, or a store that panics, releases
+// the key. ok reports that the result was encoded.
+func (h *held) settle(data any, te *ToolError, at time.Time) (rec Record, ok bool) {
+	if !h.settled.CompareAndSwap(false, true) {
+		return Record{}, false
+	}
+	r, m := h.r, h.e.meta
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.LogAttrs(h.ctx, slog.LevelError, "toolcat: panic while storing an idempotent result; the key is released",
+				slog.String("tool", m.Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			h.release()
+			rec, ok = Record{}, false
+		}
+	}()
+	if te != nil {
+		h.release()
+		return Record{}, false
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		h.release()
+		return Record{}, false
+	}
+	rec = Record{Fingerprint: h.fp, Data: b, At: at, Source: r.sourceOf(h.e, data)}
+	sctx := r.storeCtx(h.ctx, h.e, true)
+	defer sctx.release()
+	if err := r.storeComplete(sctx, m.Name, h.key, h.token, rec); err != nil {
+		if errors.Is(err, ErrLeaseLost) {
+			r.log.LogAttrs(h.ctx, slog.LevelWarn, "toolcat: idempotency claim ran out before the tool answered",
+				slog.String("tool", m.Name), slog.Duration("lease", h.lease))
+		} else {
+			r.log.LogAttrs(h.ctx, slog.LevelError, "toolcat: storing an idempotent result failed; it is kept in memory and written on the next use of the key",
+				slog.String("tool", m.Name), slog.Any("err", err))
+			r.unflushedM.Lock()
+			if _, ok := r.unflushed[h.key]; !ok {
+				r.unflushedN.Add(1)
+			}
+			r.unflushed[h.key] = unflushedResult{token: h.token, rec: rec}
+			r.unflushedM.Unlock()
+		}
+	}
+	return rec, true
+}
+
+// abandon releases a claim left unsettled, as when the call panicked.
+func (h *held) abandon() {
+	if h.late || !h.settled.CompareAndSwap(false, true) {
+		return
+	}
+	h.release()
+}
+
+func (h *held) release() {
+	sctx := h.r.storeCtx(h.ctx, h.e, true)
+	defer sctx.release()
+	if err := h.r.storeRelease(sctx, h.e.meta.Name, h.key, h.token); err != nil {
+		h.r.log.LogAttrs(h.ctx, slog.LevelWarn, "toolcat: releasing idempotency key",
+			slog.String("tool", h.e.meta.Name), slog.Any("err", err))
+	}
+}
+
+// storeCtx bounds one store operation by storeTimeout. Operations after the
+// tool ran (afterTool) do not end with the caller's context, so that its
+// result is stored; the others end with it too. The context makes a timer
+// only if the store waits on Done; call release when the operation is over.
+func (r *Registry) storeCtx(ctx context.Context, e *entry, afterTool bool) *slaCtx {
+	if afterTool {
+		ctx = context.WithoutCancel(ctx)
+	}
+	return newSLACtx(ctx, r.storeTimeout(e))
+}
+
+// storeTimeout is how long one store operation may take, waiting for a
+// call in flight with the same key included: WithIdempotencyStoreTimeout,
+// else the tool's deadline, else defaultStoreTimeout.
+func (r *Registry) storeTimeout(e *entry) time.Duration {
+	switch {
+	case r.storeTO > 0:
+		return r.storeTO
+	case e.deadline > 0:
+		return e.deadline
+	}
+	return defaultStoreTimeout
+}
+
+// defaultStoreTimeout bounds store operations for tools without an SLA.
+const defaultStoreTimeout = 10 * time.Second
+
+// The store is called only through these, which turn a panic into an error.
+
+func (r *Registry) storeAcquire(ctx context.Context, tool, key, fp string, lease time.Duration) (c Claim, err error) {
+	defer r.storePanicked(ctx, tool, "Acquire", &err)
+	return r.store.Acquire(ctx, key, fp, lease)
+}
+
+func (r *Registry) storeComplete(ctx context.Context, tool, key, token string, rec Record) (err error) {
+	defer r.storePanicked(ctx, tool, "Complete", &err)
+	return r.store.Complete(ctx, key, token, rec, r.ttl)
+}
+
+func (r *Registry) storeRelease(ctx context.Context, tool, key, token string) (err error) {
+	defer r.storePanicked(ctx, tool, "Release", &err)
+	return r.store.Release(ctx, key, token)
+}
+
+func (r *Registry) storePanicked(ctx context.Context, tool, op string, err *error) {
+	if p := recover(); p != nil {
+		r.log.LogAttrs(ctx, slog.LevelError, "toolcat: idempotency store panicked",
+			slog.String("tool", tool), slog.String("op", op), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+		*err = fmt.Errorf("idempotency store %s panicked: %v", op, p)
+	}
+}
+
+// acquireFailed answers a call whose key could not be claimed, saying
+// what happened: the wait for a call in flight with the same key ended,
+// the caller's context ended before the store answered, the store did not
+// answer within its bound (late), or it failed.
+func (r *Registry) acquireFailed(ctx context.Context, e *entry, err error, late bool) Result {
+	name := e.meta.Name
+	if errors.Is(err, ErrInFlight) {
+		msg := fmt.Sprintf("gave up waiting for the call in flight with the same idempotency key after %v", r.storeTimeout(e))
+		if ended(ctx) {
+			msg = "gave up waiting for the call in flight with the same idempotency key: the call's context ended"
+		}
+		te := Timeout(msg).WithSuggestion("Retry the same call with the same idempotency key to get its result.")
+		te.internal = true
+		return r.fail(e, te)
+	}
+	if ended(ctx) {
+		r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: the call ended before the idempotency store answered",
+			slog.String("tool", name), slog.Any("err", err))
+		cause := context.DeadlineExceeded
+		if err := ctx.Err(); err != nil {
+			cause = err
+		}
+		te := Timeout("the call ended before the idempotency store answered ("+cause.Error()+"), so "+name+" did not run").
+			WithSuggestion("Retry the same call with the same idempotency key.").
+			WithDetail("idempotency_store", "timeout")
+		te.internal = true
+		return r.fail(e, te)
+	}
+	if late {
+		return r.storeDown(ctx, e, err, fmt.Sprintf("the idempotency store did not answer in time (within %v), so %s did not run", r.storeTimeout(e), name))
+	}
+	return r.storeDown(ctx, e, err, "")
 }
 
 func (r *Registry) replay(e *entry, rec *Record) Result {
@@ -133,11 +268,28 @@ func (r *Registry) conflict(e *entry, key string, pending bool) Result {
 	return r.fail(e, te)
 }
 
-func (r *Registry) storeDown(ctx context.Context, e *entry, err error) Result {
-	r.log.LogAttrs(ctx, slog.LevelError, "toolcat: idempotency store unreachable",
+// ended reports whether ctx has ended or its deadline has passed: a socket
+// deadline set from ctx can expire just before ctx's own timer fires.
+func ended(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	dl, ok := ctx.Deadline()
+	return ok && !time.Now().Before(dl)
+}
+
+// storeDown answers a call that did not run because the store failed; msg
+// says how (by default, that it is unreachable).
+func (r *Registry) storeDown(ctx context.Context, e *entry, err error, msg string) Result {
+	r.log.LogAttrs(ctx, slog.LevelError, "toolcat: idempotency store failed",
 		slog.String("tool", e.meta.Name), slog.Any("err", err))
-	te := DependencyUnavailable("the idempotency store is unreachable, so "+e.meta.Name+
-		" did not run: a call with an idempotency key runs only when it can be recorded").
+	if msg == "" {
+		msg = "the idempotency store is unreachable, so " + e.meta.Name + " did not run"
+		if errors.Is(err, ErrStoreFull) {
+			msg = "the idempotency store is full of calls in flight, so " + e.meta.Name + " did not run"
+		}
+	}
+	te := DependencyUnavailable(msg+": a call with an idempotency key runs only when it can be recorded").
 		WithSuggestion("Retry the same call with the same idempotency key in a little while; if it keeps failing, tell the user the action could not be done safely.").
 		WithDetail("idempotency_store", "unavailable").
 		WithCause(err)
@@ -154,9 +306,11 @@ func (r *Registry) flush(ctx context.Context, e *entry, key, fp string) (Result,
 	if !ok {
 		return Result{}, false
 	}
-	err := r.store.Complete(context.WithoutCancel(ctx), key, u.token, u.rec, r.ttl)
+	sctx := r.storeCtx(ctx, e, false)
+	err := r.storeComplete(sctx, e.meta.Name, key, u.token, u.rec)
+	sctx.release()
 	if err != nil && !errors.Is(err, ErrLeaseLost) {
-		return r.storeDown(ctx, e, err), true
+		return r.storeDown(ctx, e, err, ""), true
 	}
 	delete(r.unflushed, key)
 	r.unflushedN.Add(-1)
@@ -175,7 +329,7 @@ func (r *Registry) Flush(ctx context.Context) error {
 	defer r.unflushedM.Unlock()
 	var errs []error
 	for key, u := range r.unflushed {
-		err := r.store.Complete(ctx, key, u.token, u.rec, r.ttl)
+		err := r.storeComplete(ctx, "", key, u.token, u.rec)
 		if err != nil && !errors.Is(err, ErrLeaseLost) {
 			errs = append(errs, err)
 			continue

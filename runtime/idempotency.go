@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -91,26 +92,78 @@ func NewToken() string {
 	return hex.EncodeToString(b[:])
 }
 
+// DefaultMaxEntries is how many keys a MemoryStore holds at most unless
+// WithMaxEntries says otherwise.
+const DefaultMaxEntries = 100_000
+
+// ErrStoreFull is returned by MemoryStore when every one of its entries is a
+// call in flight, so that no completed result can make room for a new key.
+var ErrStoreFull = errors.New("idempotency store is full: every entry is a call in flight")
+
+// ErrInFlight is wrapped, together with the context's error, by the error
+// IdempotencyStore.Acquire returns when its context ends while another call
+// holds the key for the same fingerprint. The registry tells the model it
+// gave up waiting for that call only then; any other context error means
+// the store itself did not answer in time.
+var ErrInFlight = errors.New("another call with the same idempotency key is in flight")
+
 // MemoryStore is the in-process IdempotencyStore, the default. Expired
-// entries are removed as the store is used.
+// entries are removed as the store is used, at a constant cost per
+// operation. It holds at most DefaultMaxEntries keys (see WithMaxEntries):
+// when full, the least recently used completed result makes room; calls in
+// flight are never evicted, and when only they remain a new key is refused
+// with ErrStoreFull.
 type MemoryStore struct {
 	mu      sync.Mutex
 	entries map[string]*memEntry
 	now     func() time.Time
-	ops     int
+	max     int
+	ops     int      // operations since the last sweep
+	next    int      // operations before the next sweep
+	lru     memEntry // sentinel of the completed entries, least recently used first
 }
 
 type memEntry struct {
+	key     string
 	fp      string
 	token   string // set while pending
 	rec     *Record
 	expires time.Time
 	done    chan struct{} // closed when a pending claim ends
+
+	prev, next *memEntry // in the LRU list, completed entries only
 }
 
+// MemoryOption configures a MemoryStore.
+type MemoryOption func(*MemoryStore)
+
+// WithMaxEntries bounds how many keys the store holds (default
+// DefaultMaxEntries; zero or less means the default).
+func WithMaxEntries(n int) MemoryOption { return func(s *MemoryStore) { s.max = n } }
+
+// WithMemoryClock sets the store's clock (for tests). The registry's default
+// store uses the registry's clock (WithClock).
+func WithMemoryClock(now func() time.Time) MemoryOption { return func(s *MemoryStore) { s.now = now } }
+
 // NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{entries: map[string]*memEntry{}, now: time.Now}
+func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
+	s := &MemoryStore{entries: map[string]*memEntry{}, now: time.Now, next: minSweep}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.max <= 0 {
+		s.max = DefaultMaxEntries
+	}
+	s.lru.prev, s.lru.next = &s.lru, &s.lru
+	return s
+}
+
+// Len returns how many keys the store holds, expired ones not yet removed
+// included.
+func (s *MemoryStore) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.entries)
 }
 
 // Acquire implements IdempotencyStore.
@@ -121,20 +174,23 @@ func (s *MemoryStore) Acquire(ctx context.Context, key, fp string, lease time.Du
 		s.sweep(now)
 		e := s.entries[key]
 		if e != nil && !now.Before(e.expires) {
-			if e.done != nil && e.rec == nil {
-				close(e.done)
-			}
-			delete(s.entries, key)
+			s.remove(e)
 			e = nil
 		}
 		switch {
 		case e == nil:
+			if !s.makeRoom(now) {
+				s.mu.Unlock()
+				return Claim{}, ErrStoreFull
+			}
 			tok := NewToken()
-			s.entries[key] = &memEntry{fp: fp, token: tok, expires: now.Add(lease), done: make(chan struct{})}
+			s.entries[key] = &memEntry{key: key, fp: fp, token: tok, expires: now.Add(lease), done: make(chan struct{})}
 			s.mu.Unlock()
 			return Claim{Token: tok}, nil
 		case e.rec != nil:
 			rec := e.rec
+			s.unlink(e)
+			s.pushBack(e)
 			s.mu.Unlock()
 			return Claim{Record: rec}, nil
 		case e.fp != fp:
@@ -149,7 +205,7 @@ func (s *MemoryStore) Acquire(ctx context.Context, key, fp string, lease time.Du
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return Claim{}, ctx.Err()
+			return Claim{}, fmt.Errorf("%w: %w", ErrInFlight, ctx.Err())
 		}
 		t.Stop()
 	}
@@ -159,16 +215,26 @@ func (s *MemoryStore) Acquire(ctx context.Context, key, fp string, lease time.Du
 func (s *MemoryStore) Complete(_ context.Context, key, token string, rec Record, ttl time.Duration) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	now := s.now()
+	s.sweep(now)
 	e := s.entries[key]
+	if e != nil && !now.Before(e.expires) {
+		s.remove(e)
+		e = nil
+	}
 	if e != nil && e.token != token {
 		return ErrLeaseLost
 	}
-	r := rec
-	ne := &memEntry{fp: rec.Fingerprint, rec: &r, expires: s.now().Add(ttl)}
-	s.entries[key] = ne
-	if e != nil && e.done != nil {
-		close(e.done)
+	if e == nil && !s.makeRoom(now) {
+		return ErrStoreFull
 	}
+	if e != nil {
+		s.remove(e) // wakes the waiters of a pending claim
+	}
+	r := rec
+	ne := &memEntry{key: key, fp: rec.Fingerprint, rec: &r, expires: now.Add(ttl)}
+	s.entries[key] = ne
+	s.pushBack(ne)
 	return nil
 }
 
@@ -177,28 +243,76 @@ func (s *MemoryStore) Release(_ context.Context, key, token string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.entries[key]
-	if e == nil || e.token != token {
+	if e == nil || e.rec != nil || e.token != token {
 		return nil
 	}
-	delete(s.entries, key)
-	close(e.done)
+	s.remove(e)
 	return nil
 }
 
-// sweep drops expired entries every max(1024, len) operations, so that its
-// cost per operation stays constant; s.mu is held.
+// minSweep is the fewest operations between two sweeps.
+const minSweep = 1024
+
+// sweep drops expired entries once as many operations have passed as the
+// store held entries after the previous sweep (at least minSweep): each
+// operation adds at most one entry, so a sweep visits at most twice as many
+// entries as operations passed since the last, a constant cost per
+// operation. s.mu is held.
 func (s *MemoryStore) sweep(now time.Time) {
 	s.ops++
-	if s.ops < 1024 || s.ops < len(s.entries) {
+	if s.ops < s.next {
 		return
 	}
-	s.ops = 0
-	for k, e := range s.entries {
+	s.sweepNow(now)
+}
+
+func (s *MemoryStore) sweepNow(now time.Time) {
+	for _, e := range s.entries {
 		if !now.Before(e.expires) {
-			if e.done != nil && e.rec == nil {
-				close(e.done)
-			}
-			delete(s.entries, k)
+			s.remove(e)
 		}
 	}
+	s.ops = 0
+	s.next = max(minSweep, len(s.entries))
+}
+
+// makeRoom reports whether a new key fits, evicting the least recently used
+// completed result when the store is full; calls in flight stay. s.mu is
+// held.
+func (s *MemoryStore) makeRoom(now time.Time) bool {
+	if len(s.entries) < s.max {
+		return true
+	}
+	if s.lru.next == &s.lru {
+		s.sweepNow(now) // only claims: drop those whose lease ran out
+		return len(s.entries) < s.max
+	}
+	s.remove(s.lru.next)
+	return true
+}
+
+// remove deletes e, ending its claim if it is pending. s.mu is held.
+func (s *MemoryStore) remove(e *memEntry) {
+	if s.entries[e.key] == e {
+		delete(s.entries, e.key)
+	}
+	if e.rec == nil && e.done != nil {
+		close(e.done)
+		e.done = nil
+	}
+	s.unlink(e)
+}
+
+func (s *MemoryStore) pushBack(e *memEntry) {
+	e.prev, e.next = s.lru.prev, &s.lru
+	s.lru.prev.next = e
+	s.lru.prev = e
+}
+
+func (s *MemoryStore) unlink(e *memEntry) {
+	if e.prev == nil {
+		return
+	}
+	e.prev.next, e.next.prev = e.next, e.prev
+	e.prev, e.next = nil, nil
 }

@@ -81,13 +81,23 @@ type Option func(*Registry)
 func WithIdempotencyStore(s IdempotencyStore) Option { return func(r *Registry) { r.store = s } }
 
 // WithIdempotencyTTL sets how long results are kept for replay (default
-// 24h; zero or less means the default).
+// 24h; zero or less means the default). The default MemoryStore also holds
+// at most DefaultMaxEntries keys, evicting the least recently used result
+// first; see WithMaxEntries.
 func WithIdempotencyTTL(d time.Duration) Option { return func(r *Registry) { r.ttl = d } }
 
 // WithIdempotencyLease sets how long a claim on a key outlives the call's
 // deadline (default 30s), or lasts when the tool has no SLA (default 5m);
 // after it a crashed holder's key can be claimed again.
 func WithIdempotencyLease(d time.Duration) Option { return func(r *Registry) { r.lease = d } }
+
+// WithIdempotencyStoreTimeout bounds each operation on the idempotency
+// store, waiting for a call in flight with the same key included (default
+// the tool's deadline, sla_ms × WithSLAFactor, or 10s for a tool without
+// one). A store that does not answer in time gets dependency_unavailable
+// and the tool does not run; a result that cannot be stored in time is kept
+// in memory and written on the next use of its key.
+func WithIdempotencyStoreTimeout(d time.Duration) Option { return func(r *Registry) { r.storeTO = d } }
 
 // WithLogger sets the host's logger: panics (with their stacks), store
 // failures and SLA overruns go there, never to the model. The default is
@@ -130,6 +140,15 @@ func WithRetryWindow(d time.Duration) Option {
 // tool returns. Either way a late result is stored for an idempotency key.
 func WithDetachOnTimeout(on bool) Option { return func(r *Registry) { r.detach = on } }
 
+// WithToolGoroutine runs every tool on a goroutine of its own (idle ones are
+// kept for reuse), so that a tool calling runtime.Goexit (as testing's
+// FailNow does) answers internal. By default a tool runs on the caller's
+// goroutine, which is cheaper, and Goexit there ends the caller's goroutine
+// as it would anywhere, so Call does not return; the registry logs it and
+// releases the call's idempotency key. WithDetachOnTimeout runs tools with
+// a deadline apart too, and answers internal as well.
+func WithToolGoroutine(on bool) Option { return func(r *Registry) { r.apart = on } }
+
 // Registry holds tools and dispatches calls to them. It is safe for
 // concurrent use; tools may be registered while calls run.
 type Registry struct {
@@ -138,6 +157,7 @@ type Registry struct {
 
 	store        IdempotencyStore
 	ttl, lease   time.Duration
+	storeTO      time.Duration
 	log          *slog.Logger
 	slaFactor    float64
 	autoFallback bool
@@ -149,6 +169,8 @@ type Registry struct {
 	detach       bool
 	maxResult    int         // cap on a result's JSON for tools that set none; 0: none
 	resultCheck  ResultCheck // whether results are checked against their schema
+	apart        bool
+	workers      chan *toolWorker
 
 	// results whose Complete failed, written before the key is used again.
 	unflushedN atomic.Int64
@@ -202,10 +224,11 @@ func New(opts ...Option) *Registry {
 	if r.lease <= 0 {
 		r.lease = 30 * time.Second
 	}
+	if r.apart {
+		r.workers = make(chan *toolWorker, idleWorkers)
+	}
 	if r.store == nil {
-		ms := NewMemoryStore()
-		ms.now = r.now
-		r.store = ms
+		r.store = NewMemoryStore(WithMemoryClock(r.now))
 	}
 	if r.autonomy == AutonomyDefault {
 		r.autonomy = AutonomyFull
@@ -515,29 +538,41 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 // late result goes to onLate (when set) and detached is true.
 func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onLate func(any, *ToolError)) (data any, te *ToolError, detached bool) {
 	if e.deadline <= 0 {
-		data, te = r.protect(ctx, e, fn, args)
+		if r.apart {
+			data, te = r.runApart(ctx, e, fn, args)
+		} else {
+			data, te = r.protect(ctx, e, fn, args)
+		}
 		return data, te, false
 	}
 	sc := newSLACtx(ctx, e.deadline)
-	if !r.detach {
+	switch {
+	case !r.detach && !r.apart:
 		data, te = r.protect(sc, e, fn, args)
-	} else {
-		type out struct {
-			data any
-			te   *ToolError
-		}
-		ch := make(chan out, 1)
+	case !r.detach:
+		data, te = r.runApart(sc, e, fn, args)
+	default:
+		ch := make(chan toolOut, 1)
 		var state atomic.Int32 // 0 running, 1 answered the caller, 2 abandoned
 		go func() {
-			d, t := r.protect(sc, e, fn, args)
-			if state.CompareAndSwap(0, 1) {
-				ch <- out{d, t}
-			} else {
-				sc.release()
-				if onLate != nil {
-					onLate(d, t)
+			var d any
+			var t *ToolError
+			exited := true
+			defer func() { // also when fn calls runtime.Goexit
+				if exited {
+					d, t = nil, r.goexitErr(ctx, e)
 				}
-			}
+				if state.CompareAndSwap(0, 1) {
+					ch <- toolOut{d, t}
+				} else {
+					sc.release()
+					if onLate != nil {
+						onLate(d, t)
+					}
+				}
+			}()
+			d, t = r.protect(sc, e, fn, args)
+			exited = false
 		}()
 		select {
 		case o := <-ch:
@@ -584,17 +619,96 @@ func (r *Registry) timeoutErr(sc *slaCtx, e *entry) *ToolError {
 	return Timeout("the call was cancelled: " + sc.Err().Error())
 }
 
+// runApart runs fn through protect on a goroutine of its own, for
+// WithToolGoroutine: an idle one kept for reuse (no allocation), or a new
+// one.
+func (r *Registry) runApart(ctx context.Context, e *entry, fn Func, args any) (any, *ToolError) {
+	var w *toolWorker
+	select {
+	case w = <-r.workers:
+	default:
+		w = &toolWorker{jobs: make(chan toolJob), out: make(chan toolOut, 1)}
+		go r.work(w)
+	}
+	w.jobs <- toolJob{ctx, e, fn, args}
+	o := <-w.out
+	return o.data, o.te
+}
+
+// idleWorkers is how many idle tool goroutines a registry keeps.
+const idleWorkers = 64
+
+type toolWorker struct {
+	jobs chan toolJob
+	out  chan toolOut
+}
+
+type toolJob struct {
+	ctx  context.Context
+	e    *entry
+	fn   Func
+	args any
+}
+
+type toolOut struct {
+	data any
+	te   *ToolError
+}
+
+// work runs jobs until the registry has enough idle workers, or a tool
+// calls runtime.Goexit, which ends this goroutine.
+func (r *Registry) work(w *toolWorker) {
+	for j := range w.jobs {
+		r.protectTo(w.out, j.ctx, j.e, j.fn, j.args)
+		select {
+		case r.workers <- w:
+		default:
+			return
+		}
+	}
+}
+
+// protectTo sends protect's answer, or internal when fn called
+// runtime.Goexit.
+func (r *Registry) protectTo(ch chan<- toolOut, ctx context.Context, e *entry, fn Func, args any) {
+	exited := true
+	defer func() {
+		if exited {
+			ch <- toolOut{te: r.goexitErr(ctx, e)}
+		}
+	}()
+	d, t := r.protect(ctx, e, fn, args)
+	exited = false
+	ch <- toolOut{d, t}
+}
+
+func (r *Registry) goexitErr(ctx context.Context, e *entry) *ToolError {
+	r.log.LogAttrs(ctx, slog.LevelError, "toolcat: tool called runtime.Goexit",
+		slog.String("tool", e.meta.Name))
+	te := Internal("tool " + e.meta.Name + " failed unexpectedly")
+	te.internal = true
+	return te
+}
+
 // protect runs fn, recovering a panic as internal and logging its stack.
+// When fn calls runtime.Goexit its goroutine ends all the same, which
+// protect cannot stop: it logs it, and the callers that run fn on a
+// goroutine of their own answer internal.
 func (r *Registry) protect(ctx context.Context, e *entry, fn Func, args any) (data any, te *ToolError) {
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.LogAttrs(ctx, slog.LevelError, "toolcat: tool panicked",
 				slog.String("tool", e.meta.Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			data, te = nil, Internal("tool "+e.meta.Name+" failed unexpectedly")
 			te.internal = true
+		} else if !returned {
+			r.log.LogAttrs(ctx, slog.LevelError, "toolcat: tool called runtime.Goexit; its goroutine ends",
+				slog.String("tool", e.meta.Name), slog.String("stack", string(debug.Stack())))
 		}
 	}()
 	d, err := fn(ctx, args)
+	returned = true
 	if err != nil {
 		// Whatever the error says, the tool wrote it: mark a copy (the
 		// tool may return a shared value) so that fail wraps it.

@@ -75,8 +75,14 @@ type failureJSON struct {
 // MarshalJSON encodes the envelope of DESIGN.md, without escaping '<', '>'
 // and '&' (the untrusted tags must read as tags). json.Marshal escapes them
 // again; use JSON, or an Encoder with SetEscapeHTML(false), for the text a
-// model reads.
-func (r Result) MarshalJSON() ([]byte, error) {
+// model reads. Data (or an error detail) whose own MarshalJSON panics gives
+// an error, not a panic.
+func (r Result) MarshalJSON() (b []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			b, err = nil, fmt.Errorf("encoding the envelope panicked: %v", p)
+		}
+	}()
 	if r.Untrusted != nil {
 		return r.untrustedJSON()
 	}
@@ -94,7 +100,8 @@ func (r Result) MarshalJSON() ([]byte, error) {
 }
 
 // JSON returns the envelope as the model should read it. It never fails: a
-// result that cannot be encoded becomes an internal error envelope.
+// result that cannot be encoded, or whose encoding panics, becomes an
+// internal error envelope.
 //
 // A successful result of Registry.Call was encoded when the call returned,
 // to check its size: JSON returns that encoding (the same slice each time:
@@ -133,9 +140,13 @@ func (r *Result) encoded() []byte {
 const envelopeHead = `{"success":true,"data":`
 
 // encodeEnvelope encodes the envelope of a successful result holding data.
-func encodeEnvelope(data any, replayed bool) ([]byte, bool) {
+func encodeEnvelope(data any, replayed bool) (out []byte, ok bool) {
 	eb := encPool.Get().(*encBuf)
 	defer func() {
+		if p := recover(); p != nil { // a MarshalJSON of the data panicked
+			out, ok = nil, false
+			return // the encoder is not reused
+		}
 		if eb.buf.Cap() <= 64<<10 { // do not keep the buffer of a huge result
 			encPool.Put(eb)
 		}

@@ -2,8 +2,25 @@
 // replicas that must share idempotency keys: one execution per key across
 // every process using the same Redis.
 //
-//	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379"})
+//	rdb := redis.NewClient(&redis.Options{
+//		Addr:                  "localhost:6379",
+//		ContextTimeoutEnabled: true,        // the call's deadline reaches the socket
+//		DialTimeout:           time.Second, // each a bound when the context has none
+//		ReadTimeout:           time.Second,
+//		WriteTimeout:          time.Second,
+//		PoolTimeout:           time.Second,
+//		MaxRetries:            -1, // the registry answers; the model retries
+//	})
 //	reg := runtime.New(runtime.WithIdempotencyStore(redisstore.New(rdb)))
+//
+// Give the store a client with these options: without ContextTimeoutEnabled,
+// go-redis ignores context deadlines on the socket, so a hung Redis holds a
+// call for ReadTimeout (5s by default) times its retries, past the call's
+// deadline and the tool's SLA. The registry bounds every store operation by
+// the caller's deadline and the tool's SLA (runtime.WithIdempotencyStoreTimeout).
+// A claim whose SET got no answer may still be written when Redis answers;
+// the Store takes it over on the key's next use, and other processes wait
+// until its lease ends.
 //
 // A claim is one key written with SET NX and a lease (PX); completing and
 // releasing check the claim's token in a script, so a holder whose lease ran
@@ -22,6 +39,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -35,7 +53,15 @@ type Store struct {
 	prefix  string
 	minPoll time.Duration
 	maxPoll time.Duration
+
+	// claims whose SET failed without an answer, by Redis key: Redis may
+	// still have written them, and then they are this store's to take over.
+	doubtM sync.Mutex
+	doubt  map[string]string
 }
+
+// maxDoubt bounds the claims in doubt a Store remembers.
+const maxDoubt = 10_000
 
 // Option configures a Store.
 type Option func(*Store)
@@ -51,7 +77,7 @@ func WithPollInterval(first, longest time.Duration) Option {
 
 // New returns a Store using c.
 func New(c redis.UniversalClient, opts ...Option) *Store {
-	s := &Store{c: c, prefix: "toolcat:idem:", minPoll: 2 * time.Millisecond, maxPoll: 50 * time.Millisecond}
+	s := &Store{c: c, prefix: "toolcat:idem:", minPoll: 2 * time.Millisecond, maxPoll: 50 * time.Millisecond, doubt: map[string]string{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -95,18 +121,28 @@ func (s *Store) Acquire(ctx context.Context, key, fp string, lease time.Duration
 	for {
 		old, err := s.c.SetArgs(ctx, rkey, claim, redis.SetArgs{Mode: "NX", TTL: lease, Get: true}).Result()
 		if errors.Is(err, redis.Nil) {
+			s.forget(rkey)
 			return runtime.Claim{Token: tok}, nil
 		}
 		if err != nil {
+			s.remember(rkey, claim)
 			return runtime.Claim{}, fmt.Errorf("redis: claiming idempotency key: %w", err)
 		}
 		switch {
+		case s.takeOver(rkey, old, fp):
+			// A claim this store wrote without hearing back (a timeout):
+			// nobody runs it.
+			return runtime.Claim{Token: old[1:33]}, nil
 		case strings.HasPrefix(old, "D"):
 			var st stored
 			if err := json.Unmarshal([]byte(old[1:]), &st); err != nil {
 				return runtime.Claim{}, fmt.Errorf("redis: idempotency record %s is corrupt: %w", rkey, err)
 			}
 			return runtime.Claim{Record: &runtime.Record{Fingerprint: st.Fingerprint, Data: st.Data, At: st.At, Source: st.Source}}, nil
+		case old == claim:
+			// A retry of this very SET (a client with MaxRetries) found
+			// the claim the first attempt wrote.
+			return runtime.Claim{Token: tok}, nil
 		case strings.HasPrefix(old, "P") && len(old) > 33:
 			if pfp := old[33:]; pfp != fp {
 				return runtime.Claim{PendingFingerprint: pfp}, nil
@@ -119,11 +155,46 @@ func (s *Store) Acquire(ctx context.Context, key, fp string, lease time.Duration
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return runtime.Claim{}, ctx.Err()
+			return runtime.Claim{}, fmt.Errorf("%w: %w", runtime.ErrInFlight, ctx.Err())
 		case <-t.C:
 		}
 		wait = min(wait*2, s.maxPoll)
 	}
+}
+
+// remember notes a claim that Redis may have written although the SET got
+// no answer.
+func (s *Store) remember(rkey, claim string) {
+	s.doubtM.Lock()
+	defer s.doubtM.Unlock()
+	if len(s.doubt) < maxDoubt {
+		s.doubt[rkey] = claim
+	}
+}
+
+func (s *Store) forget(rkey string) {
+	s.doubtM.Lock()
+	delete(s.doubt, rkey)
+	s.doubtM.Unlock()
+}
+
+// takeOver reports whether old is a claim in doubt of this store for the
+// fingerprint fp, and then forgets it.
+func (s *Store) takeOver(rkey, old, fp string) bool {
+	s.doubtM.Lock()
+	defer s.doubtM.Unlock()
+	c, ok := s.doubt[rkey]
+	switch {
+	case !ok:
+		return false
+	case c != old:
+		delete(s.doubt, rkey) // Redis holds something else
+		return false
+	case len(old) <= 33 || old[33:] != fp:
+		return false // a call with other arguments: it conflicts
+	}
+	delete(s.doubt, rkey)
+	return true
 }
 
 // Complete implements runtime.IdempotencyStore.

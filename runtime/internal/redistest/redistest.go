@@ -1,6 +1,6 @@
 // Package redistest runs a real redis-server for tests: a child process on a
 // free loopback port, with no persistence configured, stopped when the test
-// ends. Tests can stop, kill and restart it mid-test.
+// ends. Tests can stop, kill, pause (hang) and restart it mid-test.
 //
 // redis-server must be on PATH (Debian: apt-get install redis-server). When it
 // is not, Start fails the test with a message saying so, unless the
@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -179,6 +180,34 @@ func (s *Server) waitGone() {
 		time.Sleep(10 * time.Millisecond)
 	}
 	s.t.Errorf("redis-server on %s did not exit", s.Addr)
+}
+
+// Pause stops the server process with SIGSTOP, as a hung server: the
+// kernel still accepts connections and data, but nothing answers. Resume
+// (or the end of the test) continues it.
+func (s *Server) Pause() {
+	s.t.Helper()
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if cmd == nil {
+		s.t.Fatalf("redis-server on %s is not running", s.Addr)
+	}
+	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		s.t.Fatalf("stopping redis-server: %v", err)
+	}
+	s.t.Cleanup(s.Resume)
+}
+
+// Resume continues a paused server with SIGCONT; it does nothing when the
+// server is not running.
+func (s *Server) Resume() {
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if cmd != nil {
+		_ = cmd.Process.Signal(syscall.SIGCONT)
+	}
 }
 
 // Restart starts the server again on the same port, after Stop or Kill.

@@ -253,4 +253,160 @@ func Run(t *testing.T, newStore func() runtime.IdempotencyStore) {
 			t.Fatalf("Acquire after Complete = %+v, %v", c3, err)
 		}
 	})
+
+	t.Run("a waiter whose context ends is told the key is in flight", func(t *testing.T) {
+		s := newStore()
+		c1, err := s.Acquire(context.Background(), "k-F6", "fp", time.Minute)
+		if err != nil || c1.Token == "" {
+			t.Fatalf("first Acquire = %+v, %v", c1, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		defer cancel()
+		_, err = s.Acquire(ctx, "k-F6", "fp", time.Minute)
+		if !errors.Is(err, runtime.ErrInFlight) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Acquire of a held key with an ending context = %v, want ErrInFlight and DeadlineExceeded", err)
+		}
+		// Release after Complete leaves the result.
+		if err := s.Complete(context.Background(), "k-F6", c1.Token, runtime.Record{Fingerprint: "fp", Data: json.RawMessage(`1`)}, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Release(context.Background(), "k-F6", c1.Token); err != nil {
+			t.Fatal(err)
+		}
+		if c, err := s.Acquire(context.Background(), "k-F6", "fp", time.Minute); err != nil || c.Record == nil {
+			t.Fatalf("Acquire after Complete and Release = %+v, %v; want the record", c, err)
+		}
+	})
+
+	// The panics below all happen after a successful Acquire; the key must
+	// be free (or its result served) at once, not after the lease. Calls
+	// after them get a context far shorter than the lease, so waiting
+	// answers timeout.
+	quick := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), 2*time.Second)
+	}
+
+	t.Run("a result whose MarshalJSON panics releases the key", func(t *testing.T) {
+		var runs atomic.Int32
+		tool := runtime.Tool{Meta: RefundMeta(), Execute: func(context.Context, any) (any, error) {
+			if runs.Add(1) == 1 {
+				return PanickingJSON{}, nil
+			}
+			return map[string]any{"refund_id": "rf-2"}, nil
+		}}
+		for _, detach := range []bool{false, true} {
+			runs.Store(0)
+			r := runtime.New(runtime.WithIdempotencyStore(newStore()), runtime.WithLogger(slog.New(slog.DiscardHandler)),
+				runtime.WithIdempotencyLease(time.Hour), runtime.WithDetachOnTimeout(detach))
+			if err := r.Register(tool); err != nil {
+				t.Fatal(err)
+			}
+			args := []byte(`{"order_id":"G7","amount_cents":1}`)
+			opts := runtime.CallOptions{IdempotencyKey: "k-G7"}
+			first := r.Call(context.Background(), "refund_order", args, opts)
+			if first.Success || first.Error.Code != runtime.CodeInternal {
+				t.Fatalf("detach=%v: result that cannot be encoded: want internal, got %s", detach, first.JSON())
+			}
+			ctx, cancel := quick()
+			retry := r.Call(ctx, "refund_order", args, opts)
+			cancel()
+			if !retry.Success || retry.Replayed || runs.Load() != 2 {
+				t.Fatalf("detach=%v: retry: want a second execution at once, got %s (runs %d)", detach, retry.JSON(), runs.Load())
+			}
+		}
+	})
+
+	t.Run("a store that panics", func(t *testing.T) {
+		tests := []struct {
+			desc      string
+			op        string
+			fail      bool   // the tool fails, so the key is released
+			wantFirst string // code of the first call; "" is success
+			wantRuns  int    // executions after the first call and its retry
+			replay    bool   // the retry is a replay
+		}{
+			{desc: "in Acquire: the tool does not run", op: "Acquire", wantFirst: string(runtime.CodeDependencyUnavailable), wantRuns: 1},
+			{desc: "in Complete: the result is kept and served", op: "Complete", wantRuns: 1, replay: true},
+			{desc: "in Release: the tool's error is the answer", op: "Release", fail: true, wantFirst: string(runtime.CodeDependencyUnavailable), wantRuns: 1},
+		}
+		for _, tt := range tests {
+			t.Run(tt.desc, func(t *testing.T) {
+				c := NewCounter()
+				ps := &PanickingStore{IdempotencyStore: newStore(), Op: tt.op}
+				ps.Left.Store(1)
+				r := New(t, func() runtime.IdempotencyStore { return ps }, c, runtime.WithIdempotencyLease(time.Hour))
+				args := []byte(`{"order_id":"H8","amount_cents":1}`)
+				opts := runtime.CallOptions{IdempotencyKey: "k-H8-" + tt.op}
+				c.Fail.Store(tt.fail)
+				first := r.Call(context.Background(), "refund_order", args, opts)
+				if got := string(codeOf(first)); got != tt.wantFirst {
+					t.Fatalf("first call: want %q, got %s", tt.wantFirst, first.JSON())
+				}
+				if ps.Left.Load() != 0 {
+					t.Fatalf("the store's %s was not called", tt.op)
+				}
+				c.Fail.Store(false)
+				ctx, cancel := quick()
+				defer cancel()
+				retry := r.Call(ctx, "refund_order", args, opts)
+				if tt.op == "Release" {
+					// The key could not be released: the retry waits
+					// for the lease, and is told so.
+					if retry.Success || retry.Error.Code != runtime.CodeTimeout {
+						t.Fatalf("retry: %s", retry.JSON())
+					}
+					return
+				}
+				if !retry.Success || retry.Replayed != tt.replay || c.Runs("H8") != tt.wantRuns {
+					t.Fatalf("retry: want success (replayed %v) at once with %d executions, got %s (runs %d)",
+						tt.replay, tt.wantRuns, retry.JSON(), c.Runs("H8"))
+				}
+			})
+		}
+	})
+}
+
+func codeOf(res runtime.Result) runtime.Code {
+	if res.Success {
+		return ""
+	}
+	return res.Error.Code
+}
+
+// PanickingJSON is tool data whose MarshalJSON panics.
+type PanickingJSON struct{}
+
+// MarshalJSON panics.
+func (PanickingJSON) MarshalJSON() ([]byte, error) { panic("MarshalJSON bug") }
+
+// PanickingStore wraps a store; its method Op panics while Left is above
+// zero, decrementing it.
+type PanickingStore struct {
+	runtime.IdempotencyStore
+	Op   string
+	Left atomic.Int32
+}
+
+func (p *PanickingStore) maybePanic(op string) {
+	if op == p.Op && p.Left.Add(-1) >= 0 {
+		panic("store bug in " + op)
+	}
+}
+
+// Acquire implements runtime.IdempotencyStore.
+func (p *PanickingStore) Acquire(ctx context.Context, key, fp string, lease time.Duration) (runtime.Claim, error) {
+	p.maybePanic("Acquire")
+	return p.IdempotencyStore.Acquire(ctx, key, fp, lease)
+}
+
+// Complete implements runtime.IdempotencyStore.
+func (p *PanickingStore) Complete(ctx context.Context, key, token string, rec runtime.Record, ttl time.Duration) error {
+	p.maybePanic("Complete")
+	return p.IdempotencyStore.Complete(ctx, key, token, rec, ttl)
+}
+
+// Release implements runtime.IdempotencyStore.
+func (p *PanickingStore) Release(ctx context.Context, key, token string) error {
+	p.maybePanic("Release")
+	return p.IdempotencyStore.Release(ctx, key, token)
 }
