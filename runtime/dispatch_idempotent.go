@@ -13,6 +13,7 @@ import (
 // no execution at all when the store cannot be reached.
 func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args any, opts *CallOptions, key string) Result {
 	m := e.meta
+	ctx = withIdempotencyKey(ctx, key)
 	fp, err := fingerprint(m.Name, args)
 	if err != nil {
 		return r.fail(e, Internal("the arguments of "+m.Name+" cannot be encoded: "+err.Error()))
