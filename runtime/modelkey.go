@@ -27,10 +27,9 @@ const (
 	IdempotencyKeyMaxLength = 200
 	// IdempotencyKeyDescription is what the exported schemas tell the model
 	// about the argument.
-	IdempotencyKeyDescription = "Key of the operation this call performs, made by you: one key per logical operation " +
-		"(such as \"conv-42/refund-order-991\"), sent again unchanged on every retry of that same operation, " +
-		"and never used for a different operation. A retry with the same key returns the first call's result " +
-		"instead of acting twice."
+	IdempotencyKeyDescription = "Key of this operation, made by you: one per logical operation " +
+		"(such as \"conv-42/refund-order-991\"), sent unchanged on every retry of it and never reused for another. " +
+		"A retry with the same key returns the first call's result instead of acting twice."
 )
 
 type idempotencyKeyCtx struct{}

@@ -53,7 +53,7 @@ func TestKeyArgGolden(t *testing.T) {
 			if n := strings.Count(string(got), `"idempotency_key": {`); n != 4 {
 				t.Errorf("idempotency_key appears %d times, want 4", n)
 			}
-			if n := strings.Count(string(got), "every retry of that same operation"); n != 4 {
+			if n := strings.Count(string(got), "sent unchanged on every retry of it"); n != 4 {
 				t.Errorf("the guidance appears %d times, want 4", n)
 			}
 		})
