@@ -13,7 +13,6 @@ import (
 // no execution at all when the store cannot be reached.
 func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args any, opts *CallOptions, key string) Result {
 	m := e.meta
-	ctx = withIdempotencyKey(ctx, key)
 	fp, err := fingerprint(m.Name, args)
 	if err != nil {
 		return r.fail(e, Internal("the arguments of "+m.Name+" cannot be encoded: "+err.Error()))
@@ -89,7 +88,7 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 		}
 		return rec, true
 	}
-	data, te, detached := r.execute(ctx, e, e.tool.Execute, args, func(d any, t *ToolError) { settle(d, t, r.now()) })
+	data, te, detached := r.execute(withIdempotencyKey(ctx, key), e, e.tool.Execute, args, func(d any, t *ToolError) { settle(d, t, r.now()) })
 	if detached {
 		// The detached tool still runs and settles the claim itself.
 		return r.failed(e, raw, opts, te)

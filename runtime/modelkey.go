@@ -32,19 +32,33 @@ const (
 		"A retry with the same key returns the first call's result instead of acting twice."
 )
 
-type idempotencyKeyCtx struct{}
-
 // IdempotencyKeyFrom returns the idempotency key of the call running in
 // ctx: the host's CallOptions.IdempotencyKey or the model's idempotency_key
 // argument, or "" when the call has none. A tool passes it on to an API
 // that takes idempotency keys of its own.
 func IdempotencyKeyFrom(ctx context.Context) string {
-	k, _ := ctx.Value(idempotencyKeyCtx{}).(string)
+	k, _ := ctx.Value(idempotencyKeyName{}).(string)
 	return k
 }
 
+type idempotencyKeyName struct{}
+
+// keyCtx carries a call's idempotency key: one allocation, where
+// context.WithValue would take two (the context and the boxed string).
+type keyCtx struct {
+	context.Context
+	key string
+}
+
+func (c *keyCtx) Value(k any) any {
+	if _, ok := k.(idempotencyKeyName); ok {
+		return c.key
+	}
+	return c.Context.Value(k)
+}
+
 func withIdempotencyKey(ctx context.Context, key string) context.Context {
-	return context.WithValue(ctx, idempotencyKeyCtx{}, key)
+	return &keyCtx{ctx, key}
 }
 
 // takeIdempotencyKey returns raw without its top-level idempotency_key
