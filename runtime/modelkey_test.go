@@ -307,24 +307,27 @@ func TestModelKeyDryRunAndRevert(t *testing.T) {
 	}
 }
 
-// TestModelKeyRetryGuard checks that the retry guard counts a step's
-// failures by the arguments without the key: a failing call retried under
-// fresh keys is still the same call.
+// TestModelKeyRetryGuard checks that the retry guard compares a step's
+// failures by the arguments without the key: the same failing call sent
+// again under a fresh key is the same call, stopped at once.
 func TestModelKeyRetryGuard(t *testing.T) {
 	m := refundKeyMeta()
-	m.MaxRetries = 1
+	m.MaxRetries = 5
 	r := runtime.New(runtime.WithLogger(quietLogger()))
 	runs := 0
 	mustRegister(t, r, runtime.Tool{Meta: m, Execute: func(context.Context, any) (any, error) {
 		runs++
 		return nil, runtime.ExternalError("the payment service refused")
 	}})
-	var last runtime.Result
-	for _, key := range []string{"a", "b", "c"} {
-		last = r.Call(context.Background(), "refund_order", []byte(`{"order_id":"A","idempotency_key":"`+key+`"}`), runtime.CallOptions{StepID: "s1"})
+	call := func(raw string) runtime.Result {
+		return r.Call(context.Background(), "refund_order", []byte(raw), runtime.CallOptions{StepID: "s1"})
 	}
-	if last.Success || last.Error.Code != runtime.CodeRetryExhausted {
-		t.Fatalf("third attempt: %s", last.JSON())
+	if res := call(`{"order_id":"A","idempotency_key":"a"}`); res.Error == nil || res.Error.Code != runtime.CodeExternalError {
+		t.Fatalf("first attempt: %s", res.JSON())
+	}
+	res := call(`{"idempotency_key":"b","order_id":"A"}`)
+	if res.Error == nil || res.Error.Code != runtime.CodeRetryExhausted || !strings.Contains(res.Error.Message, "failed the same way twice") {
+		t.Fatalf("the same call under another key: %s", res.JSON())
 	}
 	if runs != 2 {
 		t.Errorf("the tool ran %d times, want 2", runs)
