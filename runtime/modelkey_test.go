@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -375,4 +376,27 @@ func TestIdempotencyKeyFromHost(t *testing.T) {
 	if res := r.Call(context.Background(), "refund_order", []byte(`{"order_id":"A"}`), runtime.CallOptions{IdempotencyKey: "h"}); !res.Success || k.keys[0] != "h" {
 		t.Fatalf("%s, key %q", res.JSON(), k.keys)
 	}
+}
+
+// A tool that takes its idempotency key from the model: the retry is
+// replayed, and the body reads the key from its context.
+func ExampleIdempotencyKeyFrom() {
+	reg := runtime.New()
+	reg.MustRegister(runtime.Tool{
+		Meta: runtime.Meta{
+			Name: "refund_order", Description: "Refunds an order.", HasSideEffects: true,
+			IdempotencyRequired: true, IdempotencyKeyArg: true,
+			ArgsSchema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["order_id"],"properties":{"order_id":{"type":"string"}}}`),
+		},
+		Execute: func(ctx context.Context, args any) (any, error) {
+			// Pass the key on to the payment provider's own idempotency key.
+			return map[string]string{"refund": "r-1", "key": runtime.IdempotencyKeyFrom(ctx)}, nil
+		},
+	})
+	args := []byte(`{"order_id":"991","idempotency_key":"conv-42/refund-order-991"}`)
+	fmt.Println(string(reg.Call(context.Background(), "refund_order", args, runtime.CallOptions{}).JSON()))
+	fmt.Println(string(reg.Call(context.Background(), "refund_order", args, runtime.CallOptions{}).JSON()))
+	// Output:
+	// {"success":true,"data":{"key":"conv-42/refund-order-991","refund":"r-1"}}
+	// {"success":true,"data":{"key":"conv-42/refund-order-991","refund":"r-1"},"replayed":true}
 }
