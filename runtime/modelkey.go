@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/toolcat/toolcat/runtime/jsonscan"
@@ -64,8 +65,9 @@ func withIdempotencyKey(ctx context.Context, key string) context.Context {
 // takeIdempotencyKey returns raw without its top-level idempotency_key
 // member and that member's value: "" when there is none or it is null
 // (OpenAI's strict mode sends null for an optional argument). A value that
-// is not a string of 1 to IdempotencyKeyMaxLength characters, or a member
-// given twice, is invalid_args. raw itself is never changed; a copy is
+// is not a string of 1 to IdempotencyKeyMaxLength characters, a member
+// given twice, or one misspelt (see IdempotencyKeySpelling), is
+// invalid_args. raw itself is never changed; a copy is
 // made only when the member is there. Input that is not a well-formed
 // object is returned as it is, for the tool's validator to report.
 func takeIdempotencyKey(raw []byte) (rest []byte, key string, te *ToolError) {
@@ -78,7 +80,7 @@ func takeIdempotencyKey(raw []byte) (rest []byte, key string, te *ToolError) {
 	const ptr = "/" + IdempotencyKeyArg
 	first := true     // the next member is the object's first
 	cut := [2]int{-1} // the bytes of the member, with one comma
-	var bad *ToolError
+	var bad, misspelt *ToolError
 	twice := false
 	for {
 		before := d.Offset()
@@ -90,6 +92,9 @@ func takeIdempotencyKey(raw []byte) (rest []byte, key string, te *ToolError) {
 			break
 		}
 		if string(k) != IdempotencyKeyArg {
+			if misspelt == nil && misspelling(k) {
+				misspelt = misspeltKey(string(k))
+			}
 			if cut[0] >= 0 && cut[1] < 0 {
 				// The member was the first: take the comma after it.
 				cut[1] = before + commaAt(raw[before:]) + 1
@@ -131,7 +136,13 @@ func takeIdempotencyKey(raw []byte) (rest []byte, key string, te *ToolError) {
 		}
 		first = false
 	}
-	if d.End() != nil || cut[0] < 0 {
+	if d.End() != nil {
+		return raw, "", nil
+	}
+	if cut[0] < 0 {
+		if misspelt != nil {
+			return nil, "", misspelt
+		}
 		return raw, "", nil
 	}
 	if twice {
@@ -142,6 +153,9 @@ func takeIdempotencyKey(raw []byte) (rest []byte, key string, te *ToolError) {
 	if bad != nil {
 		return nil, "", bad
 	}
+	if misspelt != nil {
+		return nil, "", misspelt
+	}
 	if cut[1] < 0 {
 		// The member was the first and the last: keep the braces.
 		cut[1] = len(raw) - 1 - trailingBrace(raw)
@@ -149,6 +163,45 @@ func takeIdempotencyKey(raw []byte) (rest []byte, key string, te *ToolError) {
 	rest = make([]byte, 0, len(raw)-(cut[1]-cut[0]))
 	rest = append(append(rest, raw[:cut[0]]...), raw[cut[1]:]...)
 	return rest, key, nil
+}
+
+// IdempotencyKeySpelling reports whether name is idempotency_key written
+// another way, in another case or with other separators (idempotencyKey,
+// Idempotency-Key, IDEMPOTENCY_KEY). A tool with Meta.IdempotencyKeyArg
+// refuses such an argument as a misspelt key rather than running without
+// one; lint keeps tools from declaring such a name of their own.
+func IdempotencyKeySpelling(name string) bool {
+	return name != IdempotencyKeyArg && misspelling([]byte(name))
+}
+
+// misspelling reports whether k, other than idempotency_key itself, spells
+// it with other letter case or separators.
+func misspelling(k []byte) bool {
+	const want = "idempotencykey"
+	if len(k) < len(want) || len(k) > len(want)+4 {
+		return false
+	}
+	n := 0
+	for _, c := range k {
+		switch {
+		case c == '_' || c == '-' || c == '.' || c == ' ':
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if n == len(want) || c != want[n] {
+			return false
+		}
+		n++
+	}
+	return n == len(want)
+}
+
+func misspeltKey(name string) *ToolError {
+	e := argError("/"+escapeToken(name), fmt.Sprintf("unknown argument %q; did you mean %q?", name, IdempotencyKeyArg),
+		fmt.Sprintf("Send the idempotency key as %q, spelt exactly so.", IdempotencyKeyArg), nil, nil)
+	e.Details["closest"] = IdempotencyKeyArg
+	return e
 }
 
 // commaAt returns the offset of the first comma in b, which starts with

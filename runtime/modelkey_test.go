@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -197,6 +198,33 @@ func TestModelKeyInvalid(t *testing.T) {
 				t.Errorf("validator ran %d times, tool %d times", len(k.raws), k.runs)
 			}
 		})
+	}
+}
+
+// TestModelKeyMisspelt checks that idempotency_key spelt another way is
+// refused, naming the right spelling, instead of running without a key.
+func TestModelKeyMisspelt(t *testing.T) {
+	m := refundKeyMeta()
+	m.IdempotencyRequired = false
+	m.AdditionalArgs = runtime.AdditionalArgsStrip // would drop it silently
+	for _, name := range []string{"idempotencyKey", "IdempotencyKey", "Idempotency-Key", "IDEMPOTENCY_KEY", "idempotency key", "idempotency__key"} {
+		r, k := newKeyRegistry(t, m)
+		res := r.Call(context.Background(), "refund_order", []byte(`{"order_id":"A",`+strconv.Quote(name)+`:"k"}`), runtime.CallOptions{})
+		if res.Success || res.Error.Code != runtime.CodeInvalidArgs || !strings.Contains(res.Error.Message, `did you mean "idempotency_key"`) {
+			t.Errorf("%s: got %s", name, res.JSON())
+			continue
+		}
+		if res.Error.Details["field"] != "/"+name || k.runs != 0 {
+			t.Errorf("%s: details %v, runs %d", name, res.Error.Details, k.runs)
+		}
+	}
+	for _, name := range []string{"idempotency", "key", "idempotency_keys", "my_idempotency_key", "idempotency_key_2"} {
+		if runtime.IdempotencyKeySpelling(name) {
+			t.Errorf("IdempotencyKeySpelling(%q) = true", name)
+		}
+	}
+	if runtime.IdempotencyKeySpelling("idempotency_key") {
+		t.Error("IdempotencyKeySpelling(idempotency_key) = true")
 	}
 }
 
