@@ -361,6 +361,16 @@ func TestModelKeyRetryGuard(t *testing.T) {
 	if runs != 2 {
 		t.Errorf("the tool ran %d times, want 2", runs)
 	}
+	// A malformed key counts as a failure of the call as sent: two calls
+	// that differ otherwise are two calls.
+	r2 := runtime.New(runtime.WithLogger(quietLogger()))
+	mustRegister(t, r2, runtime.Tool{Meta: m, Execute: echo})
+	for _, raw := range []string{`{"order_id":"A","idempotency_key":7}`, `{"order_id":"B","idempotency_key":7}`} {
+		res := r2.Call(context.Background(), "refund_order", []byte(raw), runtime.CallOptions{StepID: "s2"})
+		if res.Error == nil || res.Error.Code != runtime.CodeInvalidArgs {
+			t.Errorf("%s: %s", raw, res.JSON())
+		}
+	}
 }
 
 // TestModelKeyFallback checks that the automatic fallback gets the

@@ -385,10 +385,11 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 	}
 	// Validate and apply defaults.
 	if m.IdempotencyKeyArg {
-		var te *ToolError
-		if raw, te = modelKey(raw, opts); te != nil {
+		rest, te := modelKey(raw, opts)
+		if te != nil {
 			return r.failed(e, raw, opts, te)
 		}
+		raw = rest
 	}
 	args, te := e.tool.Validator.Validate(raw)
 	if te != nil {
@@ -642,10 +643,11 @@ func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, resu
 	}
 	if e.meta.IdempotencyKeyArg {
 		// The arguments as the model sent them: the key is not the tool's.
-		var te *ToolError
-		if rawArgs, te = modelKey(rawArgs, &opts); te != nil {
+		rest, te := modelKey(rawArgs, &opts)
+		if te != nil {
 			return r.fail(e, te)
 		}
+		rawArgs = rest
 	}
 	args, te := e.tool.Validator.Validate(rawArgs)
 	if te != nil {
