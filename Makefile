@@ -102,6 +102,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/
 	$(GO) test -run '^$$' -fuzz FuzzUntrusted -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -count=1 -timeout 0 -run '^TestDifferentialSchemas$$' ./gen/internal/validatortest/ -args -schemafuzz.time=$(FUZZTIME)
 
 bench:

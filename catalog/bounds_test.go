@@ -208,7 +208,7 @@ tools: {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 	l = newLoader()
-	l.maxValues = 60
+	l.maxValues = 64
 	if _, err := l.within(defaultBudget, []File{{Name: "t.cue", Data: []byte(src)}}); err != nil {
 		t.Errorf("within the limit: %v", err)
 	}

@@ -24,6 +24,9 @@ type Catalog struct {
 	Tools []*Tool
 	// Suppress silences lint findings for the whole catalog.
 	Suppress []Suppression
+	// IdempotencyKey is the idempotency_key of tools with side effects
+	// that set none: IdempotencyKeyHost or IdempotencyKeyArgument.
+	IdempotencyKey string
 	// Metadata are the top-level fields the format does not declare,
 	// such as version, agent or last_updated, in the order written.
 	Metadata []Metadata
@@ -85,6 +88,15 @@ const (
 	AutonomyFull       Autonomy = "full"
 )
 
+// Who passes a tool's idempotency key (the format's idempotency_key).
+const (
+	// IdempotencyKeyHost: only the host, as runtime.CallOptions.IdempotencyKey.
+	IdempotencyKeyHost = "host"
+	// IdempotencyKeyArgument: the model too, as the idempotency_key
+	// argument (runtime.IdempotencyKeyArg); the host's key still wins.
+	IdempotencyKeyArgument = "argument"
+)
+
 // Autonomies lists the autonomy levels in increasing order.
 var Autonomies = []Autonomy{AutonomyReadOnly, AutonomySupervised, AutonomyFull}
 
@@ -129,6 +141,10 @@ type Tool struct {
 	Errors              []ErrorHint
 	Examples            []Example
 	Suppress            []Suppression
+	// IdempotencyKey says who passes the idempotency key,
+	// IdempotencyKeyHost or IdempotencyKeyArgument, the catalog's default
+	// applied.
+	IdempotencyKey string
 
 	// Pos is the position of the tool's name (its key, or its name field).
 	Pos Pos

@@ -248,6 +248,9 @@ func (l *loader) defChildCached(d cue.Value, sel cue.Selector, dpath []string) (
 	if c := d.LookupPath(cue.MakePath(sel)); c.Exists() {
 		return c, false
 	}
+	if c, ok := optionalField(d, sel); ok {
+		return c, false
+	}
 	key := strings.Join(dpath, "\x00")
 	if c, ok := l.patternDefs[key]; ok {
 		return c, true
@@ -258,6 +261,26 @@ func (l *loader) defChildCached(d cue.Value, sel cue.Selector, dpath []string) (
 	}
 	l.patternDefs[key] = c
 	return c, true
+}
+
+// optionalField returns the definition of an optional field that d
+// declares by name, such as #Tool's sla_ms?, evaluated so that its
+// alternatives can be listed; a plain lookup does not find it.
+func optionalField(d cue.Value, sel cue.Selector) (cue.Value, bool) {
+	if sel.Type() != cue.StringLabel {
+		return cue.Value{}, false
+	}
+	it, err := d.Fields(cue.Optional(true))
+	if err != nil {
+		return cue.Value{}, false
+	}
+	name := sel.Unquoted()
+	for it.Next() {
+		if it.IsOptional() && it.Selector().Unquoted() == name {
+			return it.Value().Eval(), true
+		}
+	}
+	return cue.Value{}, false
 }
 
 // defChild returns the definition of one field or element of d. A field

@@ -15,6 +15,8 @@ func (l *loader) decode(cat cue.Value, files []File) *Catalog {
 		Title:   str(cat, "title"),
 		Pos:     Pos{File: files[0].Name, Line: 1, Col: 1},
 	}
+	// The format gives it a default: it is always set.
+	c.IdempotencyKey = str(cat, "idempotency_key")
 	for _, f := range files {
 		c.Files = append(c.Files, f.Name)
 	}
@@ -28,7 +30,14 @@ func (l *loader) decode(cat cue.Value, files []File) *Catalog {
 	})
 	userTools := l.data.LookupPath(cue.ParsePath("tools"))
 	eachField(cat.LookupPath(cue.ParsePath("tools")), func(name string, v cue.Value) {
-		c.Tools = append(c.Tools, l.decodeTool(name, v, userTools.LookupPath(cue.MakePath(cue.Str(name)))))
+		t := l.decodeTool(name, v, userTools.LookupPath(cue.MakePath(cue.Str(name))))
+		if t.IdempotencyKey == "" {
+			t.IdempotencyKey = IdempotencyKeyHost
+			if t.HasSideEffects {
+				t.IdempotencyKey = c.IdempotencyKey
+			}
+		}
+		c.Tools = append(c.Tools, t)
 	})
 	c.Suppress = l.suppressions(cat.LookupPath(cue.ParsePath("suppress")), "suppress")
 	c.Metadata = l.metadata(cat)
@@ -90,6 +99,8 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 				t.FallbackTool, _ = f.String()
 			case "additional_args":
 				t.AdditionalArgs, _ = f.String()
+			case "idempotency_key":
+				t.IdempotencyKey, _ = f.String()
 			}
 		}
 	}

@@ -223,7 +223,7 @@ tools:
 			desc:  "catalog metadata is a string, number or boolean; a near miss of a field is a typo",
 			files: files("t.yaml", "version: \"1.0\"\nowner: {team: x}\ntittle: Articles\ntools: {}\n"),
 			want: []string{
-				`t.yaml:2:1: unknown field "owner"; a catalog has the fields package, title, services, tools, suppress, and any other top-level field is catalog metadata: a string, number or boolean, not an object`,
+				`t.yaml:2:1: unknown field "owner"; a catalog has the fields package, title, services, tools, suppress, idempotency_key, and any other top-level field is catalog metadata: a string, number or boolean, not an object`,
 				`t.yaml:3:1: unknown field "tittle"; did you mean "title"?`,
 			},
 		},
@@ -575,5 +575,69 @@ func TestLoadMaxResultBytes(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("max_result_bytes: %s: error %v, want %s", tc.value, err, tc.want)
 		}
+	}
+}
+
+func TestLoadIdempotencyKey(t *testing.T) {
+	for _, tc := range []struct {
+		desc  string
+		files []File
+		want  map[string]string // tool name → idempotency_key
+	}{
+		{
+			desc: "host by default",
+			files: files("t.yaml", `tools:
+  list_items: {description: Lists items.}
+  delete_item: {description: Deletes an item., has_side_effects: true}
+`),
+			want: map[string]string{"list_items": "host", "delete_item": "host"},
+		},
+		{
+			desc: "the catalog's default applies to tools with side effects; a tool's own setting wins",
+			files: files("t.yaml", `idempotency_key: argument
+tools:
+  list_items: {description: Lists items.}
+  delete_item: {description: Deletes an item., has_side_effects: true}
+  refund_order: {description: Refunds an order., has_side_effects: true, idempotency_key: host}
+  cancel_order: {description: Cancels an order., idempotency_key: argument}
+`),
+			want: map[string]string{"list_items": "host", "delete_item": "argument", "refund_order": "host", "cancel_order": "argument"},
+		},
+		{
+			desc: "a CUE template",
+			files: files("a.cue", `package tools
+tools: [string]: idempotency_key: *"argument" | _
+tools: refund_order: {description: "Refunds an order.", has_side_effects: true}
+tools: list_orders: {description: "Lists orders.", idempotency_key: "host"}
+`),
+			want: map[string]string{"refund_order": "argument", "list_orders": "host"},
+		},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			cat, err := LoadFiles(tc.files...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, tl := range cat.Tools {
+				got[tl.Name] = tl.IdempotencyKey
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	_, err := LoadFiles(files("t.yaml", `idempotency_key: model
+tools:
+  refund_order:
+    description: Refunds an order.
+    idempotency_key: arg
+`)...)
+	want := []string{
+		`t.yaml:1:18: idempotency_key: got "model"; want one of "host", "argument"`,
+		`t.yaml:5:22: tools.refund_order.idempotency_key: got "arg"; want one of "host", "argument"`,
+	}
+	if diff := cmp.Diff(want, errorLines(t, err)); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }

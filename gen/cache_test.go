@@ -183,7 +183,7 @@ func TestCacheKeyCoversTool(t *testing.T) {
 	inFile := []string{"Name", "Description", "Category", "Version", "Owner", "Risk",
 		"HasSideEffects", "Idempotent", "IdempotencyRequired", "SupportsDryRun", "Revertible",
 		"ReturnsUntrusted", "CapabilityRequired", "Exposure", "Autonomy", "MaxRetries", "SLAms", "MaxResultBytes",
-		"Dependencies", "FallbackTool", "AdditionalArgs", "Args", "Result", "Errors"}
+		"Dependencies", "FallbackTool", "AdditionalArgs", "IdempotencyKey", "Args", "Result", "Errors"}
 	// Used by the conformance test and lint only, which the cache does
 	// not hold.
 	notInFile := []string{"DependencyPos", "Examples", "Suppress", "Pos", "FieldPos"}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -42,7 +43,7 @@ func Tokens(cat *catalog.Catalog) ([]TokenCount, error) {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
 			Parameters  json.RawMessage `json:"parameters"`
-		}{t.Name, t.Description, t.Args.JSON()})
+		}{t.Name, t.Description, exposedArgs(t).JSON()})
 		if err != nil {
 			return nil, err
 		}
@@ -65,6 +66,11 @@ func Docs(cat *catalog.Catalog) (map[string][]byte, error) {
 	tokens, err := Tokens(cat)
 	if err != nil {
 		return nil, err
+	}
+	for _, t := range cat.Tools {
+		if pos, ok := keyArgDeclared(t); ok {
+			return nil, fmt.Errorf("%s: tools.%s.args declares idempotency_key, the argument the tool takes its idempotency key from (idempotency_key: argument); rename it or set idempotency_key: host (lint rule IDEMPOTENCY_KEY_ARG_RESERVED)", pos, t.Name)
+		}
 	}
 	files := map[string][]byte{}
 	pages := fileBases(cat.Tools, strings.TrimSuffix(DocsIndex, ".md"))
@@ -201,7 +207,12 @@ func toolPage(cat *catalog.Catalog, t *catalog.Tool, pages map[string]string) []
 	add("risk", string(t.Risk))
 	add("side effects", yesNo(t.HasSideEffects))
 	add("idempotent", yesNo(t.Idempotent))
-	if t.IdempotencyRequired {
+	switch {
+	case t.IdempotencyKey == catalog.IdempotencyKeyArgument && t.IdempotencyRequired:
+		add("idempotency key", "required: the `idempotency_key` argument, or the host's")
+	case t.IdempotencyKey == catalog.IdempotencyKeyArgument:
+		add("idempotency key", "the `idempotency_key` argument, or the host's")
+	case t.IdempotencyRequired:
 		add("idempotency key", "required")
 	}
 	if t.SupportsDryRun {
@@ -244,7 +255,7 @@ func toolPage(cat *catalog.Catalog, t *catalog.Tool, pages map[string]string) []
 		fmt.Fprintf(&b, "| %s | %s |\n", f[0], cell(f[1]))
 	}
 	b.WriteString("\n## Arguments\n\n")
-	writeSchemaTable(&b, t.Args, "the tool takes no arguments")
+	writeSchemaTable(&b, exposedArgs(t), "the tool takes no arguments")
 	if extra := additionalArgsNote(t.AdditionalArgs); extra != "" {
 		b.WriteString("\n" + extra + "\n")
 	}
@@ -276,6 +287,70 @@ func toolPage(cat *catalog.Catalog, t *catalog.Tool, pages map[string]string) []
 		}
 	}
 	return b.Bytes()
+}
+
+// exposedArgs is the args schema of t as the model sees it: with the
+// idempotency_key argument when the tool takes its key as one, as
+// runtime/export adds it.
+func exposedArgs(t *catalog.Tool) *catalog.Node {
+	if t.IdempotencyKey != catalog.IdempotencyKeyArgument || t.Args == nil || t.Args.Kind != catalog.Object {
+		return t.Args
+	}
+	if _, ok := keyArgDeclared(t); ok {
+		return t.Args
+	}
+	str := func(s string) *catalog.Node { return &catalog.Node{Kind: catalog.String, Str: s} }
+	key := &catalog.Node{Kind: catalog.Object, Fields: []*catalog.Field{
+		{Key: "type", Value: str("string")},
+		{Key: "description", Value: str(runtime.IdempotencyKeyDescription)},
+		{Key: "minLength", Value: &catalog.Node{Kind: catalog.Number, Num: "1"}},
+		{Key: "maxLength", Value: &catalog.Node{Kind: catalog.Number, Num: strconv.Itoa(runtime.IdempotencyKeyMaxLength)}},
+	}}
+	args := *t.Args
+	args.Fields = nil
+	var props, req *catalog.Node
+	for _, f := range t.Args.Fields {
+		switch f.Key {
+		case "properties":
+			if f.Value.Kind == catalog.Object {
+				props = &catalog.Node{Kind: catalog.Object, Pos: f.Value.Pos, Fields: slices.Clone(f.Value.Fields)}
+				f = &catalog.Field{Key: f.Key, KeyPos: f.KeyPos, Value: props}
+			}
+		case "required":
+			if f.Value.Kind == catalog.Array {
+				req = &catalog.Node{Kind: catalog.Array, Pos: f.Value.Pos, Items: slices.Clone(f.Value.Items)}
+				f = &catalog.Field{Key: f.Key, KeyPos: f.KeyPos, Value: req}
+			}
+		}
+		args.Fields = append(args.Fields, f)
+	}
+	if props == nil {
+		props = &catalog.Node{Kind: catalog.Object}
+		args.Fields = append(args.Fields, &catalog.Field{Key: "properties", Value: props})
+	}
+	props.Fields = append(props.Fields, &catalog.Field{Key: runtime.IdempotencyKeyArg, Value: key})
+	if t.IdempotencyRequired {
+		if req == nil {
+			req = &catalog.Node{Kind: catalog.Array}
+			args.Fields = append(args.Fields, &catalog.Field{Key: "required", Value: req})
+		}
+		req.Items = append(req.Items, str(runtime.IdempotencyKeyArg))
+	}
+	return &args
+}
+
+// keyArgDeclared reports whether t takes its idempotency key as an
+// argument and its own args already declare a property of that name, and
+// where.
+func keyArgDeclared(t *catalog.Tool) (catalog.Pos, bool) {
+	if t.IdempotencyKey != catalog.IdempotencyKeyArgument {
+		return catalog.Pos{}, false
+	}
+	props := t.Args.Get("properties")
+	if f := props.Field(runtime.IdempotencyKeyArg); f != nil {
+		return f.KeyPos, true
+	}
+	return catalog.Pos{}, false
 }
 
 func additionalArgsNote(policy string) string {

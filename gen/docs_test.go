@@ -96,3 +96,75 @@ func TestDocsMaxResultBytes(t *testing.T) {
 		}
 	}
 }
+
+// A tool that takes its idempotency key as an argument shows it on its
+// page, in its prompt size and in every provider's file; a tool whose own
+// args already declare the name is refused with the property's position.
+func TestDocsIdempotencyKeyArg(t *testing.T) {
+	load := func(src string) *catalog.Catalog {
+		t.Helper()
+		cat, err := catalog.LoadFiles(catalog.File{Name: "c.yaml", Data: []byte(src)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cat
+	}
+	const tool = `tools:
+  refund_order:
+    description: Refunds an order.
+    has_side_effects: true
+    idempotency_required: true
+    args:
+      type: object
+      additionalProperties: false
+      required: [order_id]
+      properties:
+        order_id: {type: string, description: The order.}
+`
+	host, arg := load(tool), load("idempotency_key: argument\n"+tool)
+	files, err := Docs(arg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(files["refund_order.md"])
+	for _, want := range []string{
+		"| idempotency key | required: the `idempotency_key` argument, or the host's |\n",
+		"| `order_id` | string | yes |",
+		"| `idempotency_key` | string | yes |  | length >= 1, length <= 200 | Key of this operation, made by you: one per logical operation",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("refund_order.md lacks %q:\n%s", want, page)
+		}
+	}
+	for _, name := range []string{"openai.json", "openai-responses.json", "anthropic.json", "gemini.json", "mcp.json"} {
+		if !strings.Contains(string(files[name]), `"idempotency_key": {`) {
+			t.Errorf("%s lacks the idempotency_key property:\n%s", name, files[name])
+		}
+	}
+	hostFiles, err := Docs(host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := string(hostFiles["refund_order.md"]); strings.Contains(p, "`idempotency_key`") {
+		t.Errorf("a host-keyed tool's page shows the argument:\n%s", p)
+	}
+	withKey, _ := Tokens(arg)
+	without, _ := Tokens(host)
+	if withKey[0].Tokens <= without[0].Tokens+20 {
+		t.Errorf("prompt size %d with the argument, %d without: the argument is not counted", withKey[0].Tokens, without[0].Tokens)
+	}
+	declared := load(`idempotency_key: argument
+tools:
+  refund_order:
+    description: Refunds an order.
+    has_side_effects: true
+    args:
+      type: object
+      properties:
+        idempotency_key: {type: string}
+`)
+	_, err = Docs(declared)
+	if err == nil || !strings.HasPrefix(err.Error(), "c.yaml:9:9: tools.refund_order.args declares idempotency_key") {
+		t.Errorf("error %v", err)
+	}
+}

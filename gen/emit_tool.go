@@ -136,6 +136,7 @@ func genMeta(f *jen.File, t *toolModel) {
 	set("HasSideEffects", true, c.HasSideEffects)
 	set("Idempotent", true, c.Idempotent)
 	set("IdempotencyRequired", true, c.IdempotencyRequired)
+	set("IdempotencyKeyArg", true, c.IdempotencyKey == catalog.IdempotencyKeyArgument)
 	set("SupportsDryRun", true, c.SupportsDryRun)
 	set("Revertible", true, c.Revertible)
 	set("ReturnsUntrusted", true, c.ReturnsUntrusted)

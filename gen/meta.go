@@ -34,6 +34,7 @@ func Meta(t *catalog.Tool) runtime.Meta {
 		FallbackTool:        t.FallbackTool,
 		AdditionalArgs:      runtime.AdditionalArgs(t.AdditionalArgs),
 	}
+	m.IdempotencyKeyArg = t.IdempotencyKey == catalog.IdempotencyKeyArgument
 	if t.Args != nil {
 		m.ArgsSchema = json.RawMessage(t.Args.JSON())
 	}

@@ -103,10 +103,15 @@ func methods(t *toolModel) []Method {
 		res = t.resultNm
 		zero = zeroValue(t.result, t.resultNm)
 	}
+	doc := fmt.Sprintf("// Execute does the work of %s.\n", t.t.Name)
+	if t.t.IdempotencyKey == catalog.IdempotencyKeyArgument {
+		doc += "// runtime.IdempotencyKeyFrom(ctx) is the call's idempotency key, from\n" +
+			"// the model's idempotency_key argument or the host, for the APIs it calls.\n"
+	}
 	out := []Method{{
 		Name: "Execute",
-		Stub: fmt.Sprintf("// Execute does the work of %s.\nfunc (RECV) Execute(%s, args *%s) (%s, error) {\n\treturn %s, runtime.ErrNotImplemented\n}\n",
-			t.t.Name, ctx, t.args.Name, res, zero),
+		Stub: fmt.Sprintf("%sfunc (RECV) Execute(%s, args *%s) (%s, error) {\n\treturn %s, runtime.ErrNotImplemented\n}\n",
+			doc, ctx, t.args.Name, res, zero),
 		Imports: []string{"context", runtimePkg},
 	}}
 	if t.dryRun {

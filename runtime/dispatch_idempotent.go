@@ -57,7 +57,7 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 		h.settle(nil, ex, time.Time{})
 		return r.fail(e, ex)
 	}
-	data, te, detached := r.execute(ctx, e, e.tool.Execute, args, func(d any, t *ToolError) { h.settle(d, t, r.now()) })
+	data, te, detached := r.execute(withIdempotencyKey(ctx, key), e, e.tool.Execute, args, func(d any, t *ToolError) { h.settle(d, t, r.now()) })
 	if detached {
 		// The tool answered late, or still runs: the late path settles
 		// the claim.

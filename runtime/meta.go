@@ -89,6 +89,10 @@ type Meta struct {
 	SupportsDryRun      bool
 	Revertible          bool
 	ReturnsUntrusted    bool
+	// IdempotencyKeyArg exposes the idempotency_key argument (the catalog's
+	// idempotency_key: argument): the model passes the key, which the
+	// registry takes out before validation; see IdempotencyKeyArg.
+	IdempotencyKeyArg bool
 	// UntrustedSource is the source attribute of the untrusted wrapper;
 	// empty means "tool:<name>". A result may name its own source by
 	// implementing UntrustedSourcer.

@@ -396,6 +396,12 @@ func (r *Registry) fallback(ctx context.Context, e *entry, raw []byte, opts Call
 	if !ok {
 		return nil
 	}
+	if e.meta.IdempotencyKeyArg {
+		// call took the model's key from raw into opts.
+		if raw, _, _ = takeIdempotencyKey(raw); raw == nil {
+			return nil
+		}
+	}
 	if _, te := fb.tool.Validator.Validate(raw); te != nil {
 		return nil
 	}
@@ -429,6 +435,13 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 		return r.fail(e, te)
 	}
 	// Validate and apply defaults.
+	if m.IdempotencyKeyArg {
+		rest, te := modelKey(raw, opts)
+		if te != nil {
+			return r.failed(e, raw, opts, te)
+		}
+		raw = rest
+	}
 	args, te := e.tool.Validator.Validate(raw)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
@@ -439,12 +452,7 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 	// Idempotency.
 	key := opts.IdempotencyKey
 	if key == "" && m.IdempotencyRequired {
-		te := InvalidArgs("tool " + m.Name + " has side effects and needs an idempotency key, and the call has none").
-			WithSuggestion("Retry with an idempotency key that names this operation, not this attempt " +
-				"(for example the conversation, the step and the intent, such as \"conv-42/step-3/refund-order-991\"), " +
-				"and reuse the same key on every retry of it.")
-		te.internal = true
-		return r.fail(e, te)
+		return r.fail(e, missingKey(m))
 	}
 	if key != "" {
 		return r.idempotent(ctx, e, raw, args, opts, key)
@@ -789,6 +797,14 @@ func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, resu
 	opts.DryRun = false
 	if te := r.gate(ctx, e, &opts); te != nil {
 		return r.fail(e, te)
+	}
+	if e.meta.IdempotencyKeyArg {
+		// The arguments as the model sent them: the key is not the tool's.
+		rest, te := modelKey(rawArgs, &opts)
+		if te != nil {
+			return r.fail(e, te)
+		}
+		rawArgs = rest
 	}
 	args, te := e.tool.Validator.Validate(rawArgs)
 	if te != nil {

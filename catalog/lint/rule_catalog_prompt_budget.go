@@ -1,7 +1,10 @@
 package lint
 
 import (
+	"strconv"
+
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime"
 )
 
 // CatalogPromptBudget bounds what the tool list costs on every request.
@@ -48,5 +51,14 @@ func toolTokens(t *catalog.Tool) int {
 	if t.Args != nil {
 		n += estimateTokens(string(t.Args.JSON()))
 	}
+	if t.IdempotencyKey == catalog.IdempotencyKeyArgument {
+		n += keyArgTokens
+	}
 	return n
 }
+
+// keyArgTokens estimates the idempotency_key property the exporters add
+// to a tool with idempotency_key: argument.
+var keyArgTokens = estimateTokens(`,"` + runtime.IdempotencyKeyArg + `":{"type":"string","description":` +
+	strconv.Quote(runtime.IdempotencyKeyDescription) + `,"minLength":1,"maxLength":` +
+	strconv.Itoa(runtime.IdempotencyKeyMaxLength) + `}`)

@@ -9,7 +9,7 @@ import (
 var ReadOnlyConsistent = &Rule{
 	ID:       "READ_ONLY_CONSISTENT",
 	Category: "safety",
-	Purpose:  "Checks that a tool without side effects is not marked revertible, idempotency_required, supports_dry_run or idempotent: false: each only makes sense for a tool that changes something, so either the flag or has_side_effects is wrong.",
+	Purpose:  "Checks that a tool without side effects is not marked revertible, idempotency_required, idempotency_key: argument, supports_dry_run or idempotent: false: each only makes sense for a tool that changes something, so either the flag or has_side_effects is wrong.",
 	Check:    forEachTool(checkReadOnlyConsistent),
 }
 
@@ -25,6 +25,9 @@ func checkReadOnlyConsistent(p *Pass, t *catalog.Tool) {
 	}
 	if t.IdempotencyRequired {
 		flag("idempotency_required", "idempotency_required: true", "repeating a read changes nothing, so no key is needed")
+	}
+	if t.IdempotencyKey == catalog.IdempotencyKeyArgument {
+		flag("idempotency_key", "idempotency_key: argument", "repeating a read changes nothing, so the model needs no key to pass")
 	}
 	if t.SupportsDryRun {
 		flag("supports_dry_run", "supports_dry_run: true", "a read is its own preview")

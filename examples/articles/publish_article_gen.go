@@ -94,6 +94,7 @@ func publishArticleMeta() runtime.Meta {
 		},
 		Exposure:            runtime.ExposureCore,
 		HasSideEffects:      true,
+		IdempotencyKeyArg:   true,
 		IdempotencyRequired: true,
 		MaxRetries:          1,
 		MinAutonomy:         runtime.AutonomySupervised,

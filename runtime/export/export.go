@@ -24,6 +24,15 @@
 //     the "$schema" and "$comment" annotations, and set "strict": true only
 //     when the schema already fits OpenAI's Structured Outputs subset (see
 //     StrictProblem); the schema is never rewritten to make it fit.
+//
+// A tool that takes its idempotency key as an argument
+// (runtime.Meta.IdempotencyKeyArg) gets one more property in every
+// export, runtime.IdempotencyKeyArg, a string described by
+// runtime.IdempotencyKeyDescription and required when the tool requires a
+// key. In a strict OpenAI definition it is always required and typed
+// ["string", "null"] when the tool does not require a key, without
+// minLength and maxLength, which strict mode refuses: the property alone
+// never costs a tool its strict mode.
 //   - Anthropic sends the args schema as written as input_schema.
 //   - Gemini rewrites the schema into Gemini's OpenAPI 3.0 subset (see
 //     GeminiSchema).
@@ -142,6 +151,11 @@ func prepare(metas []runtime.Meta, opts []Option, names nameRule) ([]tool, error
 		var err error
 		if t.args, err = argsSchema(m); err != nil {
 			return nil, err
+		}
+		if m.IdempotencyKeyArg {
+			if err := withKeyArg(m, t.args); err != nil {
+				return nil, err
+			}
 		}
 		if len(m.ResultSchema) > 0 {
 			if t.result, err = parse(m.ResultSchema); err != nil {

@@ -221,7 +221,7 @@ func TestOpenAIParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := openAIParameters(n).String(); got != want {
+	if got, _ := openAIParameters(tool{meta: &runtime.Meta{}, args: n}); got.String() != want {
 		t.Errorf("openAIParameters =\n%s\nwant\n%s", got, want)
 	}
 }

@@ -23,9 +23,9 @@ func OpenAIChat(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	}
 	out := array()
 	for _, t := range tools {
-		params := openAIParameters(t.args)
+		params, strict := openAIParameters(t)
 		fn := withDescription(object().set("name", str(t.meta.Name)), t.desc).set("parameters", params)
-		if StrictProblem(rawOf(params)) == "" {
+		if strict {
 			fn.set("strict", boolean(true))
 		}
 		out.items = append(out.items, object().set("type", str("function")).set("function", fn))
@@ -48,23 +48,33 @@ func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	}
 	out := array()
 	for _, t := range tools {
-		params := openAIParameters(t.args)
+		params, strict := openAIParameters(t)
 		fn := withDescription(object().set("type", str("function")).set("name", str(t.meta.Name)), t.desc)
-		fn.set("parameters", params).set("strict", boolean(StrictProblem(rawOf(params)) == ""))
+		fn.set("parameters", params).set("strict", boolean(strict))
 		out.items = append(out.items, fn)
 	}
 	return render(out), nil
 }
 
 // openAIParameters is the args schema less the "$schema" and "$comment"
-// annotations, which address tooling, not the model.
-func openAIParameters(args *node) *node {
-	p := args.clone()
+// annotations, which address tooling, not the model, and whether it
+// qualifies for strict mode. The idempotency_key argument takes its strict
+// form when that makes the schema qualify.
+func openAIParameters(t tool) (*node, bool) {
+	p := t.args.clone()
 	eachSchema(p, func(n *node) {
 		n.del("$schema")
 		n.del("$comment")
 	})
-	return p
+	if StrictProblem(rawOf(p)) == "" {
+		return p, true
+	}
+	if t.meta.IdempotencyKeyArg {
+		if s := keyArgStrict(t.meta, p); StrictProblem(rawOf(s)) == "" {
+			return s, true
+		}
+	}
+	return p, false
 }
 
 // eachSchema calls f on the schema n and on every schema inside it (not on

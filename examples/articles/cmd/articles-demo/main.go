@@ -40,7 +40,6 @@ func run() error {
 		return err
 	}
 	ctx := context.Background()
-	key := runtime.IdempotencyKey("conversation-1", "publish", "42")
 	calls := []struct {
 		what string
 		tool string
@@ -53,8 +52,8 @@ func run() error {
 		{"a tool that does not exist", "search_article", `{"query":"pgvector"}`, runtime.CallOptions{}},
 		{"a side effect without an idempotency key", "publish_article", `{"article_id":42,"channel":"blog"}`, runtime.CallOptions{Autonomy: runtime.AutonomyFull}},
 		{"a dry run", "publish_article", `{"article_id":42,"channel":"blog","notify_subscribers":true}`, runtime.CallOptions{DryRun: true, Autonomy: runtime.AutonomyFull}},
-		{"the call, with a key", "publish_article", `{"article_id":42,"channel":"blog"}`, runtime.CallOptions{IdempotencyKey: key, Autonomy: runtime.AutonomyFull}},
-		{"the same call retried: replayed, not repeated", "publish_article", `{"article_id":42,"channel":"blog"}`, runtime.CallOptions{IdempotencyKey: key, Autonomy: runtime.AutonomyFull}},
+		{"the call, with the model's idempotency key", "publish_article", `{"article_id":42,"channel":"blog","idempotency_key":"conversation-1/publish-42"}`, runtime.CallOptions{Autonomy: runtime.AutonomyFull}},
+		{"the same call retried: replayed, not repeated", "publish_article", `{"article_id":42,"channel":"blog","idempotency_key":"conversation-1/publish-42"}`, runtime.CallOptions{Autonomy: runtime.AutonomyFull}},
 		{"outside content, wrapped as untrusted", "fetch_web_page", `{"url":"https://example.com/page"}`, runtime.CallOptions{}},
 		{"an error quoting outside content, wrapped too", "fetch_web_page", `{"url":"https://example.com/broken"}`, runtime.CallOptions{}},
 	}
