@@ -71,6 +71,9 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	if !ok {
 		return r.fail(e, Internal("tool "+m.Name+" returned data that cannot be encoded as JSON"))
 	}
+	if rec.Oversize > 0 {
+		return r.failed(e, raw, opts, r.tooLarge(ctx, e, rec.Oversize))
+	}
 	res, te := r.succeed(ctx, e, data, rec.Data, rec.At, false)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
@@ -120,6 +123,11 @@ func (h *held) settle(data any, te *ToolError, at time.Time) (rec Record, ok boo
 		return Record{}, false
 	}
 	rec = Record{Fingerprint: h.fp, Data: b, At: at, Source: r.sourceOf(h.e, data)}
+	if h.e.maxResult > 0 && len(b) > h.e.maxResult {
+		// A result the model may not read is not worth storing: its size
+		// is, so that a retry answers the same without running again.
+		rec.Data, rec.Oversize = nil, len(b)
+	}
 	sctx := r.storeCtx(h.ctx, h.e, true)
 	defer sctx.release()
 	if err := r.storeComplete(sctx, m.Name, h.key, h.token, rec); err != nil {
@@ -244,6 +252,9 @@ func (r *Registry) acquireFailed(ctx context.Context, e *entry, err error, late 
 }
 
 func (r *Registry) replay(e *entry, rec *Record) Result {
+	if rec.Oversize > 0 {
+		return r.fail(e, r.tooLarge(context.Background(), e, rec.Oversize))
+	}
 	if e.meta.ReturnsUntrusted {
 		if te := r.checkResult(context.Background(), e, rec.Data); te != nil {
 			return r.fail(e, te)

@@ -24,6 +24,10 @@ type Record struct {
 	// Source is the untrusted source attribute, for tools returning
 	// untrusted output.
 	Source string
+	// Oversize, when set, is the size in bytes of a result above its tool's
+	// cap (max_result_bytes): the result is not kept (Data is empty), and a
+	// replay answers as the first call did, that it was too large.
+	Oversize int
 }
 
 // Claim is the answer of IdempotencyStore.Acquire: exactly one of its fields

@@ -90,6 +90,7 @@ type stored struct {
 	Data        json.RawMessage `json:"data"`
 	At          time.Time       `json:"at"`
 	Source      string          `json:"src,omitempty"`
+	Oversize    int             `json:"over,omitempty"`
 }
 
 // completeScript stores a result if the claim is still ours or the key is
@@ -138,7 +139,7 @@ func (s *Store) Acquire(ctx context.Context, key, fp string, lease time.Duration
 			if err := json.Unmarshal([]byte(old[1:]), &st); err != nil {
 				return runtime.Claim{}, fmt.Errorf("redis: idempotency record %s is corrupt: %w", rkey, err)
 			}
-			return runtime.Claim{Record: &runtime.Record{Fingerprint: st.Fingerprint, Data: st.Data, At: st.At, Source: st.Source}}, nil
+			return runtime.Claim{Record: &runtime.Record{Fingerprint: st.Fingerprint, Data: st.Data, At: st.At, Source: st.Source, Oversize: st.Oversize}}, nil
 		case old == claim:
 			// A retry of this very SET (a client with MaxRetries) found
 			// the claim the first attempt wrote.
@@ -199,7 +200,7 @@ func (s *Store) takeOver(rkey, old, fp string) bool {
 
 // Complete implements runtime.IdempotencyStore.
 func (s *Store) Complete(ctx context.Context, key, token string, rec runtime.Record, ttl time.Duration) error {
-	b, err := json.Marshal(stored{Fingerprint: rec.Fingerprint, Data: rec.Data, At: rec.At, Source: rec.Source})
+	b, err := json.Marshal(stored{Fingerprint: rec.Fingerprint, Data: rec.Data, At: rec.At, Source: rec.Source, Oversize: rec.Oversize})
 	if err != nil {
 		return err
 	}

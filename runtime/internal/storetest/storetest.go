@@ -197,6 +197,31 @@ func Run(t *testing.T, newStore func() runtime.IdempotencyStore) {
 		}
 	})
 
+	t.Run("a result above its cap is kept as its size only", func(t *testing.T) {
+		c := NewCounter()
+		rec := &recordingStore{IdempotencyStore: newStore()}
+		r := New(t, func() runtime.IdempotencyStore { return rec }, c, runtime.WithMaxResultBytes(16))
+		ctx := context.Background()
+		call := func() runtime.Result {
+			return r.Call(ctx, "refund_order", []byte(`{"order_id":"D4","amount_cents":100}`), runtime.CallOptions{IdempotencyKey: "k-D4"})
+		}
+		first := call()
+		if codeOf(first) != runtime.CodeUnsupported || first.Error.Details["max_result_bytes"] != 16 {
+			t.Fatalf("first call: want unsupported naming the cap, got %s", first.JSON())
+		}
+		size := first.Error.Details["result_bytes"]
+		if got := rec.completed(); len(got) != 1 || len(got[0].Data) != 0 || got[0].Oversize != size {
+			t.Fatalf("stored %+v, want one record of size %v and no data", got, size)
+		}
+		again := call()
+		if codeOf(again) != runtime.CodeUnsupported || again.Error.Details["result_bytes"] != size {
+			t.Fatalf("retry: want the same unsupported, got %s", again.JSON())
+		}
+		if c.Runs("D4") != 1 {
+			t.Fatalf("executions = %d, want 1: the retry must not run the refund again", c.Runs("D4"))
+		}
+	})
+
 	t.Run("conflict with a call in flight", func(t *testing.T) {
 		c := NewCounter()
 		c.Gate = make(chan struct{})
@@ -409,4 +434,24 @@ func (p *PanickingStore) Complete(ctx context.Context, key, token string, rec ru
 func (p *PanickingStore) Release(ctx context.Context, key, token string) error {
 	p.maybePanic("Release")
 	return p.IdempotencyStore.Release(ctx, key, token)
+}
+
+// recordingStore keeps the records given to Complete.
+type recordingStore struct {
+	runtime.IdempotencyStore
+	mu   sync.Mutex
+	recs []runtime.Record
+}
+
+func (s *recordingStore) Complete(ctx context.Context, key, token string, rec runtime.Record, ttl time.Duration) error {
+	s.mu.Lock()
+	s.recs = append(s.recs, rec)
+	s.mu.Unlock()
+	return s.IdempotencyStore.Complete(ctx, key, token, rec, ttl)
+}
+
+func (s *recordingStore) completed() []runtime.Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]runtime.Record(nil), s.recs...)
 }
