@@ -118,17 +118,34 @@ func ArgTypeError(ptr, want, got string) *ToolError {
 
 // ArgOutOfRange reports a number outside b.
 func ArgOutOfRange(ptr string, got float64, b Bounds) *ToolError {
+	which := b.outside(func() int { return cmpFloat(got, b.Min) }, func() int { return cmpFloat(got, b.Max) })
+	return argOutOfRange(ptr, num(got), got, which, b)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// argOutOfRange reports the number shown, received as got, outside b:
+// which names the bound it fails (see Bounds.outside).
+func argOutOfRange(ptr, shown string, got any, which string, b Bounds) *ToolError {
 	name := display(ptr)
 	var msg string
-	switch {
-	case b.HasMin && got < b.Min:
-		msg = fmt.Sprintf("%s=%s is below the minimum %s", name, num(got), num(b.Min))
-	case b.HasMin && b.ExclusiveMin && got == b.Min:
-		msg = fmt.Sprintf("%s=%s must be greater than %s", name, num(got), num(b.Min))
-	case b.HasMax && got > b.Max:
-		msg = fmt.Sprintf("%s=%s is above the maximum %s", name, num(got), num(b.Max))
+	switch which {
+	case "below":
+		msg = fmt.Sprintf("%s=%s is below the minimum %s", name, shown, num(b.Min))
+	case "at min":
+		msg = fmt.Sprintf("%s=%s must be greater than %s", name, shown, num(b.Min))
+	case "above":
+		msg = fmt.Sprintf("%s=%s is above the maximum %s", name, shown, num(b.Max))
 	default:
-		msg = fmt.Sprintf("%s=%s must be less than %s", name, num(got), num(b.Max))
+		msg = fmt.Sprintf("%s=%s must be less than %s", name, shown, num(b.Max))
 	}
 	allowed := map[string]any{}
 	var sug string

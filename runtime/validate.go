@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	neturl "net/url"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/toolcat/toolcat/runtime/jsonscan"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -95,12 +97,30 @@ func NewSchemaValidator(m *Meta) (*SchemaValidator, error) {
 // ArgNames returns the names of the top-level arguments, sorted.
 func (v *SchemaValidator) ArgNames() []string { return v.props }
 
-// Validate implements Validator.
+// Validate implements Validator. Numbers are checked as written; the
+// arguments returned hold them as float64, as encoding/json decodes them,
+// and a number beyond float64's range is refused (ArgNotFit).
 func (v *SchemaValidator) Validate(raw []byte) (any, *ToolError) {
+	doc, te := v.validateExact(raw)
+	if te != nil {
+		return nil, te
+	}
+	if first, n := numbersToFloat(&doc, nil); first != nil {
+		return nil, misfitError(*first, n)
+	}
+	return doc, nil
+}
+
+// validateExact validates raw and returns the arguments with their numbers
+// as json.Number, exactly as written, defaults applied.
+func (v *SchemaValidator) validateExact(raw []byte) (any, *ToolError) {
 	raw = NormalizeArgs(raw)
-	var doc any
-	if err := json.Unmarshal(raw, &doc); err != nil {
+	doc, err := decodeExact(raw)
+	if err != nil {
 		return nil, ArgSyntax(err)
+	}
+	if te := CheckNumberLimits(raw); te != nil {
+		return nil, te
 	}
 	if te := v.ValidateValue(&doc); te != nil {
 		return nil, te
@@ -108,8 +128,23 @@ func (v *SchemaValidator) Validate(raw []byte) (any, *ToolError) {
 	return doc, nil
 }
 
-// ValidateValue validates a value decoded by encoding/json and applies the
-// additional_args policy and the defaults to it in place.
+// decodeExact decodes raw as encoding/json does, and with its errors, but
+// with numbers as json.Number.
+func decodeExact(raw []byte) (any, error) {
+	if err := json.Unmarshal(raw, new(json.RawMessage)); err != nil {
+		return nil, err // invalid JSON, worded as encoding/json words it
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	err := dec.Decode(&doc)
+	return doc, err
+}
+
+// ValidateValue validates a value decoded by encoding/json, with numbers
+// as float64 or, to check them exactly, as json.Number, and applies the
+// additional_args policy and the defaults to it in place. Defaults hold
+// their numbers as json.Number.
 func (v *SchemaValidator) ValidateValue(doc *any) *ToolError {
 	obj, isObj := (*doc).(map[string]any)
 	if isObj && !v.open && v.policy != AdditionalArgsAllow {
@@ -165,15 +200,22 @@ func normalizeArgs(raw []byte) []byte {
 // arguments, defaults applied, into a new T, returning *T. It re-encodes
 // the arguments once; generated one-pass validators avoid that. A field
 // of T is filled from the member its json tag names exactly, never from
-// one that differs in case (see ExactMembers).
+// one that differs in case (see ExactMembers), and numbers go from the
+// arguments to T's fields without passing through a float64 unless the
+// field is one: an integer written 9007199254740993.0 or 1e3 decodes
+// exactly into an int64, and a number T cannot hold is refused with
+// ArgNotFit, as generated validators refuse it.
 func Typed[T any](v *SchemaValidator) Validator {
 	t := reflect.TypeFor[T]()
 	return ValidatorFunc(func(raw []byte) (any, *ToolError) {
-		doc, te := v.Validate(raw)
+		doc, te := v.validateExact(raw)
 		if te != nil {
 			return nil, te
 		}
 		ExactMembers(doc, t)
+		if misfits := fitNumbers(&doc, t, nil, nil); len(misfits) > 0 {
+			return nil, misfitError(misfits[0], len(misfits))
+		}
 		b, err := json.Marshal(doc)
 		if err != nil {
 			return nil, Internal("re-encoding arguments: " + err.Error())
@@ -214,18 +256,28 @@ func (v *SchemaValidator) convert(ve *jsonschema.ValidationError, doc any) *Tool
 	case *kind.Type:
 		te = ArgTypeError(ptr, strings.Join(k.Want, " or "), jsonType(got))
 		if b, err := json.Marshal(got); err == nil && len(b) <= 1024 {
-			te.Details["received"] = got
+			te.Details["received"] = received(got)
 		}
 	case *kind.Enum:
-		te = ArgNotInEnum(ptr, got, k.Want)
+		te = ArgNotInEnum(ptr, received(got), k.Want)
 	case *kind.Const:
-		te = ArgNotInEnum(ptr, got, []any{k.Want})
+		te = ArgNotInEnum(ptr, received(got), []any{k.Want})
 	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum:
-		f, _ := toFloat(got)
-		te = ArgOutOfRange(ptr, f, boundsOf(sub))
+		b := boundsOf(sub)
+		switch n := got.(type) {
+		case json.Number:
+			f, _ := strconv.ParseFloat(string(n), 64) // ±Inf beyond float64
+			te = ArgNumberOutOfRange(ptr, string(n), f, b)
+		default:
+			f, _ := toFloat(got)
+			te = ArgOutOfRange(ptr, f, b)
+		}
 	case *kind.MultipleOf:
-		te = argError(ptr, fmt.Sprintf("%s=%s is not a multiple of %s", display(ptr), ratString(k.Got), ratString(k.Want)),
-			"Use a multiple of "+ratString(k.Want)+".", got, map[string]any{"multipleOf": ratFloat(k.Want)})
+		shown := ratString(k.Got)
+		if n, ok := got.(json.Number); ok {
+			shown = quoteValue(numberValue(string(n)))
+		}
+		te = argNotMultiple(ptr, shown, received(got), &Multiple{r: k.Want, float: ratFloat(k.Want)})
 	case *kind.MinLength, *kind.MaxLength:
 		s, _ := got.(string)
 		mn, mx := intKw(sub, "minLength", -1), intKw(sub, "maxLength", -1)
@@ -428,7 +480,8 @@ func jsonType(v any) string {
 		}
 		return "number"
 	case json.Number:
-		if _, err := n.Int64(); err == nil {
+		var re *jsonscan.RangeError
+		if _, err := jsonscan.ParseInt64([]byte(n)); err == nil || errors.As(err, &re) && re.Msg == "out of range" {
 			return "integer"
 		}
 		return "number"
@@ -468,7 +521,6 @@ func buildDefaults(schema map[string]any) *defaultsNode {
 		if n == nil {
 			n = &defaultsNode{props: map[string]defaultEntry{}}
 		}
-		e.value = NumbersToFloat(e.value)
 		n.props[name] = e
 	}
 	return n

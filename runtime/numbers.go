@@ -1,0 +1,389 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"slices"
+	"strconv"
+
+	"github.com/toolcat/toolcat/runtime/jsonscan"
+)
+
+// Numbers are checked as written, exactly, by both validators: the
+// general one decodes the arguments with json.Number and hands them to the
+// schema as such (JSON Schema compares numbers exactly), and generated
+// validators read integers exactly (jsonscan.ParseInt64) and compare them
+// with their bounds exactly. A number reaches a float64 only when the Go
+// type of its destination is one; an integer is an integer whatever way
+// JSON writes it (3, 3.0, 3e0, 0.3e1), and decodes into an int64 exactly.
+// A number the schema allows but the destination's Go type cannot hold is
+// refused once the whole schema holds (ArgNotFit), saying what the type
+// holds. Numbers longer than jsonscan.MaxNumberLen, or with an exponent
+// beyond jsonscan.MaxExponent, are refused before anything else
+// (ArgNumberLimit), so that no exact comparison costs more than a bounded
+// amount of work.
+
+// numberValue is the Go value that messages and details show for the
+// number num as written: an int64 when it is an integer that fits one, a
+// float64 when it is within float64's range, else the number itself,
+// shortened.
+func numberValue(num string) any {
+	if n, err := jsonscan.ParseInt64([]byte(num)); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(num, 64); err == nil {
+		return f
+	}
+	return json.Number(jsonscan.ShortNumber([]byte(num)))
+}
+
+// received is v, a value decoded with json.Number, as details show it: a
+// number as numberValue shows it.
+func received(v any) any {
+	if n, ok := v.(json.Number); ok {
+		return numberValue(string(n))
+	}
+	return v
+}
+
+// goRanges names what each Go type of an argument holds, for ArgNotFit.
+var goRanges = map[string]string{
+	"int64":   "integers from -9223372036854775808 to 9223372036854775807",
+	"int32":   "integers from -2147483648 to 2147483647",
+	"float64": "numbers of magnitude up to about 1.8e308",
+	"float32": "numbers of magnitude up to about 3.4e38",
+}
+
+// ArgNumberLimit reports a number beyond what validators read (see
+// jsonscan.LimitError).
+func ArgNumberLimit(ptr string, err *jsonscan.LimitError) *ToolError {
+	return argError(ptr, fmt.Sprintf("%s=%s %s", display(ptr), err.Number, err.Msg),
+		"Use a shorter number.", json.Number(""), map[string]any{"maxLength": jsonscan.MaxNumberLen, "maxExponent": jsonscan.MaxExponent})
+}
+
+// CheckNumberLimits returns ArgNumberLimit for the first number of raw,
+// valid JSON, in the order written, that is beyond what validators read,
+// or nil. Both validators report it before anything else but invalid
+// JSON.
+func CheckNumberLimits(raw []byte) *ToolError {
+	var d jsonscan.Decoder
+	d.Reset(raw)
+	return limitWalk(&d, nil)
+}
+
+func limitWalk(d *jsonscan.Decoder, p *Path) *ToolError {
+	switch d.Peek() {
+	case jsonscan.Object:
+		if d.BeginObject() != nil {
+			return nil
+		}
+		for {
+			k, ok, err := d.NextKey()
+			if err != nil || !ok {
+				return nil
+			}
+			kp := p.Key(string(k))
+			if te := limitWalk(d, &kp); te != nil {
+				return te
+			}
+		}
+	case jsonscan.Array:
+		if d.BeginArray() != nil {
+			return nil
+		}
+		for i := 0; ; i++ {
+			ok, err := d.NextElem()
+			if err != nil || !ok {
+				return nil
+			}
+			ip := p.Index(i)
+			if te := limitWalk(d, &ip); te != nil {
+				return te
+			}
+		}
+	case jsonscan.Number:
+		_, err := d.Number()
+		var le *jsonscan.LimitError
+		if errors.As(err, &le) {
+			return ArgNumberLimit(p.String(), le)
+		}
+		return nil
+	}
+	_ = d.Skip()
+	return nil
+}
+
+// cmpNumber compares exactly the number num as written, whose nearest
+// float64 is f (±Inf beyond float64's range), with the float64 b.
+func cmpNumber(num string, f, b float64) int {
+	switch {
+	case f < b:
+		return -1
+	case f > b:
+		return 1
+	case math.IsInf(b, 0):
+		return 0
+	}
+	// f rounds num to b: only the exact values tell them apart. num is
+	// within jsonscan's limits, which bound this work.
+	x, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return 0
+	}
+	return x.Cmp(new(big.Rat).SetFloat64(b))
+}
+
+// cmpInt compares n with the float64 b exactly.
+func cmpInt(n int64, b float64) int {
+	f := float64(n)
+	switch {
+	case f < b:
+		return -1
+	case f > b:
+		return 1
+	case b >= 1<<63:
+		return -1 // f rounded n up to 2^63
+	}
+	// b is an integer within int64's range, f its nearest float64.
+	switch m := int64(b); {
+	case n < m:
+		return -1
+	case n > m:
+		return 1
+	}
+	return 0
+}
+
+// outside says which bound of b a number fails, given how it compares with
+// b.Min and b.Max: "" when it is within b.
+func (b *Bounds) outside(cmpMin, cmpMax func() int) string {
+	if b.HasMin {
+		switch c := cmpMin(); {
+		case c < 0:
+			return "below"
+		case c == 0 && b.ExclusiveMin:
+			return "at min"
+		}
+	}
+	if b.HasMax {
+		switch c := cmpMax(); {
+		case c > 0:
+			return "above"
+		case c == 0 && b.ExclusiveMax:
+			return "at max"
+		}
+	}
+	return ""
+}
+
+// inside reports whether f is strictly within b's bounds, which decides
+// that any number whose nearest float64 is f is within b.
+func (b *Bounds) inside(f float64) bool {
+	return (!b.HasMin || f > b.Min) && (!b.HasMax || f < b.Max)
+}
+
+// CheckInt reports whether n is within b, compared exactly.
+func (b *Bounds) CheckInt(n int64) bool {
+	return b.outside(func() int { return cmpInt(n, b.Min) }, func() int { return cmpInt(n, b.Max) }) == ""
+}
+
+// CheckNumber reports whether the number num as written, whose nearest
+// float64 is f, is within b, compared exactly.
+func (b *Bounds) CheckNumber(num string, f float64) bool {
+	return b.numberOutside(num, f) == ""
+}
+
+func (b *Bounds) numberOutside(num string, f float64) string {
+	return b.outside(func() int { return cmpNumber(num, f, b.Min) }, func() int { return cmpNumber(num, f, b.Max) })
+}
+
+// ArgIntOutOfRange reports an integer outside b.
+func ArgIntOutOfRange(ptr string, n int64, b Bounds) *ToolError {
+	which := b.outside(func() int { return cmpInt(n, b.Min) }, func() int { return cmpInt(n, b.Max) })
+	return argOutOfRange(ptr, strconv.FormatInt(n, 10), n, which, b)
+}
+
+// ArgNumberOutOfRange reports the number num as written, whose nearest
+// float64 is f, outside b.
+func ArgNumberOutOfRange(ptr, num string, f float64, b Bounds) *ToolError {
+	v := numberValue(num)
+	return argOutOfRange(ptr, quoteValue(v), v, b.numberOutside(num, f), b)
+}
+
+// NumberMultiple reports whether the number num as written is a multiple
+// of m, exactly.
+func (m *Multiple) NumberMultiple(num string) bool {
+	r, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return false
+	}
+	return r.Quo(r, m.r).IsInt()
+}
+
+// ArgIntNotMultiple reports an integer that is not a multiple of m.
+func ArgIntNotMultiple(ptr string, n int64, m *Multiple) *ToolError {
+	return argNotMultiple(ptr, strconv.FormatInt(n, 10), n, m)
+}
+
+func argNotMultiple(ptr, shown string, got any, m *Multiple) *ToolError {
+	return argError(ptr, fmt.Sprintf("%s=%s is not a multiple of %s", display(ptr), shown, ratString(m.r)),
+		"Use a multiple of "+ratString(m.r)+".", got, map[string]any{"multipleOf": m.float})
+}
+
+// fitMisfit is a number of the arguments that the Go type of its
+// destination cannot hold.
+type fitMisfit struct {
+	ptr    string
+	got    any
+	goType string
+}
+
+// fitNumbers makes the json.Numbers of doc, decoded with json.Number and
+// valid against the schema, fit for json.Unmarshal into the Go type t:
+// an integer written with a fraction part or an exponent (3.0, 1e3) that
+// goes to an integer field is rewritten in its digits, so that it decodes
+// exactly. Members no field names exactly must have been removed (see
+// ExactMembers). It returns the numbers that t cannot hold, walking
+// members in sorted order; those of a json.RawMessage or a type with its
+// own UnmarshalJSON are left to it.
+func fitNumbers(doc *any, t reflect.Type, p *Path, out []fitMisfit) []fitMisfit {
+	if t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
+		return out
+	}
+	switch x := (*doc).(type) {
+	case json.Number:
+		return fitNumber(doc, string(x), t, p, out)
+	case map[string]any:
+		var elem func(k string) (reflect.Type, bool)
+		switch t.Kind() {
+		case reflect.Pointer:
+			return fitNumbers(doc, t.Elem(), p, out)
+		case reflect.Map:
+			elem = func(string) (reflect.Type, bool) { return t.Elem(), true }
+		case reflect.Struct:
+			fields := jsonFields(t)
+			elem = func(k string) (reflect.Type, bool) { ft, ok := fields[k]; return ft, ok }
+		case reflect.Interface:
+			elem = func(string) (reflect.Type, bool) { return t, true }
+		default:
+			return out
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			et, ok := elem(k)
+			if !ok {
+				continue
+			}
+			v := x[k]
+			kp := p.Key(k)
+			out = fitNumbers(&v, et, &kp, out)
+			x[k] = v
+		}
+	case []any:
+		et := t
+		switch t.Kind() {
+		case reflect.Pointer:
+			return fitNumbers(doc, t.Elem(), p, out)
+		case reflect.Slice, reflect.Array:
+			et = t.Elem()
+		case reflect.Interface:
+		default:
+			return out
+		}
+		for i := range x {
+			ip := p.Index(i)
+			out = fitNumbers(&x[i], et, &ip, out)
+		}
+	}
+	return out
+}
+
+func fitNumber(doc *any, num string, t reflect.Type, p *Path, out []fitMisfit) []fitMisfit {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	misfit := func(goType string) []fitMisfit {
+		return append(out, fitMisfit{p.String(), numberValue(num), goType})
+	}
+	switch t.Kind() {
+	case reflect.Int64, reflect.Int, reflect.Int32:
+		n, err := jsonscan.ParseInt64([]byte(num))
+		if err != nil {
+			return misfit("int64") // the schema said integer: beyond int64
+		}
+		if t.Kind() == reflect.Int32 && int64(int32(n)) != n {
+			return misfit("int32")
+		}
+		*doc = json.Number(strconv.FormatInt(n, 10))
+	case reflect.Float32:
+		f, err := strconv.ParseFloat(num, 64)
+		if _, ok := Float32(f); err != nil || !ok {
+			return misfit("float32")
+		}
+	default: // float64, or any, which holds a float64
+		if _, err := strconv.ParseFloat(num, 64); err != nil {
+			return misfit("float64")
+		}
+	}
+	return out
+}
+
+// numbersToFloat turns the json.Numbers of doc into float64, in place, as
+// encoding/json would decode the arguments, and returns the first number,
+// in sorted order, beyond float64's range, with how many there are.
+func numbersToFloat(doc *any, p *Path) (*fitMisfit, int) {
+	var first *fitMisfit
+	n := 0
+	var walk func(v *any, p *Path)
+	walk = func(v *any, p *Path) {
+		switch x := (*v).(type) {
+		case json.Number:
+			f, err := strconv.ParseFloat(string(x), 64)
+			if err != nil {
+				if first == nil {
+					first = &fitMisfit{p.String(), numberValue(string(x)), "float64"}
+				}
+				n++
+				return
+			}
+			*v = f
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				e := x[k]
+				kp := p.Key(k)
+				walk(&e, &kp)
+				x[k] = e
+			}
+		case []any:
+			for i := range x {
+				ip := p.Index(i)
+				walk(&x[i], &ip)
+			}
+		}
+	}
+	walk(doc, p)
+	return first, n
+}
+
+// misfitError is the error of the misfits of a call: the first, with the
+// count of the others.
+func misfitError(first fitMisfit, n int) *ToolError {
+	te := ArgNotFit(first.ptr, first.got, first.goType)
+	if n > 1 {
+		te.Details["other_errors"] = n - 1
+	}
+	return te
+}
