@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -39,6 +40,14 @@ func (b *Bounds) Check(f float64) bool {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// bound writes a schema's bound: an integer in its digits.
+func bound(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) <= 1<<63 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return num(f)
+}
 
 // display turns a JSON pointer into the name a model knows: "max_results",
 // "filter.limit", "items[2]".
@@ -139,13 +148,13 @@ func argOutOfRange(ptr, shown string, got any, which string, b Bounds) *ToolErro
 	var msg string
 	switch which {
 	case "below":
-		msg = fmt.Sprintf("%s=%s is below the minimum %s", name, shown, num(b.Min))
+		msg = fmt.Sprintf("%s=%s is below the minimum %s", name, shown, bound(b.Min))
 	case "at min":
-		msg = fmt.Sprintf("%s=%s must be greater than %s", name, shown, num(b.Min))
+		msg = fmt.Sprintf("%s=%s must be greater than %s", name, shown, bound(b.Min))
 	case "above":
-		msg = fmt.Sprintf("%s=%s is above the maximum %s", name, shown, num(b.Max))
+		msg = fmt.Sprintf("%s=%s is above the maximum %s", name, shown, bound(b.Max))
 	default:
-		msg = fmt.Sprintf("%s=%s must be less than %s", name, shown, num(b.Max))
+		msg = fmt.Sprintf("%s=%s must be less than %s", name, shown, bound(b.Max))
 	}
 	allowed := map[string]any{}
 	var sug string
@@ -164,13 +173,13 @@ func argOutOfRange(ptr, shown string, got any, which string, b Bounds) *ToolErro
 	}
 	switch {
 	case b.HasMin && b.HasMax && !b.ExclusiveMin && !b.ExclusiveMax:
-		sug = fmt.Sprintf("Use a value between %s and %s.", num(b.Min), num(b.Max))
+		sug = fmt.Sprintf("Use a value between %s and %s.", bound(b.Min), bound(b.Max))
 	case b.HasMin && b.HasMax:
-		sug = fmt.Sprintf("Use a value %s %s and %s %s.", cmpWord(b.ExclusiveMin, true), num(b.Min), cmpWord(b.ExclusiveMax, false), num(b.Max))
+		sug = fmt.Sprintf("Use a value %s %s and %s %s.", cmpWord(b.ExclusiveMin, true), bound(b.Min), cmpWord(b.ExclusiveMax, false), bound(b.Max))
 	case b.HasMin:
-		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMin, true), num(b.Min))
+		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMin, true), bound(b.Min))
 	default:
-		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMax, false), num(b.Max))
+		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMax, false), bound(b.Max))
 	}
 	return argError(ptr, msg, sug, got, allowed)
 }

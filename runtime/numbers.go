@@ -29,14 +29,20 @@ import (
 
 // numberValue is the Go value that messages and details show for the
 // number num as written: an int64 when it is an integer that fits one, a
-// float64 when it is within float64's range, else the number itself,
-// shortened.
+// float64 when the float64's shortest form is the same number (0.10 shows
+// as 0.1, 1e19 as 1e+19), else the number itself as written, shortened, so
+// that no message shows a rounded number (9223372036854775809,
+// 0.30000000000000000001, 1e400).
 func numberValue(num string) any {
 	if n, err := jsonscan.ParseInt64([]byte(num)); err == nil {
 		return n
 	}
 	if f, err := strconv.ParseFloat(num, 64); err == nil {
-		return f
+		x, ok1 := new(big.Rat).SetString(num)
+		y, ok2 := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+		if ok1 && ok2 && x.Cmp(y) == 0 {
+			return f
+		}
 	}
 	return json.Number(jsonscan.ShortNumber([]byte(num)))
 }
