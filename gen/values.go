@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/toolcat/toolcat/catalog"
-	"github.com/toolcat/toolcat/runtime"
 )
 
 // The values of args schemas, checked before anything is generated. A
@@ -249,10 +248,11 @@ func finiteNumbers(d *catalog.Node) (*catalog.Node, string) {
 }
 
 // defaultJSON is a default as the general validator applies it: its
-// numbers made float64, encoded by encoding/json (members sorted by name),
-// so that decoding it gives the same Go value in both validators.
+// numbers as written, encoded by encoding/json (members sorted by name),
+// so that decoding it with runtime.UnmarshalExact gives the same Go value
+// in both validators.
 func defaultJSON(d *catalog.Node) []byte {
-	b, err := json.Marshal(runtime.NumbersToFloat(d.Interface()))
+	b, err := json.Marshal(d.Interface())
 	if err != nil {
 		return d.JSON() // defaultFits has rejected such a default
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -159,12 +160,15 @@ func ExactMembers(doc any, t reflect.Type) {
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
 // UnmarshalExact is json.Unmarshal(data, v) for v a pointer to a type
-// toolcat generates, but with names matched exactly (see ExactMembers):
+// toolcat generates, but with names matched exactly (see ExactMembers) and
+// numbers decoded exactly (an integer written 3.0 or 1e3 fills an int64,
+// without passing through a float64):
 // the decoding of generated types from JSON that the runtime and
 // generated code do goes through it or ExactMembers.
 func UnmarshalExact(data []byte, v any) error {
 	t := reflect.TypeOf(v)
-	if t == nil || t.Kind() != reflect.Pointer || !foldable(t.Elem()) {
+	if t == nil || t.Kind() != reflect.Pointer || !foldable(t.Elem()) && !bytes.ContainsAny(data, ".eE") {
+		// No member names to match, no number but in its digits.
 		return json.Unmarshal(data, v)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -177,6 +181,9 @@ func UnmarshalExact(data []byte, v any) error {
 		return json.Unmarshal(data, v) // its error for trailing data
 	}
 	ExactMembers(doc, t.Elem())
+	if misfits := fitNumbers(&doc, t.Elem(), nil, nil); len(misfits) > 0 {
+		return errors.New(misfitError(misfits[0], len(misfits)).Message)
+	}
 	b, err := json.Marshal(doc)
 	if err != nil {
 		return err

@@ -393,3 +393,80 @@ func misfitError(first fitMisfit, n int) *ToolError {
 	}
 	return te
 }
+
+// ReadNumber reads a number for generated code that checks it itself (a
+// const, items compared for uniqueItems): num as written, valid until the
+// next read of d, and its nearest float64, ±Inf beyond float64's range.
+func ReadNumber(d *jsonscan.Decoder) (num []byte, f float64, err error) {
+	num, err = d.Number()
+	if err != nil {
+		return nil, 0, err
+	}
+	f, _ = strconv.ParseFloat(string(num), 64)
+	return num, f, nil
+}
+
+// NumberIs reports whether the number num as written, whose nearest
+// float64 is f, is exactly c.
+func NumberIs(num []byte, f, c float64) bool {
+	return f == c && cmpNumber(string(num), f, c) == 0
+}
+
+// ArgNumberNotMultiple reports the number num as written that is not a
+// multiple of m.
+func ArgNumberNotMultiple(ptr string, num []byte, m *Multiple) *ToolError {
+	v := numberValue(string(num))
+	return argNotMultiple(ptr, quoteValue(v), v, m)
+}
+
+// NumberValue returns the number num as written as messages and details
+// show it.
+func NumberValue(num []byte) any { return numberValue(string(num)) }
+
+// NumberKey returns the exact value of the number num as written, in
+// lowest terms: two numbers are equal, as uniqueItems compares them,
+// exactly when their keys are.
+func NumberKey(num []byte) string {
+	if n, err := jsonscan.ParseInt64(num); err == nil {
+		return strconv.FormatInt(n, 10)
+	}
+	r, ok := new(big.Rat).SetString(string(num))
+	if !ok {
+		return string(num)
+	}
+	return r.RatString()
+}
+
+// IntKey is NumberKey of an integer.
+func IntKey(n int64) string { return strconv.FormatInt(n, 10) }
+
+var anyType = reflect.TypeFor[any]()
+
+// ReadAny reads a value at p that the schema does not check, for a field
+// of type any: numbers decode into float64, as encoding/json decodes them;
+// one beyond float64's range goes to late.
+func ReadAny(d *jsonscan.Decoder, p Path, late **ToolError) (any, *ToolError) {
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, ArgSyntax(err)
+	}
+	doc, err := decodeExact(raw)
+	if err != nil {
+		return nil, ArgSyntax(err)
+	}
+	if first, n := numbersToFloat(&doc, &p); first != nil {
+		Late(late, misfitError(*first, n))
+		return nil, nil
+	}
+	return doc, nil
+}
+
+// OverflowKey is NumberKey of the number of a jsonscan.RangeError, which
+// ArgInt found to be an integer beyond int64.
+func OverflowKey(err error) string {
+	var re *jsonscan.RangeError
+	if !errors.As(err, &re) {
+		return ""
+	}
+	return NumberKey([]byte(re.Number))
+}
