@@ -346,9 +346,8 @@ func ArgDecodeError(ptr, want string, err error) *ToolError {
 	switch {
 	case errors.As(err, &te):
 		e := ArgTypeError(ptr, want, te.Got.String())
-		var v any
-		if len(te.Value) <= 1024 && json.Unmarshal(te.Value, &v) == nil {
-			e.Details["received"] = v
+		if v, err := decodeExact(te.Value); len(te.Value) <= 1024 && err == nil {
+			e.Details["received"] = received(v)
 		}
 		return e
 	case errors.As(err, &re):
@@ -357,6 +356,10 @@ func ArgDecodeError(ptr, want string, err error) *ToolError {
 		}
 		return argError(ptr, fmt.Sprintf("%s=%s is out of range", display(ptr), re.Number),
 			"Use a smaller number.", re.Number, nil)
+	}
+	var le *jsonscan.LimitError
+	if errors.As(err, &le) {
+		return ArgNumberLimit(ptr, le)
 	}
 	return ArgSyntax(err)
 }
