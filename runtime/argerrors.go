@@ -76,7 +76,7 @@ func argError(ptr, msg, suggestion string, received, allowed any) *ToolError {
 	e.appendHint = true
 	e.Details = map[string]any{"field": ptr}
 	if received != nil {
-		e.Details["received"] = received
+		e.Details["received"] = detailValue(received)
 	}
 	if allowed != nil {
 		e.Details["allowed"] = allowed
@@ -347,7 +347,7 @@ func ArgDecodeError(ptr, want string, err error) *ToolError {
 	case errors.As(err, &te):
 		e := ArgTypeError(ptr, want, te.Got.String())
 		if v, err := decodeExact(te.Value); len(te.Value) <= 1024 && err == nil {
-			e.Details["received"] = received(v)
+			e.Details["received"] = detailValue(v)
 		}
 		return e
 	case errors.As(err, &re):

@@ -145,6 +145,9 @@ func TestExactProbes(t *testing.T) {
 		{in: `{"ratio": 1e-99999999999}`, msg: "ratio=1e-99999999999 has an exponent beyond ±1000"},
 		{in: `{"kind": 5, "id": 1e1001}`, msg: "id=1e1001 has an exponent beyond ±1000"},
 		{in: `{"id": 1e400, "kind": 5}`, msg: "kind must be a string, got integer"},
+		{in: `{"kind": [1e400]}`, msg: "kind must be a string, got array"},
+		{in: `{"kind": 1e700}`, msg: "kind must be a string, got integer"},
+		{in: `{"id": "1e400"}`, msg: "id must be an integer, got string"},
 		{in: `{"id": 1e400,}`, msg: "arguments are not valid JSON"},
 	} {
 		for _, additional := range []string{"", `, "additionalProperties": true`, `, "additionalProperties": {"type": ["integer", "array", "number"]}`} {
@@ -165,8 +168,14 @@ func TestExactProbes(t *testing.T) {
 				case c.msg != "" && (te == nil || !strings.HasPrefix(te.Message, c.msg)):
 					t.Errorf("%s: got %v, want the error %q", desc, te, c.msg)
 				case te != nil:
-					if _, err := json.Marshal(te); err != nil {
-						t.Errorf("%s: the error does not encode: %v", desc, err)
+					// A host decodes the envelope with float64 numbers.
+					b, err := json.Marshal(te)
+					var back any
+					if err == nil {
+						err = json.Unmarshal(b, &back)
+					}
+					if err != nil {
+						t.Errorf("%s: the error does not encode and decode: %v", desc, err)
 					}
 				}
 			}

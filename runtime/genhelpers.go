@@ -71,7 +71,7 @@ func ArgRead(ptr, want string, err error) *ToolError {
 		}
 		e := ArgTypeError(ptr, want, jsonType(v))
 		if len(te.Value) <= 1024 {
-			e.Details["received"] = received(v)
+			e.Details["received"] = detailValue(v)
 		}
 		return e
 	case errors.As(err, &re) && re.Msg == "not an integer":
@@ -96,7 +96,7 @@ func ArgEnumRead(ptr string, err error, allowed []any) *ToolError {
 		if derr != nil {
 			return ArgSyntax(err)
 		}
-		return ArgNotInEnum(ptr, received(v), allowed)
+		return ArgNotInEnum(ptr, messageValue(v), allowed)
 	case errors.As(err, &re):
 		return ArgNotInEnum(ptr, numberValue(re.Number), allowed)
 	}

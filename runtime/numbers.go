@@ -47,11 +47,31 @@ func numberValue(num string) any {
 	return json.Number(jsonscan.ShortNumber([]byte(num)))
 }
 
-// received is v, a value decoded with json.Number, as details show it: a
-// number as numberValue shows it.
-func received(v any) any {
-	if n, ok := v.(json.Number); ok {
-		return numberValue(string(n))
+// detailValue is v, a value decoded with json.Number, as details show it: a
+// number as numberValue shows it, but one beyond float64's range as a
+// string, so that a host decoding the envelope into float64 can.
+func detailValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		n := numberValue(string(x))
+		if s, ok := n.(json.Number); ok {
+			if _, err := strconv.ParseFloat(string(s), 64); err != nil {
+				return string(s)
+			}
+		}
+		return n
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = detailValue(e)
+		}
+		return m
+	case []any:
+		a := make([]any, len(x))
+		for i, e := range x {
+			a[i] = detailValue(e)
+		}
+		return a
 	}
 	return v
 }
@@ -469,4 +489,13 @@ func OverflowKey(err error) string {
 		return ""
 	}
 	return NumberKey([]byte(re.Number))
+}
+
+// messageValue is v, a value decoded with json.Number, as messages show
+// it: a number as numberValue shows it. argError makes it a detail.
+func messageValue(v any) any {
+	if n, ok := v.(json.Number); ok {
+		return numberValue(string(n))
+	}
+	return v
 }

@@ -256,12 +256,12 @@ func (v *SchemaValidator) convert(ve *jsonschema.ValidationError, doc any) *Tool
 	case *kind.Type:
 		te = ArgTypeError(ptr, strings.Join(k.Want, " or "), jsonType(got))
 		if b, err := json.Marshal(got); err == nil && len(b) <= 1024 {
-			te.Details["received"] = received(got)
+			te.Details["received"] = detailValue(got)
 		}
 	case *kind.Enum:
-		te = ArgNotInEnum(ptr, received(got), k.Want)
+		te = ArgNotInEnum(ptr, messageValue(got), k.Want)
 	case *kind.Const:
-		te = ArgNotInEnum(ptr, received(got), []any{k.Want})
+		te = ArgNotInEnum(ptr, messageValue(got), []any{k.Want})
 	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum:
 		b := boundsOf(sub)
 		switch n := got.(type) {
@@ -277,7 +277,7 @@ func (v *SchemaValidator) convert(ve *jsonschema.ValidationError, doc any) *Tool
 		if n, ok := got.(json.Number); ok {
 			shown = quoteValue(numberValue(string(n)))
 		}
-		te = argNotMultiple(ptr, shown, received(got), &Multiple{r: k.Want, float: ratFloat(k.Want)})
+		te = argNotMultiple(ptr, shown, messageValue(got), &Multiple{r: k.Want, float: ratFloat(k.Want)})
 	case *kind.MinLength, *kind.MaxLength:
 		s, _ := got.(string)
 		mn, mx := intKw(sub, "minLength", -1), intKw(sub, "maxLength", -1)
