@@ -244,7 +244,7 @@ func (c *checker) scalarKeywords(s *catalog.Node, t *goType) {
 					c.add("enum on numbers")
 					break
 				}
-				if f, ok := it.Float(); !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				if _, err := jsonscan.ParseInt64([]byte(it.Num)); err != nil {
 					c.add("enum on numbers")
 					break
 				}
@@ -293,7 +293,7 @@ func (c *checker) constValue(s *catalog.Node, t *goType) {
 	case t.Kind == kBool && v.Kind == catalog.Bool,
 		(t.Kind == kString || t.Kind == kEnum) && v.Kind == catalog.String:
 	case t.Kind == kInt && v.Kind == catalog.Number:
-		if f, ok := v.Float(); !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		if _, err := jsonscan.ParseInt64([]byte(v.Num)); err != nil {
 			c.add("const")
 		}
 	case t.Kind == kFloat && v.Kind == catalog.Number:
@@ -970,8 +970,8 @@ func intEnum(e *catalog.Node) []jen.Code {
 	var vals []jen.Code
 	seen := map[int64]bool{}
 	for _, it := range e.Items {
-		f, _ := it.Float()
-		if n := int64(f); !seen[n] {
+		n, _ := jsonscan.ParseInt64([]byte(it.Num)) // exactly
+		if !seen[n] {
 			seen[n] = true
 			vals = append(vals, jen.Lit(n))
 		}
