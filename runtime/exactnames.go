@@ -182,7 +182,7 @@ func UnmarshalExact(data []byte, v any) error {
 	}
 	ExactMembers(doc, t.Elem())
 	if misfits := fitNumbers(&doc, t.Elem(), nil, nil); len(misfits) > 0 {
-		return errors.New(misfitError(misfits[0], len(misfits)).Message)
+		return errors.New(misfitsError(misfits).Message)
 	}
 	b, err := json.Marshal(doc)
 	if err != nil {

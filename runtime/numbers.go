@@ -7,8 +7,8 @@ import (
 	"math"
 	"math/big"
 	"reflect"
-	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
@@ -96,9 +96,31 @@ func ArgNumberLimit(ptr string, err *jsonscan.LimitError) *ToolError {
 // or nil. Both validators report it before anything else but invalid
 // JSON.
 func CheckNumberLimits(raw []byte) *ToolError {
+	if !mayExceedLimits(raw) {
+		return nil
+	}
 	var d jsonscan.Decoder
 	d.Reset(raw)
 	return limitWalk(&d, nil)
+}
+
+// mayExceedLimits reports whether raw may hold a number beyond
+// jsonscan's limits: one needs a run of at least six bytes of digits,
+// signs, points and exponent letters (1e1001).
+func mayExceedLimits(raw []byte) bool {
+	run := 0
+	for _, c := range raw {
+		switch {
+		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
+			run++
+			if run >= 6 {
+				return true
+			}
+		default:
+			run = 0
+		}
+	}
+	return false
 }
 
 func limitWalk(d *jsonscan.Decoder, p *Path) *ToolError {
@@ -273,9 +295,9 @@ type fitMisfit struct {
 // an integer written with a fraction part or an exponent (3.0, 1e3) that
 // goes to an integer field is rewritten in its digits, so that it decodes
 // exactly. Members no field names exactly must have been removed (see
-// ExactMembers). It returns the numbers that t cannot hold, walking
-// members in sorted order; those of a json.RawMessage or a type with its
-// own UnmarshalJSON are left to it.
+// ExactMembers). It returns the numbers that t cannot hold (misfitsError
+// reports the one of least pointer); those of a json.RawMessage or a type
+// with its own UnmarshalJSON are left to it.
 func fitNumbers(doc *any, t reflect.Type, p *Path, out []fitMisfit) []fitMisfit {
 	if t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return out
@@ -298,17 +320,20 @@ func fitNumbers(doc *any, t reflect.Type, p *Path, out []fitMisfit) []fitMisfit 
 		default:
 			return out
 		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for k, v := range x {
 			et, ok := elem(k)
 			if !ok {
 				continue
 			}
-			v := x[k]
+			if n, isNum := v.(json.Number); isNum && plainInteger(string(n)) {
+				ft := et
+				for ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if fk := ft.Kind(); fk == reflect.Int64 || fk == reflect.Int || fk == reflect.Float64 || fk == reflect.Interface {
+					continue // nothing to rewrite, nothing to misfit: the common case
+				}
+			}
 			kp := p.Key(k)
 			out = fitNumbers(&v, et, &kp, out)
 			x[k] = v
@@ -348,7 +373,9 @@ func fitNumber(doc *any, num string, t reflect.Type, p *Path, out []fitMisfit) [
 		if t.Kind() == reflect.Int32 && int64(int32(n)) != n {
 			return misfit("int32")
 		}
-		*doc = json.Number(strconv.FormatInt(n, 10))
+		if !plainInteger(num) {
+			*doc = json.Number(strconv.FormatInt(n, 10))
+		}
 	case reflect.Float32:
 		f, err := strconv.ParseFloat(num, 64)
 		if _, ok := Float32(f); err != nil || !ok {
@@ -362,9 +389,37 @@ func fitNumber(doc *any, num string, t reflect.Type, p *Path, out []fitMisfit) [
 	return out
 }
 
+// plainInteger reports whether num is an integer written in at most 15
+// digits, without fraction, exponent or a minus zero: one that every Go
+// number type of the arguments but int32 and float32 holds as written.
+func plainInteger(num string) bool {
+	d := strings.TrimPrefix(num, "-")
+	if len(d) == 0 || len(d) > 15 || d == "0" && len(num) > 1 {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// firstMisfit returns the misfit of the least pointer, so that the one
+// reported does not depend on the order maps are walked in.
+func firstMisfit(ms []fitMisfit) fitMisfit {
+	first := ms[0]
+	for _, m := range ms[1:] {
+		if m.ptr < first.ptr {
+			first = m
+		}
+	}
+	return first
+}
+
 // numbersToFloat turns the json.Numbers of doc into float64, in place, as
-// encoding/json would decode the arguments, and returns the first number,
-// in sorted order, beyond float64's range, with how many there are.
+// encoding/json would decode the arguments, and returns the number of
+// least pointer beyond float64's range, with how many there are.
 func numbersToFloat(doc *any, p *Path) (*fitMisfit, int) {
 	var first *fitMisfit
 	n := 0
@@ -374,21 +429,21 @@ func numbersToFloat(doc *any, p *Path) (*fitMisfit, int) {
 		case json.Number:
 			f, err := strconv.ParseFloat(string(x), 64)
 			if err != nil {
-				if first == nil {
-					first = &fitMisfit{p.String(), numberValue(string(x)), "float64"}
+				if m := (fitMisfit{p.String(), numberValue(string(x)), "float64"}); first == nil || m.ptr < first.ptr {
+					first = &m
 				}
 				n++
 				return
 			}
 			*v = f
 		case map[string]any:
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				e := x[k]
+			for k, e := range x {
+				if num, isNum := e.(json.Number); isNum {
+					if f, err := strconv.ParseFloat(string(num), 64); err == nil {
+						x[k] = f // no path needed
+						continue
+					}
+				}
 				kp := p.Key(k)
 				walk(&e, &kp)
 				x[k] = e
@@ -412,6 +467,11 @@ func misfitError(first fitMisfit, n int) *ToolError {
 		te.Details["other_errors"] = n - 1
 	}
 	return te
+}
+
+// misfitsError is misfitError of the misfit of least pointer of ms.
+func misfitsError(ms []fitMisfit) *ToolError {
+	return misfitError(firstMisfit(ms), len(ms))
 }
 
 // ReadNumber reads a number for generated code that checks it itself (a

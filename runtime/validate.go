@@ -131,8 +131,9 @@ func (v *SchemaValidator) validateExact(raw []byte) (any, *ToolError) {
 // decodeExact decodes raw as encoding/json does, and with its errors, but
 // with numbers as json.Number.
 func decodeExact(raw []byte) (any, error) {
-	if err := json.Unmarshal(raw, new(json.RawMessage)); err != nil {
-		return nil, err // invalid JSON, worded as encoding/json words it
+	if !json.Valid(raw) {
+		var v json.RawMessage
+		return nil, json.Unmarshal(raw, &v) // worded as encoding/json words it
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -214,7 +215,7 @@ func Typed[T any](v *SchemaValidator) Validator {
 		}
 		ExactMembers(doc, t)
 		if misfits := fitNumbers(&doc, t, nil, nil); len(misfits) > 0 {
-			return nil, misfitError(misfits[0], len(misfits))
+			return nil, misfitsError(misfits)
 		}
 		b, err := json.Marshal(doc)
 		if err != nil {
