@@ -301,12 +301,9 @@ func SkipArg(d *jsonscan.Decoder) error {
 // one-pass scan, whose verdict is final.
 func RefineArgsError(raw []byte, te *ToolError, names []string, rejectUnknown bool, scan func([]byte) (any, *ToolError)) (any, *ToolError) {
 	raw = NormalizeArgs(raw)
-	doc, err := decodeExact(raw)
-	if err != nil {
-		return nil, ArgSyntax(err)
-	}
-	if te := CheckNumberLimits(raw); te != nil {
-		return nil, te
+	doc, dte := decodeArgs(raw)
+	if dte != nil {
+		return nil, dte
 	}
 	obj, isObj := doc.(map[string]any)
 	if isObj && rejectUnknown {

@@ -96,31 +96,9 @@ func ArgNumberLimit(ptr string, err *jsonscan.LimitError) *ToolError {
 // or nil. Both validators report it before anything else but invalid
 // JSON.
 func CheckNumberLimits(raw []byte) *ToolError {
-	if !mayExceedLimits(raw) {
-		return nil
-	}
 	var d jsonscan.Decoder
 	d.Reset(raw)
 	return limitWalk(&d, nil)
-}
-
-// mayExceedLimits reports whether raw may hold a number beyond
-// jsonscan's limits: one needs a run of at least six bytes of digits,
-// signs, points and exponent letters (1e1001).
-func mayExceedLimits(raw []byte) bool {
-	run := 0
-	for _, c := range raw {
-		switch {
-		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
-			run++
-			if run >= 6 {
-				return true
-			}
-		default:
-			run = 0
-		}
-	}
-	return false
 }
 
 func limitWalk(d *jsonscan.Decoder, p *Path) *ToolError {

@@ -114,12 +114,8 @@ func (v *SchemaValidator) Validate(raw []byte) (any, *ToolError) {
 // validateExact validates raw and returns the arguments with their numbers
 // as json.Number, exactly as written, defaults applied.
 func (v *SchemaValidator) validateExact(raw []byte) (any, *ToolError) {
-	raw = NormalizeArgs(raw)
-	doc, err := decodeExact(raw)
-	if err != nil {
-		return nil, ArgSyntax(err)
-	}
-	if te := CheckNumberLimits(raw); te != nil {
+	doc, te := decodeArgs(NormalizeArgs(raw))
+	if te != nil {
 		return nil, te
 	}
 	if te := v.ValidateValue(&doc); te != nil {
@@ -128,18 +124,87 @@ func (v *SchemaValidator) validateExact(raw []byte) (any, *ToolError) {
 	return doc, nil
 }
 
+// decodeArgs decodes raw arguments with decodeExact, reporting invalid
+// JSON, then the first number beyond jsonscan's limits.
+func decodeArgs(raw []byte) (any, *ToolError) {
+	doc, err := decodeExact(raw)
+	if err != nil {
+		var le *jsonscan.LimitError
+		if errors.As(err, &le) {
+			if te := CheckNumberLimits(raw); te != nil {
+				return nil, te
+			}
+		}
+		return nil, ArgSyntax(err)
+	}
+	return doc, nil
+}
+
 // decodeExact decodes raw as encoding/json does, and with its errors, but
-// with numbers as json.Number.
+// with numbers as json.Number; a number beyond jsonscan's limits is a
+// *jsonscan.LimitError.
 func decodeExact(raw []byte) (any, error) {
 	if !json.Valid(raw) {
 		var v json.RawMessage
 		return nil, json.Unmarshal(raw, &v) // worded as encoding/json words it
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var doc any
-	err := dec.Decode(&doc)
-	return doc, err
+	var d jsonscan.Decoder
+	d.Reset(raw)
+	return decodeValue(&d)
+}
+
+// decodeValue decodes the next value of d, valid JSON, as encoding/json
+// decodes it into an any with UseNumber: a later member of an object
+// given twice wins, invalid UTF-8 becomes U+FFFD.
+func decodeValue(d *jsonscan.Decoder) (any, error) {
+	switch d.Peek() {
+	case jsonscan.Object:
+		if err := d.BeginObject(); err != nil {
+			return nil, err
+		}
+		m := map[string]any{}
+		for {
+			k, ok, err := d.NextKey()
+			if err != nil || !ok {
+				return m, err
+			}
+			key := string(k)
+			v, err := decodeValue(d)
+			if err != nil {
+				return nil, err
+			}
+			m[key] = v
+		}
+	case jsonscan.Array:
+		if err := d.BeginArray(); err != nil {
+			return nil, err
+		}
+		a := []any{}
+		for {
+			ok, err := d.NextElem()
+			if err != nil || !ok {
+				return a, err
+			}
+			v, err := decodeValue(d)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+	case jsonscan.String:
+		return d.String()
+	case jsonscan.Number:
+		num, err := d.Number()
+		if err != nil {
+			return nil, err // beyond jsonscan's limits
+		}
+		return json.Number(num), nil
+	case jsonscan.Bool:
+		return d.Bool()
+	case jsonscan.Null:
+		return nil, d.Null()
+	}
+	return nil, d.Skip()
 }
 
 // ValidateValue validates a value decoded by encoding/json, with numbers
