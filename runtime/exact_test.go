@@ -149,6 +149,10 @@ func TestExactProbes(t *testing.T) {
 		{in: `{"kind": 1e700}`, msg: "kind must be a string, got integer"},
 		{in: `{"id": "1e400"}`, msg: "id must be an integer, got string"},
 		{in: `{"id": 1e400,}`, msg: "arguments are not valid JSON"},
+		{in: `{"id": 1e400, "id": 9007199254740993.0}`, want: exactArgs{ID: ptr[int64](9007199254740993)}},
+		{in: `{"id": 1, "id": 1e1001}`, msg: "id=1e1001 has an exponent beyond ±1000"},
+		{in: `{"Count": 1e400, "COUNT": 1e1000}`},
+		{in: `{"id": 1e400, "small": 2147483648}`, msg: "id=1e400 does not fit the tool's type int64"},
 	} {
 		for _, additional := range []string{"", `, "additionalProperties": true`, `, "additionalProperties": {"type": ["integer", "array", "number"]}`} {
 			general, generated := exactValidators(t, additional)
