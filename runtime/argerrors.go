@@ -26,6 +26,9 @@ type Bounds struct {
 	Min, Max                   float64
 	HasMin, HasMax             bool
 	ExclusiveMin, ExclusiveMax bool
+	// minNum and maxNum are the bounds as the schema writes them, when
+	// known (the general validator's): exact where Min and Max round.
+	minNum, maxNum string
 }
 
 // Check reports whether f is within b.
@@ -41,8 +44,26 @@ func (b *Bounds) Check(f float64) bool {
 
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
+// minText and maxText write b's bounds, as the schema does when known.
+func (b *Bounds) minText() string {
+	if b.minNum != "" {
+		return quoteValue(numberValue(b.minNum))
+	}
+	return bound(b.Min)
+}
+
+func (b *Bounds) maxText() string {
+	if b.maxNum != "" {
+		return quoteValue(numberValue(b.maxNum))
+	}
+	return bound(b.Max)
+}
+
 // bound writes a schema's bound: an integer in its digits.
 func bound(f float64) string {
+	if f == 0 {
+		return "0" // -0 too, as numberValue shows it
+	}
 	if f == math.Trunc(f) && math.Abs(f) <= 1<<63 {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
@@ -148,13 +169,13 @@ func argOutOfRange(ptr, shown string, got any, which string, b Bounds) *ToolErro
 	var msg string
 	switch which {
 	case "below":
-		msg = fmt.Sprintf("%s=%s is below the minimum %s", name, shown, bound(b.Min))
+		msg = fmt.Sprintf("%s=%s is below the minimum %s", name, shown, b.minText())
 	case "at min":
-		msg = fmt.Sprintf("%s=%s must be greater than %s", name, shown, bound(b.Min))
+		msg = fmt.Sprintf("%s=%s must be greater than %s", name, shown, b.minText())
 	case "above":
-		msg = fmt.Sprintf("%s=%s is above the maximum %s", name, shown, bound(b.Max))
+		msg = fmt.Sprintf("%s=%s is above the maximum %s", name, shown, b.maxText())
 	default:
-		msg = fmt.Sprintf("%s=%s must be less than %s", name, shown, bound(b.Max))
+		msg = fmt.Sprintf("%s=%s must be less than %s", name, shown, b.maxText())
 	}
 	allowed := map[string]any{}
 	var sug string
@@ -173,13 +194,13 @@ func argOutOfRange(ptr, shown string, got any, which string, b Bounds) *ToolErro
 	}
 	switch {
 	case b.HasMin && b.HasMax && !b.ExclusiveMin && !b.ExclusiveMax:
-		sug = fmt.Sprintf("Use a value between %s and %s.", bound(b.Min), bound(b.Max))
+		sug = fmt.Sprintf("Use a value between %s and %s.", b.minText(), b.maxText())
 	case b.HasMin && b.HasMax:
-		sug = fmt.Sprintf("Use a value %s %s and %s %s.", cmpWord(b.ExclusiveMin, true), bound(b.Min), cmpWord(b.ExclusiveMax, false), bound(b.Max))
+		sug = fmt.Sprintf("Use a value %s %s and %s %s.", cmpWord(b.ExclusiveMin, true), b.minText(), cmpWord(b.ExclusiveMax, false), b.maxText())
 	case b.HasMin:
-		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMin, true), bound(b.Min))
+		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMin, true), b.minText())
 	default:
-		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMax, false), bound(b.Max))
+		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMax, false), b.maxText())
 	}
 	return argError(ptr, msg, sug, got, allowed)
 }

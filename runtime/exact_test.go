@@ -202,6 +202,26 @@ func TestSchemaValidatorNumbers(t *testing.T) {
 	if _, te := sv.Validate([]byte(`{"n": 9007199254740993}`)); te == nil || te.Message != "n=9007199254740993 is above the maximum 9007199254740992" {
 		t.Errorf("beyond the maximum by one: %v", te)
 	}
+	// A bound a float64 rounds, as written.
+	sv2, err := runtime.NewSchemaValidator(&runtime.Meta{Name: "b", ArgsSchema: json.RawMessage(`{"type": "object", "properties": {"n": {"type": "integer", "maximum": 9007199254740993}, "x": {"type": "number", "maximum": 0.1, "exclusiveMinimum": 0.099999999999999999999}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		`{"n": 9007199254740994}`:        "n=9007199254740994 is above the maximum 9007199254740993",
+		`{"x": 0.10000000000000000001}`:  "x=0.10000000000000000001 is above the maximum 0.1",
+		`{"x": 0.099999999999999999999}`: "x=0.099999999999999999999 must be greater than 0.099999999999999999999",
+		`{"x": 0.09999999999999999999}`:  "x=0.09999999999999999999 is below the minimum 0.099999999999999999999",
+	} {
+		if _, te := sv2.Validate([]byte(in)); te == nil || te.Message != want {
+			t.Errorf("%s: %v, want %q", in, te, want)
+		}
+	}
+	for _, in := range []string{`{"n": 9007199254740993}`, `{"x": 0.1}`, `{"x": 0.0999999999999999999999}`} {
+		if _, te := sv2.Validate([]byte(in)); te != nil {
+			t.Errorf("%s: %v", in, te)
+		}
+	}
 	_, te = sv.Validate([]byte(`{"m": 1e400}`))
 	if te == nil || te.Details["field"] != "/m" || !strings.HasPrefix(te.Message, "m=1e400 does not fit the tool's type float64") {
 		t.Errorf("1e400: %v", te)

@@ -224,7 +224,21 @@ func (b *Bounds) CheckNumber(num string, f float64) bool {
 }
 
 func (b *Bounds) numberOutside(num string, f float64) string {
-	return b.outside(func() int { return cmpNumber(num, f, b.Min) }, func() int { return cmpNumber(num, f, b.Max) })
+	return b.outside(func() int { return cmpNumberTo(num, f, b.Min, b.minNum) }, func() int { return cmpNumberTo(num, f, b.Max, b.maxNum) })
+}
+
+// cmpNumberTo is cmpNumber against the bound bnum as written, whose
+// nearest float64 is b, when bnum is known.
+func cmpNumberTo(num string, f, b float64, bnum string) int {
+	if bnum == "" || f != b {
+		return cmpNumber(num, f, b) // f and b decide unless equal
+	}
+	x, ok1 := new(big.Rat).SetString(num)
+	y, ok2 := new(big.Rat).SetString(bnum)
+	if !ok1 || !ok2 {
+		return 0
+	}
+	return x.Cmp(y)
 }
 
 // ArgIntOutOfRange reports an integer outside b.

@@ -448,18 +448,36 @@ func intKw(sub map[string]any, kw string, def int) int {
 func boundsOf(sub map[string]any) Bounds {
 	var b Bounds
 	if f, ok := toFloat(sub["minimum"]); ok {
-		b.Min, b.HasMin = f, true
+		b.Min, b.HasMin, b.minNum = f, true, numText(sub["minimum"])
 	}
-	if f, ok := toFloat(sub["exclusiveMinimum"]); ok && (!b.HasMin || f >= b.Min) {
-		b.Min, b.HasMin, b.ExclusiveMin = f, true, true
+	if f, ok := toFloat(sub["exclusiveMinimum"]); ok && (!b.HasMin || cmpBound(sub["exclusiveMinimum"], sub["minimum"]) >= 0) {
+		b.Min, b.HasMin, b.ExclusiveMin, b.minNum = f, true, true, numText(sub["exclusiveMinimum"])
 	}
 	if f, ok := toFloat(sub["maximum"]); ok {
-		b.Max, b.HasMax = f, true
+		b.Max, b.HasMax, b.maxNum = f, true, numText(sub["maximum"])
 	}
-	if f, ok := toFloat(sub["exclusiveMaximum"]); ok && (!b.HasMax || f <= b.Max) {
-		b.Max, b.HasMax, b.ExclusiveMax = f, true, true
+	if f, ok := toFloat(sub["exclusiveMaximum"]); ok && (!b.HasMax || cmpBound(sub["exclusiveMaximum"], sub["maximum"]) <= 0) {
+		b.Max, b.HasMax, b.ExclusiveMax, b.maxNum = f, true, true, numText(sub["exclusiveMaximum"])
 	}
 	return b
+}
+
+// numText is the text of a schema's number as written, or "".
+func numText(v any) string {
+	n, _ := v.(json.Number)
+	return string(n)
+}
+
+// cmpBound compares two of a schema's numbers exactly.
+func cmpBound(a, b any) int {
+	x, ok1 := new(big.Rat).SetString(fmt.Sprint(a))
+	y, ok2 := new(big.Rat).SetString(fmt.Sprint(b))
+	if !ok1 || !ok2 {
+		fa, _ := toFloat(a)
+		fb, _ := toFloat(b)
+		return cmpFloat(fa, fb)
+	}
+	return x.Cmp(y)
 }
 
 func toFloat(v any) (float64, bool) {
