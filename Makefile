@@ -87,7 +87,8 @@ check-generate: build
 	@$(BIN) lint --rules --format markdown | diff -u $(RULESDOC) - || { echo "$(RULESDOC) is stale: run make generate"; exit 1; }
 
 # Short fuzzing runs of the parsers and configuration files; of exact
-# integer reading against math/big; of generation
+# integer reading against math/big and of the general validator's decoding
+# against encoding/json; of generation
 # from drawn catalogs into code that must type-check; and of the generated
 # validators against the general one, over the test catalog's arguments
 # and over random schemas (FUZZTIME=10m for a longer one).
@@ -100,6 +101,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzParseInt64 -fuzztime $(FUZZTIME) ./runtime/jsonscan/
+	$(GO) test -run '^$$' -fuzz FuzzDecodeExact -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/
 	$(GO) test -count=1 -timeout 0 -run '^TestDifferentialSchemas$$' ./gen/internal/validatortest/ -args -schemafuzz.time=$(FUZZTIME)
