@@ -65,7 +65,7 @@ func bound(f float64) string {
 		return "0" // -0 too, as numberValue shows it
 	}
 	if f == math.Trunc(f) && math.Abs(f) <= 1<<63 {
-		return strconv.FormatFloat(f, 'f', -1, 64)
+		return strconv.FormatFloat(f, 'f', 0, 64) // every digit: 4611686018427387904
 	}
 	return num(f)
 }

@@ -246,3 +246,15 @@ func TestLongNumberLinear(t *testing.T) {
 		}
 	}
 }
+
+// Bounds show every digit, as the schema writes them: the float64
+// 4611686018427387904 (2^62) is not 4611686018427388000.
+func TestBoundDigits(t *testing.T) {
+	b := runtime.Bounds{Max: 1 << 62, HasMax: true}
+	if te := runtime.ArgIntOutOfRange("/n", 1<<62+1, b); te.Message != "n=4611686018427387905 is above the maximum 4611686018427387904" {
+		t.Errorf("got %q", te.Message)
+	}
+	if te := runtime.ArgOutOfRange("/n", 1e19, b); te.Message != "n=1e+19 is above the maximum 4611686018427387904" {
+		t.Errorf("got %q", te.Message)
+	}
+}

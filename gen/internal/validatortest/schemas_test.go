@@ -68,10 +68,10 @@ var schemaRegressions = []struct {
 	// bounds, once read through a float64 by both validators; keys that
 	// fold to a property's name under an open object, once matched to it
 	// by the general one.
-	{0, true, "allow", `{"type": "object", "properties": {"n": {"type": "integer", "default": 9007199254740993.0}, "o": {"type": "object", "properties": {"m": {"type": "integer"}}, "default": {"m": 9007199254740993}}, "e": {"type": "integer", "enum": [9007199254740993, 9223372036854775807]}, "c": {"type": "integer", "const": 9007199254740993}, "b": {"type": "integer", "minimum": -9007199254740992, "maximum": 9007199254740992}, "u": {"type": "array", "items": {"type": "integer"}, "uniqueItems": true}, "size": {"type": "integer", "maximum": 10}, "kind": {"type": "string", "enum": ["a"]}}, "additionalProperties": true}`,
+	{0, true, "allow", `{"type": "object", "properties": {"n": {"type": "integer", "default": 9007199254740993.0}, "o": {"type": "object", "properties": {"m": {"type": "integer"}}, "default": {"m": 9007199254740993}}, "e": {"type": "integer", "enum": [9007199254740993, 9223372036854775807]}, "c": {"type": "integer", "const": 9007199254740993}, "b": {"type": "integer", "minimum": -9007199254740992, "maximum": 4611686018427387904}, "u": {"type": "array", "items": {"type": "integer"}, "uniqueItems": true}, "size": {"type": "integer", "maximum": 10}, "kind": {"type": "string", "enum": ["a"]}}, "additionalProperties": true}`,
 		[]string{`{}`, `{"n": 9007199254740993}`, `{"e": 9007199254740992}`, `{"e": 9007199254740993.0}`, `{"e": 9.223372036854775807e18}`, `{"c": 9007199254740992}`, `{"c": 90071992547409930e-1}`,
-			`{"b": 9007199254740993}`, `{"b": -9007199254740993}`, `{"b": 9007199254740992.0}`, `{"u": [9007199254740992, 9007199254740993]}`, `{"u": [9007199254740993, 9007199254740993.0]}`, `{"u": [9223372036854775808, 9223372036854775809]}`,
-			`{"Size": 1000, "\u017fize": 1000, "\u212aind": 7, "KIND": 1, "o": {"M": 1e400}}`, `{"o": {"m": 1e19}}`, `{"o": {"m": 9007199254740993.0}}`}},
+			`{"b": 4611686018427387904.0}`, `{"b": -9007199254740993}`, `{"b": -9007199254740992.0}`, `{"u": [9007199254740992, 9007199254740993]}`, `{"u": [9007199254740993, 9007199254740993.0]}`, `{"u": [9223372036854775808, 9223372036854775809]}`,
+			`{"b": 4611686018427387905}`, `{"b": 1e19}`, `{"Size": 1000, "\u017fize": 1000, "\u212aind": 7, "KIND": 1, "o": {"M": 1e400}}`, `{"o": {"m": 1e19}}`, `{"o": {"m": 9007199254740993.0}}`}},
 }
 
 // fixedSeeds is the run go test makes besides the regressions.
