@@ -1178,8 +1178,12 @@ func (g *vgen) readFloat(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 	if ctx.shadow != "" {
 		out = append(out, jen.Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), rt("NumberKey", jen.Id("num"))))
 	}
+	goType := "float64"
+	if ctx.typ.Bits == 32 {
+		goType = "float32"
+	}
 	out = append(out, jen.If(jen.Qual("math", "IsInf").Call(jen.Id("f"), jen.Lit(0))).Block(
-		rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, rt("NumberValue", jen.Id("num")), jen.Lit("float64"))),
+		rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, rt("NumberValue", jen.Id("num")), jen.Lit(goType))),
 	))
 	if ctx.typ.Bits == 32 {
 		return append(out,

@@ -21,6 +21,7 @@ type exactArgs struct {
 	Big   *int64   `json:"big,omitempty"`
 	Small *int32   `json:"small,omitempty"`
 	Ratio *float64 `json:"ratio,omitempty"`
+	Low   *float32 `json:"low,omitempty"`
 	Step  *int64   `json:"step,omitempty"`
 	Tenth *float64 `json:"tenth,omitempty"`
 }
@@ -28,10 +29,10 @@ type exactArgs struct {
 const exactProps = `"count": {"type": "integer", "maximum": 10}, "size": {"type": "integer", "maximum": 10},` +
 	` "kind": {"type": "string", "enum": ["a"]}, "id": {"type": "integer"},` +
 	` "big": {"type": "integer", "maximum": 9007199254740992}, "small": {"type": "integer", "format": "int32"},` +
-	` "ratio": {"type": "number"}, "step": {"type": "integer", "multipleOf": 2}, "tenth": {"type": "number", "maximum": 1}`
+	` "ratio": {"type": "number"}, "low": {"type": "number", "format": "float"}, "step": {"type": "integer", "multipleOf": 2}, "tenth": {"type": "number", "maximum": 1}`
 
 var (
-	exactObject       = runtime.Object{Names: []string{"big", "count", "id", "kind", "ratio", "size", "small", "step", "tenth"}}
+	exactObject       = runtime.Object{Names: []string{"big", "count", "id", "kind", "low", "ratio", "size", "small", "step", "tenth"}}
 	exactCountSchema  = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Max: 10, HasMax: true}}
 	exactKindSchema   = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"a"}, Allowed: []any{"a"}}
 	exactBigSchema    = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Max: 9007199254740992, HasMax: true}}
@@ -61,6 +62,8 @@ func scanExactArgs(d *jsonscan.Decoder, at *runtime.Path, out *exactArgs, _ bool
 			te = runtime.ReadIntPtr(d, at.Key("small"), &exactIntegerValue, &out.Small, late)
 		case "ratio":
 			te = runtime.ReadFloatPtr(d, at.Key("ratio"), nil, &out.Ratio, late)
+		case "low":
+			te = runtime.ReadFloatPtr(d, at.Key("low"), nil, &out.Low, late)
 		case "step":
 			te = runtime.ReadIntPtr(d, at.Key("step"), &exactStepSchema, &out.Step, late)
 		case "tenth":
@@ -134,6 +137,9 @@ func TestExactProbes(t *testing.T) {
 		{in: `{"ratio": 1e400}`, msg: "ratio=1e400 does not fit the tool's type float64, which holds numbers of magnitude up to about 1.8e308"},
 		{in: `{"ratio": -1e400}`, msg: "ratio=-1e400 does not fit the tool's type float64"},
 		{in: `{"ratio": 0.1e-400}`, want: exactArgs{Ratio: ptr(0.0)}},
+		{in: `{"low": 1e39}`, msg: "low=1e+39 does not fit the tool's type float32, which holds numbers of magnitude up to about 3.4e38"},
+		{in: `{"low": 1e400}`, msg: "low=1e400 does not fit the tool's type float32"},
+		{in: `{"low": 0.5}`, want: exactArgs{Low: ptr[float32](0.5)}},
 		{in: `{"ratio": 9007199254740993.0}`, want: exactArgs{Ratio: ptr(9007199254740992.0)}},
 		{in: `{"tenth": 1.0000000000000000001}`, msg: "tenth=1.0000000000000000001 is above the maximum 1"},
 		{in: `{"tenth": 0.99999999999999999999}`, want: exactArgs{Tenth: ptr(1.0)}},

@@ -414,11 +414,16 @@ func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSch
 			return 0, false, argNotMultiple(p.String(), quoteValue(v), v, s.Multiple)
 		}
 	}
+	is32 := float64(T(float32Probe)) != float32Probe
 	if ferr != nil {
-		Late(late, ArgNotFit(p.String(), numberValue(string(num)), "float64"))
+		goType := "float64"
+		if is32 {
+			goType = "float32"
+		}
+		Late(late, ArgNotFit(p.String(), numberValue(string(num)), goType))
 		return 0, false, nil
 	}
-	if float64(T(float32Probe)) != float32Probe {
+	if is32 {
 		// T is a float32: convert as encoding/json would.
 		v, ok := Float32(f)
 		if !ok {
