@@ -107,6 +107,10 @@ func DecodeMembers(data []byte, field func(name string) any) error {
 			return err
 		}
 		if err := UnmarshalExact(raw, target); err != nil {
+			var mf *misfitErr
+			if errors.As(err, &mf) {
+				return &misfitErr{fitMisfit{"/" + escapeToken(name) + mf.ptr, mf.got, mf.goType}, mf.n}
+			}
 			return fmt.Errorf("member %q: %w", name, err)
 		}
 	}
@@ -167,9 +171,15 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 // generated code do goes through it or ExactMembers.
 func UnmarshalExact(data []byte, v any) error {
 	t := reflect.TypeOf(v)
-	if t == nil || t.Kind() != reflect.Pointer || !foldable(t.Elem()) && !bytes.ContainsAny(data, ".eE") {
-		// No member names to match, no number but in its digits.
+	if t == nil || t.Kind() != reflect.Pointer {
 		return json.Unmarshal(data, v)
+	}
+	if !foldable(t.Elem()) && !bytes.ContainsAny(data, ".eE") {
+		// No member names to match, no number but in its digits: the
+		// exact path only words an error.
+		if err := json.Unmarshal(data, v); err == nil {
+			return nil
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -182,7 +192,7 @@ func UnmarshalExact(data []byte, v any) error {
 	}
 	ExactMembers(doc, t.Elem())
 	if misfits := fitNumbers(&doc, t.Elem(), nil, nil); len(misfits) > 0 {
-		return errors.New(misfitsError(misfits).Message)
+		return &misfitErr{firstMisfit(misfits), len(misfits)}
 	}
 	b, err := json.Marshal(doc)
 	if err != nil {

@@ -292,7 +292,7 @@ type fitMisfit struct {
 // with its own UnmarshalJSON are left to it.
 func fitNumbers(doc *any, t reflect.Type, p *Path, out []fitMisfit) []fitMisfit {
 	if t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
-		return out
+		return fitUnmarshaler(*doc, t, p, out)
 	}
 	switch x := (*doc).(type) {
 	case json.Number:
@@ -344,6 +344,36 @@ func fitNumbers(doc *any, t reflect.Type, p *Path, out []fitMisfit) []fitMisfit 
 		for i := range x {
 			ip := p.Index(i)
 			out = fitNumbers(&x[i], et, &ip, out)
+		}
+	}
+	return out
+}
+
+// misfitErr is the error of UnmarshalExact, and of the UnmarshalJSON
+// methods toolcat generates, for numbers the Go type cannot hold: ptr is
+// relative to the value decoded.
+type misfitErr struct {
+	fitMisfit
+	n int // how many
+}
+
+func (e *misfitErr) Error() string { return misfitError(e.fitMisfit, e.n).Message }
+
+// fitUnmarshaler finds the misfits of a value that a type with its own
+// UnmarshalJSON decodes, when that method is one toolcat generates
+// (DecodeMembers): it tries the decoding.
+func fitUnmarshaler(doc any, t reflect.Type, p *Path, out []fitMisfit) []fitMisfit {
+	if _, ok := doc.(map[string]any); !ok || t.Kind() != reflect.Struct {
+		return out
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return out
+	}
+	var mf *misfitErr
+	if err := reflect.New(t).Interface().(json.Unmarshaler).UnmarshalJSON(b); errors.As(err, &mf) {
+		for range mf.n {
+			out = append(out, fitMisfit{p.String() + mf.ptr, mf.got, mf.goType})
 		}
 	}
 	return out
