@@ -188,9 +188,15 @@ func argOutOfRange(ptr, shown string, got any, which string, b Bounds) *ToolErro
 	}
 	if b.HasMin {
 		allowed[lo] = b.Min
+		if b.minNum != "" {
+			allowed[lo] = detailValue(json.Number(b.minNum))
+		}
 	}
 	if b.HasMax {
 		allowed[hi] = b.Max
+		if b.maxNum != "" {
+			allowed[hi] = detailValue(json.Number(b.maxNum))
+		}
 	}
 	switch {
 	case b.HasMin && b.HasMax && !b.ExclusiveMin && !b.ExclusiveMax:
