@@ -124,6 +124,8 @@ func quoteValue(v any) string {
 		return strconv.Quote(x)
 	case float64:
 		return num(x)
+	case json.Number:
+		return jsonscan.ShortNumber([]byte(x)) // as written (see numberValue)
 	case nil:
 		return "null"
 	}

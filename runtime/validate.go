@@ -611,9 +611,9 @@ func buildDefaults(schema map[string]any) *defaultsNode {
 }
 
 // NumbersToFloat turns the json.Numbers of a decoded schema value into
-// float64, in place, as encoding/json decodes arguments: it is how the
-// general validator applies a default, and how toolcat gen writes one for
-// generated validators, so that both decode to the same Go value.
+// float64, in place, as encoding/json decodes arguments into an any.
+// Neither validator applies defaults this way any more: both keep their
+// numbers exact (see Typed and UnmarshalExact).
 func NumbersToFloat(v any) any {
 	switch x := v.(type) {
 	case json.Number:

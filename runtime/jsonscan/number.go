@@ -99,7 +99,7 @@ func ParseInt64(num []byte) (int64, error) {
 		}
 	}
 	if i != len(num) || intEnd == start {
-		return 0, &RangeError{Number: ShortNumber(num), Msg: "not a number"}
+		return 0, &RangeError{Number: string(num), Msg: "not a number"}
 	}
 	// digit returns the k-th digit of the mantissa, skipping the '.'.
 	digit := func(k int) byte {
@@ -123,10 +123,10 @@ func ParseInt64(num []byte) (int64, error) {
 		e++
 	}
 	if e < 0 {
-		return 0, &RangeError{Number: ShortNumber(num), Msg: "not an integer"}
+		return 0, &RangeError{Number: string(num), Msg: "not an integer"}
 	}
 	if hi-lo+e > 19 {
-		return 0, &RangeError{Number: ShortNumber(num), Msg: "out of range"}
+		return 0, &RangeError{Number: string(num), Msg: "out of range"}
 	}
 	var u uint64 // at most 19 digits: below 1e19 < 2^64
 	for k := lo; k < hi; k++ {
@@ -141,5 +141,5 @@ func ParseInt64(num []byte) (int64, error) {
 	case neg && u <= 1<<63:
 		return int64(-u), nil
 	}
-	return 0, &RangeError{Number: ShortNumber(num), Msg: "out of range"}
+	return 0, &RangeError{Number: string(num), Msg: "out of range"}
 }
