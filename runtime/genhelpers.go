@@ -76,7 +76,7 @@ func ArgRead(ptr, want string, err error) *ToolError {
 		return e
 	case errors.As(err, &re) && re.Msg == "not an integer":
 		e := ArgTypeError(ptr, want, "number")
-		e.Details["received"] = numberValue(re.Number)
+		e.Details["received"] = detailValue(json.Number(re.Number))
 		return e
 	case errors.As(err, &le):
 		return ArgNumberLimit(ptr, le)
