@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
 // The one-pass validator of a tool's arguments. Compiled from the args
@@ -242,7 +244,7 @@ func (c *checker) scalarKeywords(s *catalog.Node, t *goType) {
 					c.add("enum on numbers")
 					break
 				}
-				if f, ok := it.Float(); !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				if _, err := jsonscan.ParseInt64([]byte(it.Num)); err != nil {
 					c.add("enum on numbers")
 					break
 				}
@@ -255,8 +257,10 @@ func (c *checker) scalarKeywords(s *catalog.Node, t *goType) {
 		}
 		for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
 			if b := s.Get(k); b != nil {
-				if _, ok := b.Float(); !ok {
-					c.add("%s", k)
+				// Generated code compares numbers exactly with the bound's
+				// float64, which must then be the bound as written.
+				if _, ok := b.Float(); !ok || !exactFloat(b.Num) {
+					c.add("%s that a float64 does not hold exactly", k)
 				}
 			}
 		}
@@ -289,8 +293,12 @@ func (c *checker) constValue(s *catalog.Node, t *goType) {
 	case t.Kind == kBool && v.Kind == catalog.Bool,
 		(t.Kind == kString || t.Kind == kEnum) && v.Kind == catalog.String:
 	case t.Kind == kInt && v.Kind == catalog.Number:
-		if f, ok := v.Float(); !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		if _, err := jsonscan.ParseInt64([]byte(v.Num)); err != nil {
 			c.add("const")
+		}
+	case t.Kind == kFloat && v.Kind == catalog.Number:
+		if !exactFloat(v.Num) {
+			c.add("const that a float64 does not hold exactly")
 		}
 	default:
 		c.add("const of type %s", describeKind(t.Kind))
@@ -527,8 +535,8 @@ func (g *vgen) setDefault(t *goType, fd *goField) []jen.Code {
 			}
 		}
 	case kInt:
-		f, _ := d.Float()
-		lit = jen.Op(strconv.FormatInt(int64(f), 10))
+		n, _ := jsonscan.ParseInt64([]byte(d.Num)) // exactly: 9007199254740993.0 too
+		lit = jen.Op(strconv.FormatInt(n, 10))
 		if fd.Pointer {
 			lit = typeExpr(fd.Type).Parens(lit)
 		}
@@ -575,8 +583,8 @@ type valueCtx struct {
 	base     string   // name stem for package variables
 	pointer  bool     // the destination is a pointer
 	defaults jen.Code // passed to nested scans
-	// shadow names a []float64 that numbers are appended to as well, as
-	// the general validator sees them: uniqueItems compares those.
+	// shadow names a []string that the exact values of numbers are
+	// appended to as well (runtime.NumberKey): uniqueItems compares those.
 	shadow string
 }
 
@@ -795,10 +803,8 @@ func (g *vgen) read(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stateme
 	}
 	// Any JSON value.
 	return []jen.Code{
-		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id("d").Dot("Raw").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
-		jen.Var().Id("v").Any(),
-		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(ret(rt("ArgSyntax", jen.Err()))),
+		jen.List(jen.Id("v"), jen.Id("te")).Op(":=").Add(rt("ReadAny", jen.Id("d"), ctx.at, jen.Id("late"))),
+		jen.If(jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te"))),
 		assign(ctx, dst, jen.Id("v")),
 	}
 }
@@ -964,8 +970,8 @@ func intEnum(e *catalog.Node) []jen.Code {
 	var vals []jen.Code
 	seen := map[int64]bool{}
 	for _, it := range e.Items {
-		f, _ := it.Float()
-		if n := int64(f); !seen[n] {
+		n, _ := jsonscan.ParseInt64([]byte(it.Num)) // exactly
+		if !seen[n] {
 			seen[n] = true
 			vals = append(vals, jen.Lit(n))
 		}
@@ -1089,24 +1095,25 @@ func (g *vgen) multipleVar(ctx valueCtx, s *catalog.Node) string {
 func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
 	bounds := g.boundsVar(ctx, s)
 	mult := g.multipleVar(ctx, s)
-	fl := jen.Float64().Parens(jen.Id("n"))
-	// In the general validator's order: const, enum, then the bounds.
+	n := jen.Id("n")
+	// In the general validator's order: const, enum, then the bounds; all
+	// exact.
 	var checks []jen.Code
 	if c := s.Get("const"); c != nil {
-		f, _ := c.Float()
-		checks = append(checks, jen.If(jen.Id("n").Op("!=").Lit(int64(f))).Block(ret(rt("ArgNotInEnum", ctx.ptr, fl.Clone(), jen.Id(g.enumVar(ctx, s))))))
+		cn, _ := jsonscan.ParseInt64([]byte(c.Num))
+		checks = append(checks, jen.If(jen.Id("n").Op("!=").Lit(cn)).Block(ret(rt("ArgNotInEnum", ctx.ptr, n.Clone(), jen.Id(g.enumVar(ctx, s))))))
 	}
 	if e := s.Get("enum"); e != nil {
 		checks = append(checks, jen.Switch(jen.Id("n")).Block(
 			jen.Case(intEnum(e)...),
-			jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, fl.Clone(), jen.Id(g.enumVar(ctx, s))))),
+			jen.Default().Block(ret(rt("ArgNotInEnum", ctx.ptr, n.Clone(), jen.Id(g.enumVar(ctx, s))))),
 		))
 	}
 	if bounds != "" {
-		checks = append(checks, jen.If(jen.Op("!").Id(bounds).Dot("Check").Call(fl.Clone())).Block(ret(rt("ArgOutOfRange", ctx.ptr, fl.Clone(), jen.Id(bounds)))))
+		checks = append(checks, jen.If(jen.Op("!").Id(bounds).Dot("CheckInt").Call(n.Clone())).Block(ret(rt("ArgIntOutOfRange", ctx.ptr, n.Clone(), jen.Id(bounds)))))
 	}
 	if mult != "" {
-		checks = append(checks, jen.If(jen.Op("!").Id(mult).Dot("Int").Call(jen.Id("n"))).Block(ret(rt("ArgNotMultiple", ctx.ptr, fl.Clone(), jen.Id(mult)))))
+		checks = append(checks, jen.If(jen.Op("!").Id(mult).Dot("Int").Call(jen.Id("n"))).Block(ret(rt("ArgIntNotMultiple", ctx.ptr, n.Clone(), jen.Id(mult)))))
 	}
 	var onErr jen.Code
 	if s.Get("type") == nil {
@@ -1124,19 +1131,19 @@ func (g *vgen) readInt(ctx valueCtx, s *catalog.Node, want string, dst *jen.Stat
 		switch {
 		case s.Get("enum") != nil || s.Get("const") != nil:
 			// No allowed value is beyond int64.
-			onErr = jen.Add(onErr).Line().Return(rt("ArgNotInEnum", ctx.ptr, rt("OverflowValue", jen.Err()), jen.Id(g.enumVar(ctx, s))))
+			onErr = jen.Add(onErr).Line().Return(rt("ArgNotInEnum", ctx.ptr, rt("OverflowNumber", jen.Err()), jen.Id(g.enumVar(ctx, s))))
 		case ctx.shadow != "":
-			onErr = jen.Add(onErr).Line().Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), rt("OverflowValue", jen.Err()))
+			onErr = jen.Add(onErr).Line().Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), rt("OverflowKey", jen.Err()))
 		}
 	}
 	if ctx.shadow != "" {
-		checks = append(checks, jen.Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), fl.Clone()))
+		checks = append(checks, jen.Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), rt("IntKey", n.Clone())))
 	}
 	var store []jen.Code
 	if ctx.typ.Bits == 32 {
 		store = append(store,
 			jen.If(jen.Id("n").Op("<").Qual("math", "MinInt32").Op("||").Id("n").Op(">").Qual("math", "MaxInt32")).Block(
-				rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, jen.Add(fl.Clone()), jen.Lit("int32"))),
+				rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, n.Clone(), jen.Lit("int32"))),
 			).Else().Block(
 				jen.Id("v").Op(":=").Int32().Parens(jen.Id("n")),
 				assign(ctx, dst, jen.Id("v")),
@@ -1154,29 +1161,48 @@ func (g *vgen) readFloat(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 	bounds := g.boundsVar(ctx, s)
 	mult := g.multipleVar(ctx, s)
 	out := []jen.Code{
-		jen.List(jen.Id("f"), jen.Err()).Op(":=").Id("d").Dot("Float64").Call(),
+		jen.List(jen.Id("num"), jen.Id("f"), jen.Err()).Op(":=").Qual(runtimePkg, "ReadNumber").Call(jen.Id("d")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
 	}
-	// In the general validator's order: const, then the bounds.
+	// In the general validator's order: const, then the bounds; all
+	// exact, on the number as written.
 	if c := s.Get("const"); c != nil {
-		out = append(out, jen.If(jen.Id("f").Op("!=").Lit(mustFloat(c))).Block(ret(rt("ArgNotInEnum", ctx.ptr, jen.Id("f"), jen.Id(g.enumVar(ctx, s))))))
+		out = append(out, jen.If(jen.Op("!").Qual(runtimePkg, "NumberIs").Call(jen.Id("num"), jen.Id("f"), jen.Lit(mustFloat(c)))).Block(ret(rt("ArgNotInEnum", ctx.ptr, rt("NumberValue", jen.Id("num")), jen.Id(g.enumVar(ctx, s))))))
 	}
 	if bounds != "" {
-		out = append(out, jen.If(jen.Op("!").Id(bounds).Dot("Check").Call(jen.Id("f"))).Block(ret(rt("ArgOutOfRange", ctx.ptr, jen.Id("f"), jen.Id(bounds)))))
+		out = append(out, jen.If(jen.Op("!").Id(bounds).Dot("CheckNumber").Call(jen.String().Parens(jen.Id("num")), jen.Id("f"))).Block(ret(rt("ArgNumberOutOfRange", ctx.ptr, jen.String().Parens(jen.Id("num")), jen.Id("f"), jen.Id(bounds)))))
 	}
 	if mult != "" {
-		out = append(out, jen.If(jen.Op("!").Id(mult).Dot("Float").Call(jen.Id("f"))).Block(ret(rt("ArgNotMultiple", ctx.ptr, jen.Id("f"), jen.Id(mult)))))
+		out = append(out, jen.If(jen.Op("!").Id(mult).Dot("NumberMultiple").Call(jen.String().Parens(jen.Id("num")))).Block(ret(rt("ArgNumberNotMultiple", ctx.ptr, jen.Id("num"), jen.Id(mult)))))
 	}
 	if ctx.shadow != "" {
-		out = append(out, jen.Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), jen.Id("f")))
+		out = append(out, jen.Id(ctx.shadow).Op("=").Append(jen.Id(ctx.shadow), rt("NumberKey", jen.Id("num"))))
 	}
+	goType := "float64"
+	if ctx.typ.Bits == 32 {
+		goType = "float32"
+	}
+	out = append(out, jen.If(jen.Qual("math", "IsInf").Call(jen.Id("f"), jen.Lit(0))).Block(
+		rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, rt("NumberValue", jen.Id("num")), jen.Lit(goType))),
+	))
 	if ctx.typ.Bits == 32 {
 		return append(out,
 			jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "Float32").Call(jen.Id("f")), jen.Op("!").Id("ok")).Block(
-				rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, jen.Id("f"), jen.Lit("float32"))),
+				rt("Late", jen.Id("late"), rt("ArgNotFit", ctx.ptr, rt("NumberValue", jen.Id("num")), jen.Lit("float32"))),
 			).Else().Block(assign(ctx, dst, jen.Id("v"))))
 	}
 	return append(out, assign(ctx, dst, jen.Id("f")))
+}
+
+// exactFloat reports whether the number num as written is a float64
+// exactly.
+func exactFloat(num string) bool {
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return false
+	}
+	r, ok := new(big.Rat).SetString(num)
+	return ok && r.Cmp(new(big.Rat).SetFloat64(f)) == 0
 }
 
 func mustFloat(n *catalog.Node) float64 {
@@ -1291,8 +1317,8 @@ func (g *vgen) readSlice(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 	if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
 		unique = true
 	}
-	// Numbers are compared as the general validator compares them: as
-	// float64, also those the Go type cannot hold.
+	// Numbers are compared as the general validator compares them: by
+	// their exact values, also those the Go type cannot hold.
 	floats := ""
 	if unique && (t.Elem.Kind == kInt || t.Elem.Kind == kFloat) {
 		floats = "floats"
@@ -1317,7 +1343,7 @@ func (g *vgen) readSlice(ctx valueCtx, s *catalog.Node, dst *jen.Statement, read
 		jen.Id(list).Op(":=").Add(typeExpr(t)).Values(),
 	}
 	if floats != "" {
-		out = append(out, jen.Var().Id(floats).Index().Float64())
+		out = append(out, jen.Var().Id(floats).Index().String())
 	}
 	out = append(out,
 		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Empty(), jen.Id(i).Op("++")).Block(

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -9,7 +10,7 @@ import (
 	"time"
 
 	"github.com/toolcat/toolcat/catalog"
-	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
 // The values of args schemas, checked before anything is generated. A
@@ -157,15 +158,17 @@ func defaultFits(d *catalog.Node, t *goType) (*catalog.Node, string) {
 			return d, fmt.Sprintf("%q is not a time Go's time.Time reads (RFC 3339)", d.Str)
 		}
 	case kInt:
-		f, ok := d.Float()
+		if d.Kind != catalog.Number {
+			return d, "want an integer"
+		}
+		n, err := jsonscan.ParseInt64([]byte(d.Num)) // exactly, as both validators read it
+		var re *jsonscan.RangeError
 		switch {
-		case d.Kind != catalog.Number:
+		case errors.As(err, &re) && re.Msg == "out of range":
+			return d, fmt.Sprintf("%s is beyond the range of an int64", d.Num)
+		case err != nil:
 			return d, "want an integer"
-		case !ok || f != math.Trunc(f):
-			return d, "want an integer"
-		case math.Abs(f) > 1<<53:
-			return d, fmt.Sprintf("%s is beyond ±2^53, which a float64 holds exactly", d.Num)
-		case t.Bits == 32 && (f < math.MinInt32 || f > math.MaxInt32):
+		case t.Bits == 32 && (n < math.MinInt32 || n > math.MaxInt32):
 			return d, fmt.Sprintf("%s does not fit an int32 (format int32)", d.Num)
 		}
 	case kFloat:
@@ -249,10 +252,11 @@ func finiteNumbers(d *catalog.Node) (*catalog.Node, string) {
 }
 
 // defaultJSON is a default as the general validator applies it: its
-// numbers made float64, encoded by encoding/json (members sorted by name),
-// so that decoding it gives the same Go value in both validators.
+// numbers as written, encoded by encoding/json (members sorted by name),
+// so that decoding it with runtime.UnmarshalExact gives the same Go value
+// in both validators.
 func defaultJSON(d *catalog.Node) []byte {
-	b, err := json.Marshal(runtime.NumbersToFloat(d.Interface()))
+	b, err := json.Marshal(d.Interface())
 	if err != nil {
 		return d.JSON() // defaultFits has rejected such a default
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -25,6 +26,9 @@ type Bounds struct {
 	Min, Max                   float64
 	HasMin, HasMax             bool
 	ExclusiveMin, ExclusiveMax bool
+	// minNum and maxNum are the bounds as the schema writes them, when
+	// known (the general validator's): exact where Min and Max round.
+	minNum, maxNum string
 }
 
 // Check reports whether f is within b.
@@ -39,6 +43,32 @@ func (b *Bounds) Check(f float64) bool {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// minText and maxText write b's bounds, as the schema does when known.
+func (b *Bounds) minText() string {
+	if b.minNum != "" {
+		return quoteValue(numberValue(b.minNum))
+	}
+	return bound(b.Min)
+}
+
+func (b *Bounds) maxText() string {
+	if b.maxNum != "" {
+		return quoteValue(numberValue(b.maxNum))
+	}
+	return bound(b.Max)
+}
+
+// bound writes a schema's bound: an integer in its digits.
+func bound(f float64) string {
+	if f == 0 {
+		return "0" // -0 too, as numberValue shows it
+	}
+	if f == math.Trunc(f) && math.Abs(f) <= 1<<63 {
+		return strconv.FormatFloat(f, 'f', 0, 64) // every digit: 4611686018427387904
+	}
+	return num(f)
+}
 
 // display turns a JSON pointer into the name a model knows: "max_results",
 // "filter.limit", "items[2]"; a long one is clipped.
@@ -80,7 +110,7 @@ func argError(ptr, msg, suggestion string, received, allowed any) *ToolError {
 	e.Details = map[string]any{"field": clip(ptr, 2*maxEchoName)}
 	if received != nil {
 		if v, ok := clipReceived(received); ok {
-			e.Details["received"] = v
+			e.Details["received"] = detailValue(v)
 		}
 	}
 	if allowed != nil {
@@ -97,7 +127,7 @@ func quoteValue(v any) string {
 	case float64:
 		return num(x)
 	case json.Number:
-		return clip(string(x), 60)
+		return jsonscan.ShortNumber([]byte(x)) // as written (see numberValue)
 	case elided:
 		return "an " + string(x)
 	case nil:
@@ -133,17 +163,34 @@ func ArgTypeError(ptr, want, got string) *ToolError {
 
 // ArgOutOfRange reports a number outside b.
 func ArgOutOfRange(ptr string, got float64, b Bounds) *ToolError {
+	which := b.outside(func() int { return cmpFloat(got, b.Min) }, func() int { return cmpFloat(got, b.Max) })
+	return argOutOfRange(ptr, num(got), got, which, b)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// argOutOfRange reports the number shown, received as got, outside b:
+// which names the bound it fails (see Bounds.outside).
+func argOutOfRange(ptr, shown string, got any, which string, b Bounds) *ToolError {
 	name := display(ptr)
 	var msg string
-	switch {
-	case b.HasMin && got < b.Min:
-		msg = fmt.Sprintf("%s=%s is below the minimum %s", name, num(got), num(b.Min))
-	case b.HasMin && b.ExclusiveMin && got == b.Min:
-		msg = fmt.Sprintf("%s=%s must be greater than %s", name, num(got), num(b.Min))
-	case b.HasMax && got > b.Max:
-		msg = fmt.Sprintf("%s=%s is above the maximum %s", name, num(got), num(b.Max))
+	switch which {
+	case "below":
+		msg = fmt.Sprintf("%s=%s is below the minimum %s", name, shown, b.minText())
+	case "at min":
+		msg = fmt.Sprintf("%s=%s must be greater than %s", name, shown, b.minText())
+	case "above":
+		msg = fmt.Sprintf("%s=%s is above the maximum %s", name, shown, b.maxText())
 	default:
-		msg = fmt.Sprintf("%s=%s must be less than %s", name, num(got), num(b.Max))
+		msg = fmt.Sprintf("%s=%s must be less than %s", name, shown, b.maxText())
 	}
 	allowed := map[string]any{}
 	var sug string
@@ -156,19 +203,25 @@ func ArgOutOfRange(ptr string, got float64, b Bounds) *ToolError {
 	}
 	if b.HasMin {
 		allowed[lo] = b.Min
+		if b.minNum != "" {
+			allowed[lo] = detailValue(json.Number(b.minNum))
+		}
 	}
 	if b.HasMax {
 		allowed[hi] = b.Max
+		if b.maxNum != "" {
+			allowed[hi] = detailValue(json.Number(b.maxNum))
+		}
 	}
 	switch {
 	case b.HasMin && b.HasMax && !b.ExclusiveMin && !b.ExclusiveMax:
-		sug = fmt.Sprintf("Use a value between %s and %s.", num(b.Min), num(b.Max))
+		sug = fmt.Sprintf("Use a value between %s and %s.", b.minText(), b.maxText())
 	case b.HasMin && b.HasMax:
-		sug = fmt.Sprintf("Use a value %s %s and %s %s.", cmpWord(b.ExclusiveMin, true), num(b.Min), cmpWord(b.ExclusiveMax, false), num(b.Max))
+		sug = fmt.Sprintf("Use a value %s %s and %s %s.", cmpWord(b.ExclusiveMin, true), b.minText(), cmpWord(b.ExclusiveMax, false), b.maxText())
 	case b.HasMin:
-		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMin, true), num(b.Min))
+		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMin, true), b.minText())
 	default:
-		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMax, false), num(b.Max))
+		sug = fmt.Sprintf("Use a value %s %s.", cmpWord(b.ExclusiveMax, false), b.maxText())
 	}
 	return argError(ptr, msg, sug, got, allowed)
 }
@@ -336,9 +389,8 @@ func ArgDecodeError(ptr, want string, err error) *ToolError {
 	switch {
 	case errors.As(err, &te):
 		e := ArgTypeError(ptr, want, te.Got.String())
-		var v any
-		if len(te.Value) <= 1024 && json.Unmarshal(te.Value, &v) == nil {
-			e.Details["received"] = v
+		if v, err := decodeExact(te.Value); len(te.Value) <= 1024 && err == nil {
+			e.Details["received"] = detailValue(v)
 		}
 		return e
 	case errors.As(err, &re):
@@ -347,6 +399,10 @@ func ArgDecodeError(ptr, want string, err error) *ToolError {
 		}
 		return argError(ptr, fmt.Sprintf("%s=%s is out of range", display(ptr), clip(re.Number, maxEchoValue)),
 			"Use a smaller number.", re.Number, nil)
+	}
+	var le *jsonscan.LimitError
+	if errors.As(err, &le) {
+		return ArgNumberLimit(ptr, le)
 	}
 	return ArgSyntax(err)
 }

@@ -148,8 +148,6 @@ func decodeReceived(raw []byte) (v any, ok bool) {
 		}
 		return elided("object"), true
 	}
-	if json.Unmarshal(raw, &v) != nil {
-		return nil, false
-	}
-	return v, true
+	v, err := decodeExact(raw)
+	return v, err == nil
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -106,6 +107,10 @@ func DecodeMembers(data []byte, field func(name string) any) error {
 			return err
 		}
 		if err := UnmarshalExact(raw, target); err != nil {
+			var mf *misfitErr
+			if errors.As(err, &mf) {
+				return &misfitErr{fitMisfit{"/" + escapeToken(name) + mf.ptr, mf.got, mf.goType}, mf.n}
+			}
 			return fmt.Errorf("member %q: %w", name, err)
 		}
 	}
@@ -159,13 +164,22 @@ func ExactMembers(doc any, t reflect.Type) {
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
 // UnmarshalExact is json.Unmarshal(data, v) for v a pointer to a type
-// toolcat generates, but with names matched exactly (see ExactMembers):
+// toolcat generates, but with names matched exactly (see ExactMembers) and
+// numbers decoded exactly (an integer written 3.0 or 1e3 fills an int64,
+// without passing through a float64):
 // the decoding of generated types from JSON that the runtime and
 // generated code do goes through it or ExactMembers.
 func UnmarshalExact(data []byte, v any) error {
 	t := reflect.TypeOf(v)
-	if t == nil || t.Kind() != reflect.Pointer || !foldable(t.Elem()) {
+	if t == nil || t.Kind() != reflect.Pointer {
 		return json.Unmarshal(data, v)
+	}
+	if !foldable(t.Elem()) && !bytes.ContainsAny(data, ".eE") {
+		// No member names to match, no number but in its digits: the
+		// exact path only words an error.
+		if err := json.Unmarshal(data, v); err == nil {
+			return nil
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -177,6 +191,9 @@ func UnmarshalExact(data []byte, v any) error {
 		return json.Unmarshal(data, v) // its error for trailing data
 	}
 	ExactMembers(doc, t.Elem())
+	if misfits := fitNumbers(&doc, t.Elem(), nil, nil); len(misfits) > 0 {
+		return &misfitErr{firstMisfit(misfits), len(misfits)}
+	}
 	b, err := json.Marshal(doc)
 	if err != nil {
 		return err

@@ -127,3 +127,21 @@ func TestTypedExactNames(t *testing.T) {
 		t.Errorf("a member in another case reached a field: %s", b)
 	}
 }
+
+// Numbers reach the fields of a struct with its own UnmarshalJSON exactly
+// too, and one its field cannot hold is reported where it is.
+func TestTypedExactNumbersInOddNames(t *testing.T) {
+	sv, err := NewSchemaValidator(&Meta{Name: "t", ArgsSchema: json.RawMessage(`{"type":"object","properties":{"odd":{"type":"object","properties":{"q\"\\":{"type":"integer"}}}}}`), AdditionalArgs: AdditionalArgsAllow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Typed[typedArgs](sv)
+	got, te := v.Validate([]byte(`{"odd":{"q\"\\":9007199254740993.0}}`))
+	if te != nil || got.(*typedArgs).Odd.Count != 9007199254740993 {
+		t.Errorf("got %+v, %v", got, te)
+	}
+	_, te = v.Validate([]byte(`{"odd":{"q\"\\":9223372036854775808}}`))
+	if te == nil || te.Details["field"] != `/odd/q"\` || !strings.HasPrefix(te.Message, `odd.q"\=9223372036854775808 does not fit the tool's type int64`) {
+		t.Errorf("got %v %v", te, te.Details)
+	}
+}

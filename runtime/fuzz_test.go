@@ -16,6 +16,7 @@ func FuzzCall(f *testing.F) {
 		`{"query":"pgvector"}`, `{"query":"pg","max_results":50}`, `{"query":"pg","sort":"dat"}`,
 		`{"query":"\u00e9\ud83d\ude00","max_results":1e1}`, `{"query":"pg","maxresults":3}`, `[]`, `null`, ``,
 		`{"query":"pg",}`, `{"query":"pg"} x`, `{"a":{"b":[1,2,{"c":null}]}}`, `"\ud800"`, `-0.0e-7`,
+		`{"query":"pg","max_results":0.33333333333333333333333333333333333333333333}`, `{"query":1e700}`, `{"query":"pg","max_results":1e1001}`,
 	} {
 		f.Add(uint8(0), []byte(s))
 		f.Add(uint8(1), []byte(s))

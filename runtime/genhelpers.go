@@ -1,11 +1,9 @@
 package runtime
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -64,6 +62,7 @@ func (p *Path) token() string {
 func ArgRead(ptr, want string, err error) *ToolError {
 	var te *jsonscan.TypeError
 	var re *jsonscan.RangeError
+	var le *jsonscan.LimitError
 	switch {
 	case errors.As(err, &te):
 		v, ok := decodeReceived(te.Value)
@@ -72,14 +71,15 @@ func ArgRead(ptr, want string, err error) *ToolError {
 		}
 		e := ArgTypeError(ptr, want, jsonType(v))
 		if v, ok := clipReceived(v); ok {
-			e.Details["received"] = v
+			e.Details["received"] = detailValue(v)
 		}
 		return e
 	case errors.As(err, &re) && re.Msg == "not an integer":
-		f, _ := strconv.ParseFloat(re.Number, 64)
 		e := ArgTypeError(ptr, want, "number")
-		e.Details["received"] = f
+		e.Details["received"] = detailValue(json.Number(re.Number))
 		return e
+	case errors.As(err, &le):
+		return ArgNumberLimit(ptr, le)
 	}
 	return ArgDecodeError(ptr, want, err)
 }
@@ -96,13 +96,13 @@ func ArgEnumRead(ptr string, err error, allowed []any) *ToolError {
 		if !ok {
 			return ArgSyntax(err)
 		}
-		return ArgNotInEnum(ptr, v, allowed)
+		return ArgNotInEnum(ptr, messageValue(v), allowed)
 	case errors.As(err, &re):
-		f, perr := strconv.ParseFloat(re.Number, 64)
-		if perr != nil {
-			return ArgDecodeError(ptr, "number", err)
-		}
-		return ArgNotInEnum(ptr, f, allowed)
+		return ArgNotInEnum(ptr, numberValue(re.Number), allowed)
+	}
+	var le *jsonscan.LimitError
+	if errors.As(err, &le) {
+		return ArgNumberLimit(ptr, le)
 	}
 	return ArgSyntax(err)
 }
@@ -115,20 +115,18 @@ func ArgEnumRead(ptr string, err error, allowed []any) *ToolError {
 // holds everywhere. The returned error, if any, is to be reported now.
 func ArgInt(ptr, want string, err error, b *Bounds, m *Multiple, late **ToolError) *ToolError {
 	var re *jsonscan.RangeError
-	if !errors.As(err, &re) || re.Msg == "not an integer" {
+	if !errors.As(err, &re) || re.Msg != "out of range" {
 		return ArgRead(ptr, want, err)
 	}
-	f, perr := strconv.ParseFloat(re.Number, 64)
-	if perr != nil || math.IsInf(f, 0) {
-		return ArgDecodeError(ptr, want, err)
+	// An integer beyond int64, within jsonscan's limits: checked exactly.
+	f, _ := strconv.ParseFloat(re.Number, 64) // ±Inf beyond float64
+	if b != nil && !b.CheckNumber(re.Number, f) {
+		return ArgNumberOutOfRange(ptr, re.Number, f, *b)
 	}
-	if b != nil && !b.Check(f) {
-		return ArgOutOfRange(ptr, f, *b)
+	if m != nil && !m.NumberMultiple(re.Number) {
+		return argNotMultiple(ptr, quoteValue(numberValue(re.Number)), numberValue(re.Number), m)
 	}
-	if m != nil && !m.Float(f) {
-		return ArgNotMultiple(ptr, f, m)
-	}
-	Late(late, ArgNotFit(ptr, f, "int64"))
+	Late(late, ArgNotFit(ptr, numberValue(re.Number), "int64"))
 	return nil
 }
 
@@ -141,6 +139,16 @@ func OverflowValue(err error) float64 {
 	}
 	f, _ := strconv.ParseFloat(re.Number, 64)
 	return f
+}
+
+// OverflowNumber returns the number of a jsonscan.RangeError, which ArgInt
+// found to be an integer beyond int64, as messages show it.
+func OverflowNumber(err error) any {
+	var re *jsonscan.RangeError
+	if !errors.As(err, &re) {
+		return 0
+	}
+	return numberValue(re.Number)
 }
 
 // Late records te in *late unless an error is there already. Generated
@@ -156,9 +164,11 @@ func Late(late **ToolError, te *ToolError) {
 // cannot hold: an integer beyond int64 or int32, a number beyond float32,
 // a date-time the time package does not parse.
 func ArgNotFit(ptr string, got any, goType string) *ToolError {
-	return argError(ptr,
-		fmt.Sprintf("%s=%s does not fit the tool's type %s", display(ptr), quoteValue(got), goType),
-		"Use a smaller value.", got, map[string]any{"type": goType})
+	msg := fmt.Sprintf("%s=%s does not fit the tool's type %s", display(ptr), quoteValue(got), goType)
+	if r, ok := goRanges[goType]; ok {
+		msg += ", which holds " + r
+	}
+	return argError(ptr, msg, "Use a smaller value.", got, map[string]any{"type": goType})
 }
 
 // Float32 converts f as encoding/json would decode its shortest form into
@@ -193,12 +203,13 @@ func NewMultiple(s string) *Multiple {
 	return m
 }
 
-// Int reports whether n is a multiple of m.
+// Int reports whether n is a multiple of m, exactly.
 func (m *Multiple) Int(n int64) bool {
-	if m.n != 0 && n > -1<<53 && n < 1<<53 {
+	if m.n != 0 {
 		return n%m.n == 0
 	}
-	return m.Float(float64(n))
+	r := new(big.Rat).SetInt64(n)
+	return r.Quo(r, m.r).IsInt()
 }
 
 // Float reports whether f is a multiple of m.
@@ -274,18 +285,10 @@ func FormatChecker(format string) func(string) bool {
 }
 
 // SkipArg skips the next value of d, an argument the schema does not
-// check, rejecting what encoding/json rejects: numbers beyond float64 too.
+// check and the Go types do not keep: a number in it may be beyond float64
+// (1e400), but not beyond jsonscan's limits.
 func SkipArg(d *jsonscan.Decoder) error {
-	raw, err := d.Raw()
-	if err != nil {
-		return err
-	}
-	// Only an exponent, or some 300 digits, takes a number beyond float64.
-	if len(raw) > 300 || bytes.ContainsAny(raw, "eE") {
-		var v any
-		return json.Unmarshal(raw, &v)
-	}
-	return nil
+	return d.Skip()
 }
 
 // RefineArgsError turns te, the first error a generated validator found in
@@ -298,14 +301,9 @@ func SkipArg(d *jsonscan.Decoder) error {
 // one-pass scan, whose verdict is final.
 func RefineArgsError(raw []byte, te *ToolError, names []string, rejectUnknown bool, scan func([]byte) (any, *ToolError)) (any, *ToolError) {
 	raw = NormalizeArgs(raw)
-	var doc any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := json.Unmarshal(raw, new(any)); err != nil {
-		return nil, ArgSyntax(err)
-	}
-	if err := dec.Decode(&doc); err != nil {
-		return nil, ArgSyntax(err)
+	doc, dte := decodeArgs(raw)
+	if dte != nil {
+		return nil, dte
 	}
 	obj, isObj := doc.(map[string]any)
 	if isObj && rejectUnknown {

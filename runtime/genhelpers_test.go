@@ -95,8 +95,14 @@ func TestMultiple(t *testing.T) {
 		}
 	}
 	five := runtime.NewMultiple("5")
-	if !five.Int(-35) || five.Int(33) || !five.Int(1<<60) {
+	// Exactly, beyond 2^53 too: 2^60 is not a multiple of 5, though its
+	// nearest float64 written shortest (1.152921504606847e+18) is.
+	if !five.Int(-35) || five.Int(33) || five.Int(1<<60) || !five.Int(5<<58) || five.Int(1<<53+1) || !five.Int(-9223372036854775805) {
 		t.Error("multiples of 5")
+	}
+	two := runtime.NewMultiple("2")
+	if two.Int(1<<53+1) || !two.Int(-1<<63) {
+		t.Error("multiples of 2")
 	}
 	if te := runtime.ArgNotMultiple("/n", 33, five); te.Message != "n=33 is not a multiple of 5" {
 		t.Errorf("message: %q", te.Message)
@@ -150,7 +156,7 @@ func TestSkipArg(t *testing.T) {
 	for _, tc := range []struct {
 		raw string
 		ok  bool
-	}{{`{"a":[1,"e",1e3]}`, true}, {`[1e400]`, false}, {`"1e400"`, true}, {`{"a":0{"b":1}}`, false}} {
+	}{{`{"a":[1,"e",1e3]}`, true}, {`[1e400]`, true}, {`[1e1001]`, false}, {`"1e400"`, true}, {`{"a":0{"b":1}}`, false}} {
 		var d jsonscan.Decoder
 		d.Reset([]byte(tc.raw))
 		err := runtime.SkipArg(&d)
@@ -172,7 +178,8 @@ func TestRefineArgsError(t *testing.T) {
 		accept         string
 	}{
 		{"invalid JSON first", `{"a":1,}`, "arguments are not valid JSON", ""},
-		{"number beyond float64", `{"a":1e400}`, "arguments are not valid JSON", ""},
+		{"a number beyond float64 is valid JSON", `{"a":1e400}`, "first", ""},
+		{"a number beyond the limits, before undeclared arguments", `{"zz":1,"a":[1,1e-1001]}`, "a[1]=1e-1001 has an exponent beyond ±1000", ""},
 		{"unknown argument, first in order", `{"a":1,"zz":1,"c":2}`, `unknown argument "c"`, ""},
 		{"the error found", `{"a":1}`, "first", ""},
 		{"repeated key: scanned again", `{"a":1,"a":{"x":2,"x":3}}`, "", `{"a":{"x":3}}`},

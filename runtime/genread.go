@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -353,24 +354,25 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 		}
 		if s.Enum != nil {
 			// No allowed value is beyond int64.
-			return 0, false, ArgNotInEnum(p.String(), OverflowValue(err), s.Allowed)
+			return 0, false, ArgNotInEnum(p.String(), OverflowNumber(err), s.Allowed)
 		}
 		return 0, false, nil
 	}
 	if s != nil {
-		// In SchemaValidator's order: the enum, then the bounds.
+		// In SchemaValidator's order: the enum, then the bounds; all
+		// exact.
 		if s.Enum != nil && !slices.Contains(s.Enum, n) {
-			return 0, false, ArgNotInEnum(p.String(), float64(n), s.Allowed)
+			return 0, false, ArgNotInEnum(p.String(), n, s.Allowed)
 		}
-		if s.Bounds != nil && !s.Bounds.Check(float64(n)) {
-			return 0, false, ArgOutOfRange(p.String(), float64(n), *s.Bounds)
+		if s.Bounds != nil && !s.Bounds.CheckInt(n) {
+			return 0, false, ArgIntOutOfRange(p.String(), n, *s.Bounds)
 		}
 		if s.Multiple != nil && !s.Multiple.Int(n) {
-			return 0, false, ArgNotMultiple(p.String(), float64(n), s.Multiple)
+			return 0, false, ArgIntNotMultiple(p.String(), n, s.Multiple)
 		}
 	}
 	if int64(T(n)) != n {
-		Late(late, ArgNotFit(p.String(), float64(n), "int32"))
+		Late(late, ArgNotFit(p.String(), n, "int32"))
 		return 0, false, nil
 	}
 	return T(n), true, nil
@@ -394,26 +396,38 @@ func ReadFloatPtr[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberS
 
 // readFloat reads a number; ok is false when there is nothing to store.
 func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError) (T, bool, *ToolError) {
-	f, err := d.Float64()
+	num, err := d.Number()
 	if err != nil {
 		if s != nil && s.Type == "" {
 			return 0, false, ArgEnumRead(p.String(), err, s.Allowed)
 		}
 		return 0, false, ArgRead(p.String(), s.typ("number"), err)
 	}
+	f, ferr := strconv.ParseFloat(string(num), 64) // ±Inf beyond float64
 	if s != nil {
-		if s.Bounds != nil && !s.Bounds.Check(f) {
-			return 0, false, ArgOutOfRange(p.String(), f, *s.Bounds)
+		// As written, exactly: f decides unless it is at a bound.
+		if s.Bounds != nil && !s.Bounds.inside(f) && !s.Bounds.CheckNumber(string(num), f) {
+			return 0, false, ArgNumberOutOfRange(p.String(), string(num), f, *s.Bounds)
 		}
-		if s.Multiple != nil && !s.Multiple.Float(f) {
-			return 0, false, ArgNotMultiple(p.String(), f, s.Multiple)
+		if s.Multiple != nil && !s.Multiple.NumberMultiple(string(num)) {
+			v := numberValue(string(num))
+			return 0, false, argNotMultiple(p.String(), quoteValue(v), v, s.Multiple)
 		}
 	}
-	if float64(T(float32Probe)) != float32Probe {
+	is32 := float64(T(float32Probe)) != float32Probe
+	if ferr != nil {
+		goType := "float64"
+		if is32 {
+			goType = "float32"
+		}
+		Late(late, ArgNotFit(p.String(), numberValue(string(num)), goType))
+		return 0, false, nil
+	}
+	if is32 {
 		// T is a float32: convert as encoding/json would.
 		v, ok := Float32(f)
 		if !ok {
-			Late(late, ArgNotFit(p.String(), f, "float32"))
+			Late(late, ArgNotFit(p.String(), numberValue(string(num)), "float32"))
 			return 0, false, nil
 		}
 		return T(v), true, nil

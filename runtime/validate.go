@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	neturl "net/url"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/toolcat/toolcat/runtime/jsonscan"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -95,12 +97,26 @@ func NewSchemaValidator(m *Meta) (*SchemaValidator, error) {
 // ArgNames returns the names of the top-level arguments, sorted.
 func (v *SchemaValidator) ArgNames() []string { return v.props }
 
-// Validate implements Validator.
+// Validate implements Validator. Numbers are checked as written; the
+// arguments returned hold them as float64, as encoding/json decodes them,
+// and a number beyond float64's range is refused (ArgNotFit).
 func (v *SchemaValidator) Validate(raw []byte) (any, *ToolError) {
-	raw = NormalizeArgs(raw)
-	var doc any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, ArgSyntax(err)
+	doc, te := v.validateExact(raw)
+	if te != nil {
+		return nil, te
+	}
+	if first, n := numbersToFloat(&doc, nil); first != nil {
+		return nil, misfitError(*first, n)
+	}
+	return doc, nil
+}
+
+// validateExact validates raw and returns the arguments with their numbers
+// as json.Number, exactly as written, defaults applied.
+func (v *SchemaValidator) validateExact(raw []byte) (any, *ToolError) {
+	doc, te := decodeArgs(NormalizeArgs(raw))
+	if te != nil {
+		return nil, te
 	}
 	if te := v.ValidateValue(&doc); te != nil {
 		return nil, te
@@ -108,8 +124,93 @@ func (v *SchemaValidator) Validate(raw []byte) (any, *ToolError) {
 	return doc, nil
 }
 
-// ValidateValue validates a value decoded by encoding/json and applies the
-// additional_args policy and the defaults to it in place.
+// decodeArgs decodes raw arguments with decodeExact, reporting invalid
+// JSON, then the first number beyond jsonscan's limits.
+func decodeArgs(raw []byte) (any, *ToolError) {
+	doc, err := decodeExact(raw)
+	if err != nil {
+		var le *jsonscan.LimitError
+		if errors.As(err, &le) {
+			if te := CheckNumberLimits(raw); te != nil {
+				return nil, te
+			}
+		}
+		return nil, ArgSyntax(err)
+	}
+	return doc, nil
+}
+
+// decodeExact decodes raw as encoding/json does, and with its errors, but
+// with numbers as json.Number; a number beyond jsonscan's limits is a
+// *jsonscan.LimitError.
+func decodeExact(raw []byte) (any, error) {
+	if !json.Valid(raw) {
+		var v json.RawMessage
+		return nil, json.Unmarshal(raw, &v) // worded as encoding/json words it
+	}
+	var d jsonscan.Decoder
+	d.Reset(raw)
+	return decodeValue(&d)
+}
+
+// decodeValue decodes the next value of d, valid JSON, as encoding/json
+// decodes it into an any with UseNumber: a later member of an object
+// given twice wins, invalid UTF-8 becomes U+FFFD.
+func decodeValue(d *jsonscan.Decoder) (any, error) {
+	switch d.Peek() {
+	case jsonscan.Object:
+		if err := d.BeginObject(); err != nil {
+			return nil, err
+		}
+		m := map[string]any{}
+		for {
+			k, ok, err := d.NextKey()
+			if err != nil || !ok {
+				return m, err
+			}
+			key := string(k)
+			v, err := decodeValue(d)
+			if err != nil {
+				return nil, err
+			}
+			m[key] = v
+		}
+	case jsonscan.Array:
+		if err := d.BeginArray(); err != nil {
+			return nil, err
+		}
+		a := []any{}
+		for {
+			ok, err := d.NextElem()
+			if err != nil || !ok {
+				return a, err
+			}
+			v, err := decodeValue(d)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+	case jsonscan.String:
+		return d.String()
+	case jsonscan.Number:
+		num, err := d.Number()
+		if err != nil {
+			return nil, err // beyond jsonscan's limits
+		}
+		return json.Number(num), nil
+	case jsonscan.Bool:
+		return d.Bool()
+	case jsonscan.Null:
+		return nil, d.Null()
+	}
+	return nil, d.Skip()
+}
+
+// ValidateValue validates a value decoded by encoding/json, with numbers
+// as float64 or, to check them exactly, as json.Number, and applies the
+// additional_args policy and the defaults to it in place. Defaults hold
+// their numbers as json.Number.
 func (v *SchemaValidator) ValidateValue(doc *any) *ToolError {
 	obj, isObj := (*doc).(map[string]any)
 	if isObj && !v.open && v.policy != AdditionalArgsAllow {
@@ -165,15 +266,22 @@ func normalizeArgs(raw []byte) []byte {
 // arguments, defaults applied, into a new T, returning *T. It re-encodes
 // the arguments once; generated one-pass validators avoid that. A field
 // of T is filled from the member its json tag names exactly, never from
-// one that differs in case (see ExactMembers).
+// one that differs in case (see ExactMembers), and numbers go from the
+// arguments to T's fields without passing through a float64 unless the
+// field is one: an integer written 9007199254740993.0 or 1e3 decodes
+// exactly into an int64, and a number T cannot hold is refused with
+// ArgNotFit, as generated validators refuse it.
 func Typed[T any](v *SchemaValidator) Validator {
 	t := reflect.TypeFor[T]()
 	return ValidatorFunc(func(raw []byte) (any, *ToolError) {
-		doc, te := v.Validate(raw)
+		doc, te := v.validateExact(raw)
 		if te != nil {
 			return nil, te
 		}
 		ExactMembers(doc, t)
+		if misfits := fitNumbers(&doc, t, nil, nil); len(misfits) > 0 {
+			return nil, misfitsError(misfits)
+		}
 		b, err := json.Marshal(doc)
 		if err != nil {
 			return nil, Internal("re-encoding arguments: " + clip(err.Error(), maxEchoText))
@@ -214,18 +322,28 @@ func (v *SchemaValidator) convert(ve *jsonschema.ValidationError, doc any) *Tool
 	case *kind.Type:
 		te = ArgTypeError(ptr, strings.Join(k.Want, " or "), jsonType(got))
 		if v, ok := clipReceived(got); ok {
-			te.Details["received"] = v
+			te.Details["received"] = detailValue(v)
 		}
 	case *kind.Enum:
-		te = ArgNotInEnum(ptr, got, k.Want)
+		te = ArgNotInEnum(ptr, messageValue(got), k.Want)
 	case *kind.Const:
-		te = ArgNotInEnum(ptr, got, []any{k.Want})
+		te = ArgNotInEnum(ptr, messageValue(got), []any{k.Want})
 	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum:
-		f, _ := toFloat(got)
-		te = ArgOutOfRange(ptr, f, boundsOf(sub))
+		b := boundsOf(sub)
+		switch n := got.(type) {
+		case json.Number:
+			f, _ := strconv.ParseFloat(string(n), 64) // ±Inf beyond float64
+			te = ArgNumberOutOfRange(ptr, string(n), f, b)
+		default:
+			f, _ := toFloat(got)
+			te = ArgOutOfRange(ptr, f, b)
+		}
 	case *kind.MultipleOf:
-		te = argError(ptr, fmt.Sprintf("%s=%s is not a multiple of %s", display(ptr), ratString(k.Got), ratString(k.Want)),
-			"Use a multiple of "+ratString(k.Want)+".", got, map[string]any{"multipleOf": ratFloat(k.Want)})
+		shown := ratString(k.Got)
+		if n, ok := got.(json.Number); ok {
+			shown = quoteValue(numberValue(string(n)))
+		}
+		te = argNotMultiple(ptr, shown, messageValue(got), &Multiple{r: k.Want, float: ratFloat(k.Want)})
 	case *kind.MinLength, *kind.MaxLength:
 		s, _ := got.(string)
 		mn, mx := intKw(sub, "minLength", -1), intKw(sub, "maxLength", -1)
@@ -330,18 +448,36 @@ func intKw(sub map[string]any, kw string, def int) int {
 func boundsOf(sub map[string]any) Bounds {
 	var b Bounds
 	if f, ok := toFloat(sub["minimum"]); ok {
-		b.Min, b.HasMin = f, true
+		b.Min, b.HasMin, b.minNum = f, true, numText(sub["minimum"])
 	}
-	if f, ok := toFloat(sub["exclusiveMinimum"]); ok && (!b.HasMin || f >= b.Min) {
-		b.Min, b.HasMin, b.ExclusiveMin = f, true, true
+	if f, ok := toFloat(sub["exclusiveMinimum"]); ok && (!b.HasMin || cmpBound(sub["exclusiveMinimum"], sub["minimum"]) >= 0) {
+		b.Min, b.HasMin, b.ExclusiveMin, b.minNum = f, true, true, numText(sub["exclusiveMinimum"])
 	}
 	if f, ok := toFloat(sub["maximum"]); ok {
-		b.Max, b.HasMax = f, true
+		b.Max, b.HasMax, b.maxNum = f, true, numText(sub["maximum"])
 	}
-	if f, ok := toFloat(sub["exclusiveMaximum"]); ok && (!b.HasMax || f <= b.Max) {
-		b.Max, b.HasMax, b.ExclusiveMax = f, true, true
+	if f, ok := toFloat(sub["exclusiveMaximum"]); ok && (!b.HasMax || cmpBound(sub["exclusiveMaximum"], sub["maximum"]) <= 0) {
+		b.Max, b.HasMax, b.ExclusiveMax, b.maxNum = f, true, true, numText(sub["exclusiveMaximum"])
 	}
 	return b
+}
+
+// numText is the text of a schema's number as written, or "".
+func numText(v any) string {
+	n, _ := v.(json.Number)
+	return string(n)
+}
+
+// cmpBound compares two of a schema's numbers exactly.
+func cmpBound(a, b any) int {
+	x, ok1 := new(big.Rat).SetString(fmt.Sprint(a))
+	y, ok2 := new(big.Rat).SetString(fmt.Sprint(b))
+	if !ok1 || !ok2 {
+		fa, _ := toFloat(a)
+		fb, _ := toFloat(b)
+		return cmpFloat(fa, fb)
+	}
+	return x.Cmp(y)
 }
 
 func toFloat(v any) (float64, bool) {
@@ -428,7 +564,8 @@ func jsonType(v any) string {
 		}
 		return "number"
 	case json.Number:
-		if _, err := n.Int64(); err == nil {
+		var re *jsonscan.RangeError
+		if _, err := jsonscan.ParseInt64([]byte(n)); err == nil || errors.As(err, &re) && re.Msg == "out of range" {
 			return "integer"
 		}
 		return "number"
@@ -470,16 +607,15 @@ func buildDefaults(schema map[string]any) *defaultsNode {
 		if n == nil {
 			n = &defaultsNode{props: map[string]defaultEntry{}}
 		}
-		e.value = NumbersToFloat(e.value)
 		n.props[name] = e
 	}
 	return n
 }
 
 // NumbersToFloat turns the json.Numbers of a decoded schema value into
-// float64, in place, as encoding/json decodes arguments: it is how the
-// general validator applies a default, and how toolcat gen writes one for
-// generated validators, so that both decode to the same Go value.
+// float64, in place, as encoding/json decodes arguments into an any.
+// Neither validator applies defaults this way any more: both keep their
+// numbers exact (see Typed and UnmarshalExact).
 func NumbersToFloat(v any) any {
 	switch x := v.(type) {
 	case json.Number:

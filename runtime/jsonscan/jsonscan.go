@@ -36,7 +36,6 @@
 package jsonscan
 
 import (
-	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -467,12 +466,14 @@ func (d *Decoder) readNumber() ([]byte, error) {
 			return nil, d.syntax("invalid number: digits expected after '.'")
 		}
 	}
+	exp := -1
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
 		j := i
+		exp = i - start
 		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 			i++
 		}
@@ -481,12 +482,16 @@ func (d *Decoder) readNumber() ([]byte, error) {
 			return nil, d.syntax("invalid number: digits expected in exponent")
 		}
 	}
+	if err := checkLimits(b[start:i], start, exp); err != nil {
+		d.pos = start
+		return nil, err
+	}
 	d.pos = i
 	return b[start:i], nil
 }
 
 // Int64 reads a number that must be an integer: JSON Schema's "integer",
-// which includes 2.0 and 1e3.
+// which includes 2.0 and 1e3. It reads it exactly (see ParseInt64).
 func (d *Decoder) Int64() (int64, error) {
 	num, err := d.Number()
 	if err != nil {
@@ -515,21 +520,11 @@ func (d *Decoder) Int64() (int64, error) {
 			return n, nil
 		}
 	}
-	off := d.pos - len(num)
-	if n, err := strconv.ParseInt(string(num), 10, 64); err == nil {
-		return n, nil
+	n, err := ParseInt64(num)
+	if err != nil {
+		err.(*RangeError).Offset = d.pos - len(num)
 	}
-	f, perr := strconv.ParseFloat(string(num), 64)
-	if perr != nil || math.IsInf(f, 0) {
-		return 0, &RangeError{Offset: off, Number: string(num), Msg: "out of range"}
-	}
-	if f != math.Trunc(f) {
-		return 0, &RangeError{Offset: off, Number: string(num), Msg: "not an integer"}
-	}
-	if f < -9.223372036854775808e18 || f >= 9.223372036854775808e18 {
-		return 0, &RangeError{Offset: off, Number: string(num), Msg: "out of range"}
-	}
-	return int64(f), nil
+	return n, err
 }
 
 // Float64 reads a number.

@@ -349,7 +349,7 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				return runtime.ArgEnumRead(at.Field("version"), err, createEventArgsVersionAllowed)
 			} else {
 				if n != int64(2) {
-					return runtime.ArgNotInEnum(at.Field("version"), float64(n), createEventArgsVersionAllowed)
+					return runtime.ArgNotInEnum(at.Field("version"), n, createEventArgsVersionAllowed)
 				}
 				out.Version = &n
 			}
@@ -430,7 +430,7 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				return runtime.ArgRead(p.String(), "array", err)
 			}
 			list := []int64{}
-			var floats []float64
+			var floats []string
 			for i := 0; ; i++ {
 				more, err := d.NextElem()
 				if err != nil {
@@ -446,12 +446,12 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 						if te := runtime.ArgInt(p.Elem(i), "integer", err, &createEventArgsSlotsItemBounds, nil, late); te != nil {
 							return te
 						}
-						floats = append(floats, runtime.OverflowValue(err))
+						floats = append(floats, runtime.OverflowKey(err))
 					} else {
-						if !createEventArgsSlotsItemBounds.Check(float64(n)) {
-							return runtime.ArgOutOfRange(p.Elem(i), float64(n), createEventArgsSlotsItemBounds)
+						if !createEventArgsSlotsItemBounds.CheckInt(n) {
+							return runtime.ArgIntOutOfRange(p.Elem(i), n, createEventArgsSlotsItemBounds)
 						}
-						floats = append(floats, float64(n))
+						floats = append(floats, runtime.IntKey(n))
 						item = n
 					}
 					list = append(list, item)
@@ -508,13 +508,9 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 				{
 					k := string(key)
 					var item any
-					raw, err := d.Raw()
-					if err != nil {
-						return runtime.ArgSyntax(err)
-					}
-					var v any
-					if err := json.Unmarshal(raw, &v); err != nil {
-						return runtime.ArgSyntax(err)
+					v, te := runtime.ReadAny(d, p.Key(k), late)
+					if te != nil {
+						return te
 					}
 					item = v
 					m[k] = item
@@ -560,13 +556,9 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 			seen |= 1 << 6
 			te = runtime.ReadObject(d, at.Key("recurrence"), "object", &out.Recurrence, defaults, late, scanCreateEventArgsRecurrence)
 		case "metadata":
-			raw, err := d.Raw()
-			if err != nil {
-				return runtime.ArgSyntax(err)
-			}
-			var v any
-			if err := json.Unmarshal(raw, &v); err != nil {
-				return runtime.ArgSyntax(err)
+			v, te := runtime.ReadAny(d, at.Key("metadata"), late)
+			if te != nil {
+				return te
 			}
 			out.Metadata = v
 		default:

@@ -88,6 +88,15 @@ var seeds = [][]string{
 		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"extra":{"a":1,"a":[1e400]}}`,
 		`{"title":"\u00c9t\u00e9","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}]}`,
 		`{"title":"Ab\ud800","starts_at":"2026-01-02t09:00:00z","attendees":[{"name":"A"}]}`,
+		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"extra":{"n":9007199254740993.0,"m":1e400}}`,
+		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"slots":[9007199254740992,9007199254740993]}`,
+		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"slots":[9223372036854775808,9223372036854775809]}`,
+		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"weight":1e400}`,
+		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"weight":2.50000000000000000001}`,
+		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"duration_minutes":1.5e1}`,
+		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"priority":9223372036854775807}`,
+		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"metadata":{"a":[1e1001]}}`,
+		`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A","Name":"B"}],"Title":"x","ſtarts_at":1}`,
 		`{"title":5}`, `[]`, ``, `null`, `{"title":"Standup",}`, `{} x`,
 	},
 	{ // update_settings
@@ -104,6 +113,7 @@ var seeds = [][]string{
 		`{"user_id":1,"quiet_hours":null}`, `{"user_id":1,"display":{"zoom":{"level":1,"extra":1}}}`,
 		`{"user_id":1,"shortcuts":{"a":{"keys":"k","keys":""}}}`, `{"user_id":1,"shortcuts":{"a":{"keys":"","keys":"k"}}}`,
 		`{"user_id":0}`, `{"user_id":1.5}`, `{"user_id":"1"}`, `{}`,
+		`{"user_id":2147483647.0}`, `{"user_id":2147483648}`, `{"user_id":9007199254740993}`, `{"user_id":1,"USER_ID":0}`, `{"user_id":1,"display":{"Font_size":1000}}`,
 	},
 	{ // log_note
 		`{"text":"hi"}`, `{"text":"hi","level":"warn","other":[1,2]}`, `{"text":"hi","big":1e400}`,

@@ -219,6 +219,10 @@ func (g *schemaGen) scalarOf(k string) *rschema {
 		if g.chance(0.4) {
 			s.max = strconv.Itoa(g.r.IntN(20) + 5)
 		}
+		if g.chance(0.05) {
+			// Bounds where float64 stops holding every integer.
+			s.min, s.max = g.pick("", "-9007199254740992"), g.pick("9007199254740992", "4611686018427387904")
+		}
 		if g.chance(0.15) {
 			s.exMin = g.pick("-1", "0", "2.5")
 		}
@@ -555,7 +559,17 @@ func (a *argGen) object(s *rschema, valid bool, depth int) string {
 			if s.values != nil {
 				v = a.text(s.values, true, depth+1)
 			}
-			kv = append(kv, strconv.Quote(g(a, "extra", "zz", "A"))+":"+v)
+			extra := g(a, "extra", "zz", "A")
+			if len(s.props) > 0 && !a.dflt && a.chance(0.5) {
+				// A property's name in another case, or folding to it in
+				// Unicode: another member, which fills no field.
+				if f := foldedName(a, s.props[a.r.IntN(len(s.props))].name); !slices.ContainsFunc(s.props, func(p rprop) bool { return p.name == f }) {
+					extra = f
+				}
+			}
+			if !a.dflt || !slices.ContainsFunc(s.props, func(p rprop) bool { return p.name == extra }) {
+				kv = append(kv, strconv.Quote(extra)+":"+v) // a default names no key twice
+			}
 		}
 	}
 	if len(kv) > 0 && !a.dflt && a.chance(0.05) {
@@ -566,6 +580,34 @@ func (a *argGen) object(s *rschema, valid bool, depth int) string {
 }
 
 func g(a *argGen, options ...string) string { return options[a.r.IntN(len(options))] }
+
+// foldedName returns a name that differs from name only in case or in
+// Unicode folding (ſ folds to s, the Kelvin sign to k), or "extra" when
+// there is none.
+func foldedName(a *argGen, name string) string {
+	var cands []string
+	for _, f := range []func(string) string{
+		strings.ToUpper,
+		func(s string) string {
+			r := []rune(s)
+			if len(r) > 0 {
+				r[0] = []rune(strings.ToUpper(string(r[0])))[0]
+			}
+			return string(r)
+		},
+		func(s string) string { return strings.ReplaceAll(s, "s", "\u017f") },
+		func(s string) string { return strings.ReplaceAll(s, "k", "\u212a") },
+		func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "ü", "Ü") },
+	} {
+		if c := f(name); c != name {
+			cands = append(cands, c)
+		}
+	}
+	if len(cands) == 0 {
+		return "extra"
+	}
+	return cands[a.r.IntN(len(cands))]
+}
 
 func uniqueTexts(items []string) []string {
 	seen := map[string]bool{}
@@ -615,7 +657,13 @@ func numOK(s *rschema, x float64) bool {
 }
 
 // oddNumbers are numbers at the edges of what the Go types hold.
-var oddNumbers = []string{"0.3", "0.7", "1.1", "0.30000000000000004", "1e-7", "2.675", "1e19", "-1e19", "3000000000", "-2147483649", "2147483647", "9007199254740993", "1e400", "-1e400", "1e-400", "1E2", "-0.0", "0.1", "4.0e0", "1e39"}
+var oddNumbers = []string{"0.3", "0.7", "1.1", "0.30000000000000004", "1e-7", "2.675", "1e19", "-1e19", "3000000000", "-2147483649", "2147483647", "9007199254740993", "1e400", "-1e400", "1e-400", "1E2", "-0.0", "0.1", "4.0e0", "1e39",
+	// Integers a float64 does not hold, or writes otherwise.
+	"9007199254740993.0", "-9007199254740993", "9007199254740991", "9007199254740992.5", "9223372036854775807", "-9223372036854775808",
+	"9223372036854775808", "-9223372036854775809", "9.223372036854775807e18", "-9.223372036854775808e18", "12345678901234567890123", strings.Repeat("9", 60), "-" + strings.Repeat("9", 60) + ".0",
+	"1.5e1", "150e-1", "1e3", "1E+2", "0.1e-400", "-0", "2147483648.0",
+	// Numbers a float64 rounds, and numbers beyond the limits.
+	"1.0000000000000000001", "0.99999999999999999999", "9.99999999999999999999", "1e1000", "1e1001", "1e-1001", "1" + strings.Repeat("0", 1000)}
 
 func (a *argGen) integer(s *rschema, valid bool) string {
 	if !a.dflt && a.chance(0.05) {

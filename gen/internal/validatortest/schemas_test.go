@@ -64,6 +64,17 @@ var schemaRegressions = []struct {
 	{0, false, "", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}, "v": {"type": "integer", "default": 3}}}}}`, []string{`{}`, `{"a":{}}`, `{"a":{"next":{"next":{"v":"x"}}}}`, `{"a":{"next":null}}`}},
 	{0, true, "", `{"type": "object", "properties": {"at": {"type": "string", "format": "date-time", "default": "2026-01-02T09:00:00.5+01:00"}, "on": {"type": ["string", "null"], "format": "date-time", "default": "2026-01-02T09:00:00Z"}}}`, []string{`{}`, `{"on":null}`, `{"at":"2026-01-03T00:00:00Z"}`}},
 	{0, true, "", `{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "object", "properties": {"c": {"type": "integer", "default": 1}}, "default": {"c": 2}}}}}}`, []string{`{}`, `{"a":{}}`, `{"a":{"b":{}}}`, `{"a":{"b":null}}`}},
+	// Integers a float64 does not hold, in defaults, enums, consts and
+	// bounds, once read through a float64 by both validators; keys that
+	// fold to a property's name under an open object, once matched to it
+	// by the general one.
+	{0, true, "allow", `{"type": "object", "properties": {"n": {"type": "integer", "default": 9007199254740993.0}, "o": {"type": "object", "properties": {"m": {"type": "integer"}}, "default": {"m": 9007199254740993}}, "e": {"type": "integer", "enum": [9007199254740993, 9223372036854775807]}, "c": {"type": "integer", "const": 9007199254740993}, "b": {"type": "integer", "minimum": -9007199254740992, "maximum": 4611686018427387904}, "u": {"type": "array", "items": {"type": "integer"}, "uniqueItems": true}, "size": {"type": "integer", "maximum": 10}, "kind": {"type": "string", "enum": ["a"]}}, "additionalProperties": true}`,
+		[]string{`{}`, `{"n": 9007199254740993}`, `{"e": 9007199254740992}`, `{"e": 9007199254740993.0}`, `{"e": 9.223372036854775807e18}`, `{"c": 9007199254740992}`, `{"c": 90071992547409930e-1}`,
+			`{"b": 4611686018427387904.0}`, `{"b": -9007199254740993}`, `{"b": -9007199254740992.0}`, `{"u": [9007199254740992, 9007199254740993]}`, `{"u": [9007199254740993, 9007199254740993.0]}`, `{"u": [9223372036854775808, 9223372036854775809]}`,
+			`{"b": 4611686018427387905}`, `{"b": 1e19}`, `{"Size": 1000, "\u017fize": 1000, "\u212aind": 7, "KIND": 1, "o": {"M": 1e400}}`, `{"o": {"m": 1e19}}`, `{"o": {"m": 9007199254740993.0}}`}},
+	// A float32 beyond float64's range was reported as beyond float64.
+	{0, true, "", `{"type": "object", "properties": {"f": {"type": "number", "format": "float", "minimum": 0}, "u": {"type": "array", "items": {"type": "number", "format": "float"}, "uniqueItems": true}, "c": {"type": "number", "format": "float", "const": 1.5}, "d": {"type": "number", "const": 0.5}}}`,
+		[]string{`{"f": 1e400}`, `{"f": 1e39}`, `{"u": [1e400]}`, `{"u": [1e39, 1]}`, `{"u": [1.0000000000000000001, 1]}`, `{"c": 1e400}`, `{"c": 1.50}`, `{"d": 0.50000000000000000001}`, `{"d": 5e-1}`}},
 }
 
 // fixedSeeds is the run go test makes besides the regressions.

@@ -11,8 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
-	"strings"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolcat/toolcat/runtime"
@@ -81,16 +79,11 @@ func Compare(p Pair, in []byte, props []string) string {
 		// With several errors, each validator may report another first.
 		return ""
 	}
-	if gotErr.Details["field"] != field || gotErr.Message != wantErr.Message && gotErr.Message != negativeZero.Replace(wantErr.Message) {
+	if gotErr.Details["field"] != field || gotErr.Message != wantErr.Message {
 		return fmt.Sprintf("%s %s: errors differ\n general:   %s\n generated: %s", p.Name, raw, describe(nil, wantErr), describe(nil, gotErr))
 	}
 	return ""
 }
-
-// negativeZero rewrites the general validator's -0, which it keeps from the
-// float64 it decodes integers into; the generated one decodes an int64
-// (and keeps -0 of a number, as the general one does).
-var negativeZero = strings.NewReplacer("=-0 ", "=0 ")
 
 func describe(args any, te *runtime.ToolError) string {
 	var s string
@@ -107,49 +100,13 @@ func describe(args any, te *runtime.ToolError) string {
 	return s
 }
 
-// longInteger matches integers too long for a float64 to hold exactly.
-var longInteger = regexp.MustCompile(`[0-9]{16,}`)
-
-// Skip reports inputs on which the general validator is known to be wrong,
-// so the two are not compared:
-//
-//   - integers of more than 15 digits: the general validator decodes
-//     numbers as float64 and loses their last digits;
-//   - keys that differ from a property name (one of props) only in case:
-//     the general validator decodes its result with encoding/json, which
-//     matches them to the property when the schema lets them through,
-//     unchecked.
+// Skip reports inputs on which the general validator is known to be
+// wrong, so the two are not compared: none any more. Integers of any
+// length and keys that differ from a property name (one of props) only in
+// case or in Unicode folding are compared like any other input; the
+// function stays so that a known divergence can be set aside, with a
+// reason, while it is fixed.
 func Skip(raw []byte, props []string) bool {
-	if longInteger.Match(raw) {
-		return true
-	}
-	var doc any
-	if json.Unmarshal(raw, &doc) != nil {
-		return false
-	}
-	return foldedKey(doc, props)
-}
-
-func foldedKey(v any, props []string) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			for _, p := range props {
-				if k != p && strings.EqualFold(k, p) {
-					return true
-				}
-			}
-			if foldedKey(e, props) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if foldedKey(e, props) {
-				return true
-			}
-		}
-	}
 	return false
 }
 
