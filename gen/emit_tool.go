@@ -211,7 +211,7 @@ func genCommonFile(m *model) *jen.File {
 	f := newFile(m.pkg)
 	f.PackageComment("Package " + m.pkg + " holds the tools of the catalog" + titleSuffix(m.cat) + ", compiled by toolcat.")
 	f.Add(comment("This file needs a runtime that supports generated code of version 2: a\nstale generation fails to compile here instead of misbehaving."))
-	f.Const().Id("_").Op("=").Qual(runtimePkg, "GeneratedCodeVersion2")
+	f.Const().Id("_").Op("=").Qual(runtimePkg, "GeneratedCodeVersion3")
 	fields := make([]jen.Code, 0, len(m.tools))
 	for _, t := range m.tools {
 		fields = append(fields, jen.Comment(t.field+" implements "+t.t.Name+"."), jen.Id(t.field).Id(t.iface))

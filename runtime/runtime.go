@@ -65,11 +65,17 @@ const Version = "0.1.0"
 // runtime.GeneratedCodeVersionN, the constant of the version they were
 // generated for, so a stale generation fails to compile instead of
 // misbehaving.
-const GeneratedCodeVersion = 2
+const GeneratedCodeVersion = 3
 
-// GeneratedCodeVersion2 is the constant that code generated for version 2
-// of the runtime API refers to (as `const _ = runtime.GeneratedCodeVersion2`).
-// Version 2 validates through the readers of genread.go.
+// GeneratedCodeVersion3 is the constant that code generated for version 3
+// of the runtime API refers to (as `const _ = runtime.GeneratedCodeVersion3`).
+// Version 3 reads numbers exactly (integer bounds, enums and defaults beyond
+// 2^53) and its Meta carries MaxResultBytes and IdempotencyKeyArg.
+const GeneratedCodeVersion3 = true
+
+// GeneratedCodeVersion2 is the constant of code generated for version 2,
+// which validates through the readers of genread.go; this runtime still
+// supports it.
 const GeneratedCodeVersion2 = true
 
 // GeneratedCodeVersion1 is the constant of code generated for version 1,

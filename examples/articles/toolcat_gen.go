@@ -11,7 +11,7 @@ import (
 
 // This file needs a runtime that supports generated code of version 2: a
 // stale generation fails to compile here instead of misbehaving.
-const _ = runtime.GeneratedCodeVersion2
+const _ = runtime.GeneratedCodeVersion3
 
 // Tools holds an implementation of every tool of the catalog.
 type Tools struct {
