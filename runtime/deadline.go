@@ -110,6 +110,9 @@ func (c *slaCtx) expired() bool {
 // release ends the call: the context is cancelled (for anything the tool
 // left running with it) and its timers stop.
 func (c *slaCtx) release() {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	c.cancelLocked(context.Canceled)
 	stopT, stopP := c.stopTimer, c.stopParent

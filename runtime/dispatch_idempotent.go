@@ -33,10 +33,10 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	if e.deadline > 0 {
 		lease = e.deadline + r.lease
 	}
-	actx := r.storeCtx(ctx, e, false)
-	claim, err := r.storeAcquire(actx, m.Name, key, fp, lease)
-	late := ended(actx)
-	actx.release()
+	actx, sc := r.storeCtx(ctx, e, false)
+	claim, err := r.storeAcquire(actx, m.Name, key, fp, lease, r.storeTimeout(e))
+	late := sc != nil && ended(sc)
+	sc.release()
 	if err != nil {
 		return r.acquireFailed(ctx, e, err, late)
 	}
@@ -128,8 +128,8 @@ func (h *held) settle(data any, te *ToolError, at time.Time) (rec Record, ok boo
 		// is, so that a retry answers the same without running again.
 		rec.Data, rec.Oversize = nil, len(b)
 	}
-	sctx := r.storeCtx(h.ctx, h.e, true)
-	defer sctx.release()
+	sctx, sc := r.storeCtx(h.ctx, h.e, true)
+	defer sc.release()
 	if err := r.storeComplete(sctx, m.Name, h.key, h.token, rec); err != nil {
 		if errors.Is(err, ErrLeaseLost) {
 			r.log.LogAttrs(h.ctx, slog.LevelWarn, "toolcat: idempotency claim ran out before the tool answered",
@@ -157,8 +157,8 @@ func (h *held) abandon() {
 }
 
 func (h *held) release() {
-	sctx := h.r.storeCtx(h.ctx, h.e, true)
-	defer sctx.release()
+	sctx, sc := h.r.storeCtx(h.ctx, h.e, true)
+	defer sc.release()
 	if err := h.r.storeRelease(sctx, h.e.meta.Name, h.key, h.token); err != nil {
 		h.r.log.LogAttrs(h.ctx, slog.LevelWarn, "toolcat: releasing idempotency key",
 			slog.String("tool", h.e.meta.Name), slog.Any("err", err))
@@ -168,12 +168,20 @@ func (h *held) release() {
 // storeCtx bounds one store operation by storeTimeout. Operations after the
 // tool ran (afterTool) do not end with the caller's context, so that its
 // result is stored; the others end with it too. The context makes a timer
-// only if the store waits on Done; call release when the operation is over.
-func (r *Registry) storeCtx(ctx context.Context, e *entry, afterTool bool) *slaCtx {
+// only if the store waits on Done; release sc when the operation is over.
+//
+// The registry's own MemoryStore gets ctx as it is and a nil sc: it waits
+// only for a call in flight, and bounds that wait itself (storeAcquire), so
+// a replay costs no context.
+func (r *Registry) storeCtx(ctx context.Context, e *entry, afterTool bool) (_ context.Context, sc *slaCtx) {
+	if r.mem != nil {
+		return ctx, nil
+	}
 	if afterTool {
 		ctx = context.WithoutCancel(ctx)
 	}
-	return newSLACtx(ctx, r.storeTimeout(e))
+	sc = newSLACtx(ctx, r.storeTimeout(e))
+	return sc, sc
 }
 
 // storeTimeout is how long one store operation may take, waiting for a
@@ -194,8 +202,13 @@ const defaultStoreTimeout = 10 * time.Second
 
 // The store is called only through these, which turn a panic into an error.
 
-func (r *Registry) storeAcquire(ctx context.Context, tool, key, fp string, lease time.Duration) (c Claim, err error) {
+// storeAcquire bounds the memory store's wait for a call in flight by
+// within; other stores get a bounded ctx from storeCtx.
+func (r *Registry) storeAcquire(ctx context.Context, tool, key, fp string, lease, within time.Duration) (c Claim, err error) {
 	defer r.storePanicked(ctx, tool, "Acquire", &err)
+	if r.mem != nil {
+		return r.mem.acquire(ctx, key, fp, lease, within)
+	}
 	return r.store.Acquire(ctx, key, fp, lease)
 }
 
@@ -317,9 +330,9 @@ func (r *Registry) flush(ctx context.Context, e *entry, key, fp string) (Result,
 	if !ok {
 		return Result{}, false
 	}
-	sctx := r.storeCtx(ctx, e, false)
+	sctx, sc := r.storeCtx(ctx, e, false)
 	err := r.storeComplete(sctx, e.meta.Name, key, u.token, u.rec)
-	sctx.release()
+	sc.release()
 	if err != nil && !errors.Is(err, ErrLeaseLost) {
 		return r.storeDown(ctx, e, err, ""), true
 	}

@@ -172,6 +172,13 @@ func (s *MemoryStore) Len() int {
 
 // Acquire implements IdempotencyStore.
 func (s *MemoryStore) Acquire(ctx context.Context, key, fp string, lease time.Duration) (Claim, error) {
+	return s.acquire(ctx, key, fp, lease, 0)
+}
+
+// acquire is Acquire whose wait for a call in flight also ends after
+// within, when within is positive, with ErrInFlight.
+func (s *MemoryStore) acquire(ctx context.Context, key, fp string, lease, within time.Duration) (Claim, error) {
+	var giveUp time.Time
 	for {
 		s.mu.Lock()
 		now := s.now()
@@ -203,6 +210,16 @@ func (s *MemoryStore) Acquire(ctx context.Context, key, fp string, lease time.Du
 		}
 		done, wait := e.done, e.expires.Sub(now)
 		s.mu.Unlock()
+		if within > 0 {
+			if giveUp.IsZero() {
+				giveUp = time.Now().Add(within)
+			}
+			left := time.Until(giveUp)
+			if left <= 0 {
+				return Claim{}, fmt.Errorf("%w: %w", ErrInFlight, context.DeadlineExceeded)
+			}
+			wait = min(wait, left)
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-done:

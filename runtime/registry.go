@@ -156,6 +156,7 @@ type Registry struct {
 	tools atomic.Pointer[toolSet]
 
 	store        IdempotencyStore
+	mem          *MemoryStore // store, when it is a MemoryStore (see storeCtx)
 	ttl, lease   time.Duration
 	storeTO      time.Duration
 	log          *slog.Logger
@@ -230,6 +231,7 @@ func New(opts ...Option) *Registry {
 	if r.store == nil {
 		r.store = NewMemoryStore(WithMemoryClock(r.now))
 	}
+	r.mem, _ = r.store.(*MemoryStore)
 	if r.autonomy == AutonomyDefault {
 		r.autonomy = AutonomyFull
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -194,6 +195,30 @@ func Run(t *testing.T, newStore func() runtime.IdempotencyStore) {
 		retry := call(`{"order_id":"C3","amount_cents":100}`, "k-C3")
 		if !retry.Success || retry.Replayed || c.Runs("C3") != 1 {
 			t.Fatalf("retry after failure: %s (runs %d)", retry.JSON(), c.Runs("C3"))
+		}
+	})
+
+	t.Run("a waiter gives up after the store timeout", func(t *testing.T) {
+		c := NewCounter()
+		c.Gate, c.Started = make(chan struct{}), make(chan string, 1)
+		r := New(t, newStore, c, runtime.WithIdempotencyStoreTimeout(50*time.Millisecond))
+		ctx := context.Background()
+		args := []byte(`{"order_id":"G7","amount_cents":100}`)
+		first := make(chan runtime.Result, 1)
+		go func() { first <- r.Call(ctx, "refund_order", args, runtime.CallOptions{IdempotencyKey: "k-G7"}) }()
+		<-c.Started
+		// The holder runs until the gate opens, after the waiter answered:
+		// the waiter must give up on its own.
+		waiter := r.Call(ctx, "refund_order", args, runtime.CallOptions{IdempotencyKey: "k-G7"})
+		close(c.Gate)
+		if codeOf(waiter) != runtime.CodeTimeout || !strings.Contains(waiter.Error.Message, "call in flight with the same idempotency key after 50ms") {
+			t.Errorf("waiter: want a timeout naming the call in flight, got %s", waiter.JSON())
+		}
+		if res := <-first; !res.Success {
+			t.Fatalf("holder: %s", res.JSON())
+		}
+		if again := r.Call(ctx, "refund_order", args, runtime.CallOptions{IdempotencyKey: "k-G7"}); !again.Replayed || c.Runs("G7") != 1 {
+			t.Fatalf("retry: want a replay of the one run, got %s (runs %d)", again.JSON(), c.Runs("G7"))
 		}
 	})
 
