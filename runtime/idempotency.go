@@ -249,13 +249,19 @@ func (s *MemoryStore) Complete(_ context.Context, key, token string, rec Record,
 	if e == nil && !s.makeRoom(now) {
 		return ErrStoreFull
 	}
-	if e != nil {
-		s.remove(e) // wakes the waiters of a pending claim
-	}
 	r := rec
-	ne := &memEntry{key: key, fp: rec.Fingerprint, rec: &r, expires: now.Add(ttl)}
-	s.entries[key] = ne
-	s.pushBack(ne)
+	if e == nil {
+		e = &memEntry{key: key}
+		s.entries[key] = e
+	} else {
+		// The pending claim becomes the record: its waiters wake and find it.
+		if e.done != nil {
+			close(e.done)
+		}
+		e.done, e.token = nil, ""
+	}
+	e.fp, e.rec, e.expires = rec.Fingerprint, &r, now.Add(ttl)
+	s.pushBack(e)
 	return nil
 }
 

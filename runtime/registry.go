@@ -467,7 +467,7 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
-	res, te := r.succeed(ctx, e, data, nil, r.now(), false)
+	res, te := r.succeed(ctx, e, data, nil, time.Time{}, false)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
@@ -536,7 +536,7 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 		p.DryRun = true
 		data = p
 	}
-	res, te := r.succeed(ctx, e, data, nil, r.now(), false)
+	res, te := r.succeed(ctx, e, data, nil, time.Time{}, false)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}

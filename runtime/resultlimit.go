@@ -84,10 +84,10 @@ func newResultValidator(m *Meta) (*SchemaValidator, error) {
 	return &SchemaValidator{name: m.Name, schema: sch, doc: doc, policy: AdditionalArgsAllow, open: true}, nil
 }
 
-// succeed builds the envelope of a call of e that returned data, raw its
-// JSON when known: the result's size cap and check apply, and untrusted
-// output is wrapped. A result they refuse comes back as te, for the caller
-// to answer.
+// succeed builds the envelope of a call of e that returned data (raw its
+// JSON when known, at when it was produced; zero means now): the result's
+// size cap and check apply, and untrusted output is wrapped. A result they
+// refuse comes back as te, for the caller to answer.
 func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.RawMessage, at time.Time, replayed bool) (res Result, te *ToolError) {
 	if e.maxResult == 0 && e.results == nil && !e.meta.ReturnsUntrusted {
 		if replayed {
@@ -116,6 +116,9 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 	}
 	switch {
 	case e.meta.ReturnsUntrusted:
+		if at.IsZero() {
+			at = r.now()
+		}
 		res = r.untrusted(e, data, raw, at, replayed)
 		if !res.Success {
 			return Result{}, res.Error
