@@ -11,7 +11,7 @@ DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
 
-.PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus fuzz bench clean
+.PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus fuzz bench bench-compare clean
 
 all: build
 
@@ -111,6 +111,10 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./gen/ ./runtime/... ./cmd/toolcat/
+
+# make bench-compare BASE=<commit> [PKG=./runtime] [BENCH='BenchmarkCall$$']
+bench-compare:
+	.ci/benchcmp $(BASE) $(or $(PKG),./runtime) '$(or $(BENCH),BenchmarkCall$$)'
 
 clean:
 	rm -rf bin
