@@ -66,20 +66,9 @@ func newResultValidator(m *Meta) (*SchemaValidator, error) {
 	if len(bytes.TrimSpace(m.ResultSchema)) == 0 {
 		return nil, nil
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(m.ResultSchema))
+	sch, doc, err := compileSchema(m.Name, "result", m.ResultSchema)
 	if err != nil {
-		return nil, fmt.Errorf("tool %s: result schema: %w", m.Name, err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	url := "mem://toolcat/" + m.Name + "/result.json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("tool %s: result schema: %w", m.Name, err)
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("tool %s: result schema: %w", m.Name, err)
+		return nil, err
 	}
 	return &SchemaValidator{name: m.Name, schema: sch, doc: doc, policy: AdditionalArgsAllow, open: true}, nil
 }

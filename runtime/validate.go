@@ -57,6 +57,27 @@ type SchemaValidator struct {
 
 var printer = message.NewPrinter(language.English)
 
+// compileSchema compiles the schema raw (draft 2020-12, formats asserted)
+// of tool's part ("args" or "result"), and returns it with its document.
+func compileSchema(tool, part string, raw json.RawMessage) (*jsonschema.Schema, any, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %s: %s schema: %w", tool, part, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	url := "mem://toolcat/" + tool + "/" + part + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, nil, fmt.Errorf("tool %s: %s schema: %w", tool, part, err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %s: %s schema: %w", tool, part, err)
+	}
+	return sch, doc, nil
+}
+
 // NewSchemaValidator compiles m.ArgsSchema (draft 2020-12, formats asserted).
 // An empty schema accepts any object.
 func NewSchemaValidator(m *Meta) (*SchemaValidator, error) {
@@ -64,20 +85,9 @@ func NewSchemaValidator(m *Meta) (*SchemaValidator, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage(`{"type":"object"}`)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	sch, doc, err := compileSchema(m.Name, "args", raw)
 	if err != nil {
-		return nil, fmt.Errorf("tool %s: args schema: %w", m.Name, err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	url := "mem://toolcat/" + m.Name + "/args.json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("tool %s: args schema: %w", m.Name, err)
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("tool %s: args schema: %w", m.Name, err)
+		return nil, err
 	}
 	v := &SchemaValidator{name: m.Name, schema: sch, doc: doc, policy: m.AdditionalArgs}
 	if v.policy == "" {
