@@ -1,0 +1,427 @@
+// Package discovery finds the tools that fit a request in words, for
+// agents with more tools than fit in a prompt: an in-memory lexical index
+// (BM25F) over each tool's name, description, argument schema and example
+// requests.
+//
+//	idx := discovery.New([]discovery.Doc{
+//		{Name: "search_issues", Description: "Search issues by text.", Args: schemaJSON},
+//		...
+//	})
+//	hits := idx.Search("find open bugs about login", 5) // best first
+//
+// Names split into words at _ - . / and camelCase; text is lower-cased,
+// stop words are dropped and English words stemmed (Porter2). Each part of
+// a tool (name words, first sentence, rest of the description, "Use when:"
+// text, argument names, argument descriptions, enum values, example
+// requests, category) is a field with its own weight and length
+// normalisation. Query words also search their synonyms ("remove" finds
+// delete_file) at a lower weight than the words themselves.
+//
+// The package depends on the standard library only and on nothing else of
+// toolcat, so it can index any tool set. An Index is immutable and safe for
+// concurrent use.
+package discovery
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// Limits on what is indexed and searched. Longer input is cut, never
+// refused.
+const (
+	// MaxQueryBytes is how much of a query Search reads.
+	MaxQueryBytes = 1024
+	// MaxQueryTerms is how many distinct terms of a query count, synonyms
+	// not included.
+	MaxQueryTerms = 32
+	// MaxDescriptionBytes is how much of a description (the tool's, an
+	// argument's, an example request, the category) is indexed.
+	MaxDescriptionBytes = 8 << 10
+	// MaxSchemaBytes is the largest argument schema read; a larger one is
+	// not indexed (the rest of the tool is).
+	MaxSchemaBytes = 256 << 10
+	// MaxQueries is how many example requests of a tool are indexed.
+	MaxQueries = 64
+	// MaxFieldTerms is how many terms one field of one tool holds.
+	MaxFieldTerms = 2048
+	// SynonymWeight is the weight of a synonym of a query word, against 1
+	// for the word itself.
+	SynonymWeight = 0.35
+
+	maxSchemaDepth = 16   // nesting of schemas within the argument schema
+	maxSchemaNodes = 4096 // schemas read within the argument schema
+	maxEnumBytes   = 256  // an argument name or enum value
+)
+
+// BM25 saturation: how fast repeated occurrences stop adding to a score.
+const k1 = 1.2
+
+// Doc is what the index knows of one tool.
+type Doc struct {
+	// Name is the tool's name, such as "search_issues" or "getUser".
+	// Tools without a name are not indexed; of tools with the same name,
+	// the last one is.
+	Name string
+	// Description is the tool's description. Its first sentence counts
+	// more than the rest; text after "Use when" is a field of its own;
+	// text after "Do not use" (to the end of its line) is not indexed.
+	Description string
+	// Args is the JSON Schema of the tool's arguments. Property names at
+	// any depth, their descriptions and titles, and string enum and const
+	// values are indexed. A schema that is not valid JSON, larger than
+	// MaxSchemaBytes or nested deeper than the index reads is not indexed
+	// (or only as far as it was read); the rest of the tool still is.
+	Args []byte
+	// Queries are example requests that this tool answers, as users
+	// phrase them ("undo my last commit"). Optional; they weigh as much
+	// as the description's first sentence.
+	Queries []string
+	// Category is an optional group name, such as "calendar".
+	Category string
+}
+
+// Hit is one result of a search.
+type Hit struct {
+	Name  string
+	Score float64
+}
+
+// Index is a search index over a set of tools. It is immutable once built
+// and safe for concurrent use.
+type Index struct {
+	names    []string
+	termIDs  map[string]uint32
+	postings [][]posting // by term ID, ordered by document
+	pool     sync.Pool   // *scratch
+}
+
+// posting is the score contribution of one term to one document, computed
+// at build time: idf × BM25F saturation of the weighted term frequency.
+type posting struct {
+	doc   uint32
+	score float32
+}
+
+// New builds an index over docs. It never fails: text is cut to the
+// limits above and argument schemas that cannot be read are skipped.
+func New(docs []Doc) *Index {
+	docs = uniqueByName(docs)
+	b := builder{
+		termIDs: map[string]uint32{},
+	}
+	ix := &Index{names: make([]string, len(docs))}
+
+	// First pass: term frequencies per field and field lengths.
+	type docTerms struct {
+		terms []termFreq
+		lens  [numFields]float32
+	}
+	all := make([]docTerms, len(docs))
+	var sumLens [numFields]float64
+	local := map[uint32]int{}
+	for d, doc := range docs {
+		ix.names[d] = doc.Name
+		var tx texts
+		tx[fieldName] = []string{clip(doc.Name, maxEnumBytes)}
+		splitDescription(doc.Description, &tx)
+		schemaTexts(doc.Args, &tx)
+		for i, q := range doc.Queries {
+			if i >= MaxQueries {
+				break
+			}
+			tx[fieldQueries] = append(tx[fieldQueries], clip(q, MaxDescriptionBytes))
+		}
+		if doc.Category != "" {
+			tx[fieldCategory] = []string{clip(doc.Category, MaxDescriptionBytes)}
+		}
+		clear(local)
+		var dt docTerms
+		for f := range numFields {
+			n := 0
+			for _, s := range tx[f] {
+				b.tok.tokens(s, func(term []byte) {
+					if n >= MaxFieldTerms {
+						return
+					}
+					n++
+					id := b.termID(term)
+					i, ok := local[id]
+					if !ok {
+						i = len(dt.terms)
+						local[id] = i
+						dt.terms = append(dt.terms, termFreq{term: id})
+					}
+					dt.terms[i].tf[f]++
+				})
+			}
+			dt.lens[f] = float32(n)
+			sumLens[f] += float64(n)
+		}
+		all[d] = dt
+	}
+
+	// Second pass: weighted, length-normalised frequencies, then BM25.
+	var avg [numFields]float32
+	for f := range numFields {
+		if len(docs) > 0 {
+			avg[f] = float32(sumLens[f] / float64(len(docs)))
+		}
+	}
+	df := make([]int, len(b.terms))
+	for _, dt := range all {
+		for _, t := range dt.terms {
+			df[t.term]++
+		}
+	}
+	ix.postings = make([][]posting, len(b.terms))
+	for id := range ix.postings {
+		ix.postings[id] = make([]posting, 0, df[id])
+	}
+	n := float64(len(docs))
+	for d, dt := range all {
+		var norm [numFields]float32
+		for f := range numFields {
+			p := fieldParams[f]
+			if avg[f] > 0 {
+				norm[f] = p.weight / (1 - p.b + p.b*dt.lens[f]/avg[f])
+			}
+		}
+		for _, t := range dt.terms {
+			var tf float32
+			for f := range numFields {
+				tf += float32(t.tf[f]) * norm[f]
+			}
+			idf := float32(math.Log(1 + (n-float64(df[t.term])+0.5)/(float64(df[t.term])+0.5)))
+			ix.postings[t.term] = append(ix.postings[t.term], posting{
+				doc:   uint32(d),
+				score: idf * tf * (k1 + 1) / (k1 + tf),
+			})
+		}
+	}
+	ix.termIDs = b.termIDs
+	ix.pool.New = func() any {
+		return &scratch{
+			scores: make([]float32, len(ix.names)),
+			words:  make([]uint32, len(ix.names)),
+		}
+	}
+	return ix
+}
+
+type termFreq struct {
+	term uint32
+	tf   [numFields]uint16
+}
+
+type builder struct {
+	tok     tokenizer
+	termIDs map[string]uint32
+	terms   []string
+}
+
+func (b *builder) termID(term []byte) uint32 {
+	if id, ok := b.termIDs[string(term)]; ok {
+		return id
+	}
+	s := string(term)
+	id := uint32(len(b.terms))
+	b.termIDs[s] = id
+	b.terms = append(b.terms, s)
+	return id
+}
+
+// uniqueByName drops docs without a name and all but the last of docs with
+// the same name, keeping the order of the rest.
+func uniqueByName(docs []Doc) []Doc {
+	last := make(map[string]int, len(docs))
+	for i, d := range docs {
+		if d.Name != "" {
+			last[d.Name] = i
+		}
+	}
+	if len(last) == len(docs) {
+		return docs
+	}
+	out := make([]Doc, 0, len(last))
+	for i, d := range docs {
+		if d.Name != "" && last[d.Name] == i {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Len returns the number of tools in the index.
+func (ix *Index) Len() int { return len(ix.names) }
+
+// scratch is the per-search state, reused through the index's pool.
+type scratch struct {
+	tok     tokenizer
+	scores  []float32
+	words   []uint32 // per document: bit i set when it matches word i
+	touched []uint32
+	terms   []queryTerm
+	heap    []uint32
+}
+
+type queryTerm struct {
+	id     uint32
+	weight float32
+	word   uint8 // which word of the query it stands for
+}
+
+// Search returns at most k tools for query, best first: those that share
+// at least one term (or synonym) with it. Equal scores are ordered by name.
+// The first MaxQueryBytes of the query and its first MaxQueryTerms
+// distinct terms are read. k ≤ 0 returns nil.
+func (ix *Index) Search(query string, k int) []Hit {
+	if k <= 0 || len(ix.names) == 0 {
+		return nil
+	}
+	sc := ix.pool.Get().(*scratch)
+	defer ix.pool.Put(sc)
+
+	sc.terms = sc.terms[:0]
+	exact := 0
+	sc.tok.tokens(clip(query, MaxQueryBytes), func(term []byte) {
+		if exact >= MaxQueryTerms {
+			return
+		}
+		word := uint8(exact)
+		id, ok := ix.termIDs[string(term)]
+		if ok {
+			sc.addTerm(id, 1, word)
+		}
+		for _, syn := range synonyms[string(term)] {
+			if id, ok := ix.termIDs[syn]; ok {
+				sc.addTerm(id, SynonymWeight, word)
+			}
+		}
+		exact++
+	})
+
+	for _, qt := range sc.terms {
+		bit := uint32(1) << qt.word
+		for _, p := range ix.postings[qt.id] {
+			if sc.scores[p.doc] == 0 {
+				sc.touched = append(sc.touched, p.doc)
+			}
+			sc.scores[p.doc] += qt.weight * p.score
+			sc.words[p.doc] |= bit
+		}
+	}
+	// Coordination: a tool that matches more of the query's words ranks
+	// above one that matches a few of them strongly.
+	if exact > 1 {
+		inv := 1 / float32(exact)
+		for _, d := range sc.touched {
+			c := float32(bits.OnesCount32(sc.words[d])) * inv
+			sc.scores[d] *= coordWeight(c)
+		}
+	}
+	hits := ix.topK(sc, k)
+	for _, d := range sc.touched {
+		sc.scores[d] = 0
+		sc.words[d] = 0
+	}
+	sc.touched = sc.touched[:0]
+	return hits
+}
+
+// addTerm adds a query term, keeping the larger weight of a term met twice
+// (a word and a synonym of another word, or a word repeated).
+func (sc *scratch) addTerm(id uint32, w float32, word uint8) {
+	for i := range sc.terms {
+		if sc.terms[i].id == id {
+			if w > sc.terms[i].weight {
+				sc.terms[i].weight, sc.terms[i].word = w, word
+			}
+			return
+		}
+	}
+	sc.terms = append(sc.terms, queryTerm{id, w, word})
+}
+
+// coordWeight scales a score by the share c of the query's words a tool
+// matches.
+func coordWeight(c float32) float32 {
+	return c
+}
+
+// better reports whether document a ranks before document b.
+func (ix *Index) better(sc *scratch, a, b uint32) bool {
+	if sc.scores[a] != sc.scores[b] {
+		return sc.scores[a] > sc.scores[b]
+	}
+	return ix.names[a] < ix.names[b]
+}
+
+// topK selects the k best touched documents with a heap whose root is the
+// worst of those kept.
+func (ix *Index) topK(sc *scratch, k int) []Hit {
+	h := sc.heap[:0]
+	worse := func(i, j int) bool { return ix.better(sc, h[j], h[i]) }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			c := l
+			if r := l + 1; r < len(h) && worse(r, l) {
+				c = r
+			}
+			if !worse(c, i) {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
+	}
+	for _, d := range sc.touched {
+		if sc.scores[d] <= 0 {
+			continue
+		}
+		if len(h) < k {
+			h = append(h, d)
+			for i := len(h) - 1; i > 0; {
+				p := (i - 1) / 2
+				if !worse(i, p) {
+					break
+				}
+				h[i], h[p] = h[p], h[i]
+				i = p
+			}
+			continue
+		}
+		if ix.better(sc, d, h[0]) {
+			h[0] = d
+			down(0)
+		}
+	}
+	slices.SortFunc(h, func(a, b uint32) int {
+		if ix.better(sc, a, b) {
+			return -1
+		}
+		return 1
+	})
+	hits := make([]Hit, len(h))
+	for i, d := range h {
+		hits[i] = Hit{Name: ix.names[d], Score: float64(sc.scores[d])}
+	}
+	sc.heap = h
+	return hits
+}
+
+// Terms returns the terms that text is indexed or searched as, in order:
+// what a tool's name or a request becomes after splitting, stop words and
+// stemming. Useful to see why a tool is or is not found.
+func Terms(text string) []string {
+	var t tokenizer
+	var out []string
+	t.tokens(clip(text, MaxQueryBytes), func(term []byte) { out = append(out, string(term)) })
+	return out
+}
