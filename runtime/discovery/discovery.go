@@ -111,17 +111,19 @@ func New(docs []Doc) *Index {
 	docs = uniqueByName(docs)
 	b := builder{
 		termIDs: map[string]uint32{},
+		memo:    map[string][]uint32{},
 	}
 	ix := &Index{names: make([]string, len(docs))}
 
 	// First pass: term frequencies per field and field lengths.
 	type docTerms struct {
-		terms []termFreq
-		lens  [numFields]float32
+		start, end int // of its terms in slab
+		lens       [numFields]float32
 	}
 	all := make([]docTerms, len(docs))
+	slab := make([]termFreq, 0, 64*len(docs))
 	var sumLens [numFields]float64
-	local := map[uint32]int{}
+	local := []int32{} // by term ID: its index in dt.terms, or -1
 	for d, doc := range docs {
 		ix.names[d] = doc.Name
 		var tx texts
@@ -137,28 +139,35 @@ func New(docs []Doc) *Index {
 		if doc.Category != "" {
 			tx[fieldCategory] = []string{clip(doc.Category, MaxDescriptionBytes)}
 		}
-		clear(local)
-		var dt docTerms
+		dt := docTerms{start: len(slab)}
 		for f := range numFields {
 			n := 0
 			for _, s := range tx[f] {
-				b.tok.tokens(s, func(term []byte) {
+				b.each(s, func(id uint32) {
 					if n >= MaxFieldTerms {
 						return
 					}
 					n++
-					id := b.termID(term)
-					i, ok := local[id]
-					if !ok {
-						i = len(dt.terms)
-						local[id] = i
-						dt.terms = append(dt.terms, termFreq{term: id})
+					for int(id) >= len(local) {
+						local = append(local, -1)
 					}
-					dt.terms[i].tf[f]++
+					i := local[id]
+					if i < 0 {
+						i = int32(len(slab))
+						local[id] = i
+						slab = append(slab, termFreq{term: id})
+					}
+					if slab[i].tf[f] < math.MaxUint8 {
+						slab[i].tf[f]++
+					}
 				})
 			}
 			dt.lens[f] = float32(n)
 			sumLens[f] += float64(n)
+		}
+		dt.end = len(slab)
+		for _, t := range slab[dt.start:dt.end] {
+			local[t.term] = -1
 		}
 		all[d] = dt
 	}
@@ -171,14 +180,16 @@ func New(docs []Doc) *Index {
 		}
 	}
 	df := make([]int, len(b.terms))
-	for _, dt := range all {
-		for _, t := range dt.terms {
-			df[t.term]++
-		}
+	for _, t := range slab {
+		df[t.term]++
 	}
+	// One array holds all postings, each term's a slice of it.
 	ix.postings = make([][]posting, len(b.terms))
+	all1 := make([]posting, len(slab))
+	off := 0
 	for id := range ix.postings {
-		ix.postings[id] = make([]posting, 0, df[id])
+		ix.postings[id] = all1[off : off : off+df[id]]
+		off += df[id]
 	}
 	n := float64(len(docs))
 	for d, dt := range all {
@@ -189,7 +200,7 @@ func New(docs []Doc) *Index {
 				norm[f] = p.weight / (1 - p.b + p.b*dt.lens[f]/avg[f])
 			}
 		}
-		for _, t := range dt.terms {
+		for _, t := range slab[dt.start:dt.end] {
 			var tf float32
 			for f := range numFields {
 				tf += float32(t.tf[f]) * norm[f]
@@ -213,13 +224,35 @@ func New(docs []Doc) *Index {
 
 type termFreq struct {
 	term uint32
-	tf   [numFields]uint16
+	tf   [numFields]uint8 // saturates at 255, well past where BM25 does
 }
 
 type builder struct {
 	tok     tokenizer
 	termIDs map[string]uint32
 	terms   []string
+	memo    map[string][]uint32 // the terms of each word met
+	ids     []uint32
+}
+
+// each calls add with the ID of each term of s. Building an index meets
+// the same words again and again: the terms of each are kept.
+func (b *builder) each(s string, add func(id uint32)) {
+	b.tok.scan(s, func(w string) {
+		ids, ok := b.memo[w]
+		if !ok {
+			b.ids = b.ids[:0]
+			b.tok.word1(w, func(term []byte) { b.ids = append(b.ids, b.termID(term)) })
+			ids = slices.Clone(b.ids)
+			if ids == nil {
+				ids = []uint32{}
+			}
+			b.memo[w] = ids
+		}
+		for _, id := range ids {
+			add(id)
+		}
+	}, func(term []byte) { add(b.termID(term)) })
 }
 
 func (b *builder) termID(term []byte) uint32 {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func devIndex() *Index {
@@ -74,5 +76,165 @@ func TestDevSetQuality(t *testing.T) {
 	}
 	if q.recall5 < 0.90 || q.recall1 < 0.75 || q.mrr < 0.80 {
 		t.Errorf("recall@1 %.3f (floor 0.75), recall@5 %.3f (floor 0.90), MRR %.3f (floor 0.80)", q.recall1, q.recall5, q.mrr)
+	}
+}
+
+func TestFieldWeights(t *testing.T) {
+	// The same word in the name beats it in the description, the
+	// description's first sentence beats its rest, the rest beats an
+	// argument's description.
+	ix := New([]Doc{
+		{Name: "list_things", Description: "Lists things. Works for invoices too."},
+		{Name: "list_invoices", Description: "Lists what was billed."},
+		{Name: "list_records", Description: "Lists records of invoices."},
+		{Name: "list_rows", Description: "Lists rows.", Args: []byte(`{"properties":{"kind":{"type":"string","description":"such as invoices"}}}`)},
+		{Name: "list_nothing", Description: "Lists nothing."},
+	})
+	got := names(ix.Search("invoices", 10))
+	want := []string{"list_invoices", "list_records", "list_things", "list_rows"}
+	if !slices.Equal(got, want) {
+		t.Errorf("invoices: %q, want %q", got, want)
+	}
+	// Example requests are indexed, and "Do not use" text is not.
+	ix = New([]Doc{
+		{Name: "get_weather", Description: "Current conditions for a city.", Queries: []string{"will it rain in Oslo tomorrow"}},
+		{Name: "search_articles", Description: "Search articles.\nDo not use: for the weather or rain."},
+	})
+	if got := names(ix.Search("is rain expected", 5)); !slices.Equal(got, []string{"get_weather"}) {
+		t.Errorf("is rain expected: %q, want only get_weather", got)
+	}
+	// Coordination: matching both words beats matching one word strongly.
+	ix = New([]Doc{
+		{Name: "send_invoice", Description: "Send an invoice to a customer."},
+		{Name: "send_message", Description: "Send a message. Send it now, send it fast."},
+	})
+	if got := names(ix.Search("send invoice", 5)); len(got) == 0 || got[0] != "send_invoice" {
+		t.Errorf("send invoice: %q, want send_invoice first", got)
+	}
+}
+
+func names(hits []Hit) []string {
+	out := []string{}
+	for _, h := range hits {
+		out = append(out, h.Name)
+	}
+	return out
+}
+
+func TestSearchEdges(t *testing.T) {
+	ix := New([]Doc{
+		{Name: "b_tool", Description: "Same words."},
+		{Name: "a_tool", Description: "Same words."},
+		{Name: "", Description: "No name: not indexed."},
+		{Name: "c_tool", Description: "First version."},
+		{Name: "c_tool", Description: "Second version, the one kept."},
+	})
+	if ix.Len() != 3 {
+		t.Errorf("Len = %d, want 3 (nameless dropped, duplicate kept once)", ix.Len())
+	}
+	// Ties are broken by name.
+	if got := names(ix.Search("same words", 5)); !slices.Equal(got, []string{"a_tool", "b_tool"}) {
+		t.Errorf("ties: %q", got)
+	}
+	if got := names(ix.Search("first", 5)); len(got) != 0 {
+		t.Errorf("first: %q, want nothing (the duplicate replaced it)", got)
+	}
+	if got := names(ix.Search("second", 5)); !slices.Equal(got, []string{"c_tool"}) {
+		t.Errorf("second: %q", got)
+	}
+	for _, k := range []int{0, -1} {
+		if hits := ix.Search("same", k); hits != nil {
+			t.Errorf("k=%d: %v, want nil", k, hits)
+		}
+	}
+	if hits := ix.Search("same words", 1); len(hits) != 1 || hits[0].Name != "a_tool" {
+		t.Errorf("k=1: %v", hits)
+	}
+	for _, q := range []string{"", "   ", "the of and", "zzzz unknown"} {
+		if hits := ix.Search(q, 5); len(hits) != 0 {
+			t.Errorf("%q: %v, want nothing", q, hits)
+		}
+	}
+	if hits := New(nil).Search("anything", 5); hits != nil {
+		t.Errorf("empty index: %v", hits)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := devIndex(), devIndex()
+	for _, r := range devRequests {
+		ha, hb := a.Search(r.query, 10), b.Search(r.query, 10)
+		if !slices.Equal(ha, hb) {
+			t.Fatalf("%q: two builds differ:\n%v\n%v", r.query, ha, hb)
+		}
+		if again := a.Search(r.query, 10); !slices.Equal(ha, again) {
+			t.Fatalf("%q: two searches differ:\n%v\n%v", r.query, ha, again)
+		}
+		// The first k of a longer list are the list for k.
+		if h3 := a.Search(r.query, 3); !slices.Equal(h3, ha[:min(3, len(ha))]) {
+			t.Fatalf("%q: k=3 %v is not the head of k=10 %v", r.query, h3, ha)
+		}
+	}
+}
+
+func TestConcurrentSearch(t *testing.T) {
+	ix := devIndex()
+	want := make([][]Hit, len(devRequests))
+	for i, r := range devRequests {
+		want[i] = ix.Search(r.query, 5)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 200 {
+				i := (g*31 + n) % len(devRequests)
+				if got := ix.Search(devRequests[i].query, 5); !slices.Equal(got, want[i]) {
+					errs <- fmt.Sprintf("%q: %v, want %v", devRequests[i].query, got, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func TestBoundedInput(t *testing.T) {
+	huge := strings.Repeat("payment refund invoice ", 1<<20) // 23 MiB
+	deep := []byte(strings.Repeat("[", 1<<20))
+	ix := New([]Doc{
+		{Name: "refund_payment", Description: huge, Args: deep, Queries: []string{huge, huge}, Category: huge},
+		{Name: strings.Repeat("x_", 1<<16), Description: "Refunds."},
+		{Name: "get_invoice", Description: "Gets an invoice.", Args: []byte(`{"properties":{"id":`)},
+	})
+	if ix.Len() != 3 {
+		t.Fatalf("Len = %d", ix.Len())
+	}
+	start := time.Now()
+	hits := ix.Search(huge, 5)
+	if d := time.Since(start); d > 50*time.Millisecond {
+		t.Errorf("a 23 MiB query took %v", d)
+	}
+	if len(hits) == 0 || hits[0].Name != "refund_payment" {
+		t.Errorf("huge query: %v", hits)
+	}
+	if hits := ix.Search("invoice", 5); len(hits) == 0 {
+		t.Errorf("a tool whose schema is not JSON is still indexed by its description: %v", hits)
+	}
+	// Queries are read up to MaxQueryTerms words: the 40th word counts for
+	// nothing.
+	var words []string
+	for i := range 40 {
+		words = append(words, fmt.Sprintf("term%c%c", 'a'+i/26, 'a'+i%26))
+	}
+	ix = New([]Doc{{Name: "last_word", Description: words[39]}, {Name: "first_word", Description: words[0]}})
+	if got := names(ix.Search(strings.Join(words, " "), 5)); !slices.Equal(got, []string{"first_word"}) {
+		t.Errorf("long query: %q, want only first_word", got)
 	}
 }

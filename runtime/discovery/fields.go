@@ -153,80 +153,224 @@ func clip(s string, n int) string {
 }
 
 // schemaTexts reads the argument names, descriptions, titles and enum
-// values of a JSON Schema. A schema that is not JSON, too large or too
-// deep gives nothing (or what was read within the limits).
+// values of a JSON Schema. A schema that is not valid JSON or larger than
+// MaxSchemaBytes gives nothing; schemas nested deeper than maxSchemaDepth
+// within it, and those past the first maxSchemaNodes, are not read.
+//
+// The schema is read in one pass over its text, without building it: json.Valid
+// first, then a reader that may assume valid JSON.
 func schemaTexts(raw []byte, out *texts) {
-	if len(raw) == 0 || len(raw) > MaxSchemaBytes {
+	if len(raw) == 0 || len(raw) > MaxSchemaBytes || !json.Valid(raw) {
 		return
 	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return
-	}
-	w := schemaWalker{out: out}
-	w.walk(v, 0)
+	r := schemaReader{s: raw, out: out}
+	r.ws()
+	r.schema(0)
 }
 
-type schemaWalker struct {
-	out   *texts
+type schemaReader struct {
+	s     []byte
+	i     int
 	nodes int
+	out   *texts
 }
 
-func (w *schemaWalker) walk(v any, depth int) {
-	m, ok := v.(map[string]any)
-	if !ok || depth > maxSchemaDepth || w.nodes >= maxSchemaNodes {
+func (r *schemaReader) ws() {
+	for r.i < len(r.s) {
+		switch r.s[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+func (r *schemaReader) peek() byte {
+	if r.i < len(r.s) {
+		return r.s[r.i]
+	}
+	return 0
+}
+
+// schema reads the value at r.i as a schema; anything but an object is
+// skipped.
+func (r *schemaReader) schema(depth int) {
+	if r.peek() != '{' || depth > maxSchemaDepth || r.nodes >= maxSchemaNodes {
+		r.skip()
 		return
 	}
-	w.nodes++
-	if s, ok := m["description"].(string); ok && depth > 0 {
-		w.out[fieldArgText] = append(w.out[fieldArgText], clip(s, MaxDescriptionBytes))
-	}
-	if s, ok := m["title"].(string); ok && depth > 0 {
-		w.out[fieldArgText] = append(w.out[fieldArgText], clip(s, MaxDescriptionBytes))
-	}
-	if list, ok := m["enum"].([]any); ok {
-		for i, e := range list {
-			if i >= maxSchemaNodes {
-				break
+	r.nodes++
+	r.members(func(key string) {
+		switch key {
+		case "description", "title":
+			if s, ok := r.str(); ok && depth > 0 {
+				r.out[fieldArgText] = append(r.out[fieldArgText], clip(s, MaxDescriptionBytes))
 			}
-			if s, ok := e.(string); ok {
-				w.out[fieldEnum] = append(w.out[fieldEnum], clip(s, maxEnumBytes))
+		case "const":
+			if s, ok := r.str(); ok {
+				r.out[fieldEnum] = append(r.out[fieldEnum], clip(s, maxEnumBytes))
 			}
+		case "enum":
+			r.elements(func() {
+				if s, ok := r.str(); ok && len(r.out[fieldEnum]) < maxSchemaNodes {
+					r.out[fieldEnum] = append(r.out[fieldEnum], clip(s, maxEnumBytes))
+				}
+			})
+		case "properties":
+			r.members(func(name string) {
+				r.out[fieldArgName] = append(r.out[fieldArgName], clip(name, maxEnumBytes))
+				r.schema(depth + 1)
+			})
+		case "items", "additionalProperties", "contains", "not", "if", "then", "else":
+			r.schema(depth + 1)
+		case "prefixItems", "anyOf", "oneOf", "allOf":
+			r.elements(func() { r.schema(depth + 1) })
+		case "$defs", "definitions":
+			r.members(func(string) { r.schema(depth + 1) })
+		default:
+			r.skip()
+		}
+	})
+}
+
+// members calls member with each key of the object at r.i, positioned at
+// its value, which member must read or skip. Not an object: skipped.
+func (r *schemaReader) members(member func(key string)) {
+	if r.peek() != '{' {
+		r.skip()
+		return
+	}
+	r.i++
+	for {
+		r.ws()
+		if r.peek() != '"' {
+			r.i++ // '}' (valid JSON: nothing else can be here)
+			return
+		}
+		key, _ := r.str()
+		r.ws()
+		r.i++ // ':'
+		r.ws()
+		start := r.i
+		member(key)
+		if r.i == start {
+			r.skip()
+		}
+		r.ws()
+		if r.peek() == ',' {
+			r.i++
+			continue
+		}
+		r.i++ // '}'
+		return
+	}
+}
+
+// elements calls elem with each element of the array at r.i. Not an
+// array: skipped.
+func (r *schemaReader) elements(elem func()) {
+	if r.peek() != '[' {
+		r.skip()
+		return
+	}
+	r.i++
+	for {
+		r.ws()
+		if r.peek() == ']' || r.i >= len(r.s) {
+			r.i++
+			return
+		}
+		start := r.i
+		elem()
+		if r.i == start {
+			r.skip()
+		}
+		r.ws()
+		if r.peek() == ',' {
+			r.i++
+			continue
+		}
+		r.i++ // ']'
+		return
+	}
+}
+
+// str reads the string at r.i; anything else is skipped.
+func (r *schemaReader) str() (string, bool) {
+	if r.peek() != '"' {
+		r.skip()
+		return "", false
+	}
+	start := r.i
+	r.skipString()
+	lit := r.s[start:min(r.i, len(r.s))]
+	if len(lit) >= 2 && !bytesContain(lit, '\\') {
+		return string(lit[1 : len(lit)-1]), true
+	}
+	var s string
+	if json.Unmarshal(lit, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func bytesContain(b []byte, c byte) bool {
+	for _, x := range b {
+		if x == c {
+			return true
 		}
 	}
-	if s, ok := m["const"].(string); ok {
-		w.out[fieldEnum] = append(w.out[fieldEnum], clip(s, maxEnumBytes))
-	}
-	if props, ok := m["properties"].(map[string]any); ok {
-		for _, name := range sortedKeys(props) {
-			w.out[fieldArgName] = append(w.out[fieldArgName], clip(name, maxEnumBytes))
-			w.walk(props[name], depth+1)
-		}
-	}
-	for _, k := range []string{"items", "additionalProperties", "contains", "not", "if", "then", "else"} {
-		w.walk(m[k], depth+1)
-	}
-	for _, k := range []string{"prefixItems", "anyOf", "oneOf", "allOf"} {
-		if list, ok := m[k].([]any); ok {
-			for _, s := range list {
-				w.walk(s, depth+1)
-			}
-		}
-	}
-	for _, k := range []string{"$defs", "definitions"} {
-		if defs, ok := m[k].(map[string]any); ok {
-			for _, name := range sortedKeys(defs) {
-				w.walk(defs[name], depth+1)
-			}
+	return false
+}
+
+// skipString moves past the string at r.i.
+func (r *schemaReader) skipString() {
+	r.i++
+	for r.i < len(r.s) {
+		switch r.s[r.i] {
+		case '\\':
+			r.i += 2
+		case '"':
+			r.i++
+			return
+		default:
+			r.i++
 		}
 	}
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// skip moves past the value at r.i, without recursion.
+func (r *schemaReader) skip() {
+	depth := 0
+	for r.i < len(r.s) {
+		switch c := r.s[r.i]; c {
+		case '"':
+			r.skipString()
+			if depth == 0 {
+				return
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return // the end of the enclosing value
+			}
+			depth--
+			if depth == 0 {
+				r.i++
+				return
+			}
+		case ',', ':':
+			if depth == 0 {
+				return
+			}
+		case ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return
+			}
+		}
+		r.i++
 	}
-	sort.Strings(keys)
-	return keys
 }

@@ -13,8 +13,8 @@ const maxTokenBytes = 48
 // tokenizer splits text into lower-case stemmed terms. It is not safe for
 // concurrent use; an Index keeps one per Search call in its pool.
 type tokenizer struct {
-	word []byte // the current word, lower-cased
-	part []byte // one part of a word being split
+	joined []byte // a whole word, lower-cased
+	part   []byte // one part of a word being split
 }
 
 // emit is called once per term; the slice is only valid during the call.
@@ -32,14 +32,27 @@ type emitFunc func(term []byte)
 // local part, and a file name with a common extension (notes.txt) its
 // name's words and "file".
 func (t *tokenizer) tokens(s string, emit emitFunc) {
+	t.scan(s, func(w string) { t.word1(w, emit) }, emit)
+}
+
+// scan calls word with each word of s and emit with the terms that stand
+// for something else than a word (ideographs, URLs, ...).
+func (t *tokenizer) scan(s string, word func(w string), emit emitFunc) {
 	start := -1
 	flush := func(end int) {
 		if start >= 0 {
-			t.word1(s[start:end], emit)
+			word(s[start:end])
 			start = -1
 		}
 	}
 	for i := 0; i < len(s); {
+		if c := s[i]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			if start < 0 {
+				start = i
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case isIdeograph(r):
@@ -145,6 +158,9 @@ var fileExtensions = func() map[string]bool {
 }()
 
 func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 }
 
@@ -162,6 +178,17 @@ const (
 )
 
 func classOf(r rune) runeClass {
+	if r < utf8.RuneSelf {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return classLower
+		case r >= 'A' && r <= 'Z':
+			return classUpper
+		case r >= '0' && r <= '9':
+			return classDigit
+		}
+		return classOther
+	}
 	switch {
 	case unicode.IsDigit(r):
 		return classDigit
@@ -173,50 +200,63 @@ func classOf(r rune) runeClass {
 	return classOther // combining marks: they continue what precedes
 }
 
-// word1 splits one word (no separators) into its parts.
+// word1 splits one word (no separators) into its parts. A part of letters
+// followed by one of digits is also emitted joined (s3, ec2, oauth2).
 func (t *tokenizer) word1(w string, emit emitFunc) {
 	if len(w) > 4*maxTokenBytes {
 		return
 	}
-	letters, digits := false, false
-	partStart := 0
+	partStart, joinStart := 0, -1
 	prev, prevPrev := classOther, classOther
+	endPart := func(end int) {
+		t.part1(w[partStart:end], emit)
+		if joinStart >= 0 && prev == classDigit {
+			t.whole(w[joinStart:end], emit)
+			joinStart = -1
+		}
+		partStart = end
+	}
 	for i, r := range w {
 		c := classOf(r)
-		switch c {
-		case classDigit:
-			digits = true
-		case classLower, classUpper:
-			letters = true
-		}
 		if i > 0 && c != classOther && prev != classOther {
-			boundary := false
 			switch {
-			case (c == classDigit) != (prev == classDigit):
-				boundary = true // s3, v2beta
+			case c == classDigit && prev != classDigit:
+				joinStart = partStart // s3, v2beta
+				endPart(i)
+			case c != classDigit && prev == classDigit:
+				endPart(i)
 			case c == classUpper && prev == classLower:
-				boundary = true // getUser
+				endPart(i) // getUser
 			case c == classLower && prev == classUpper && prevPrev == classUpper:
 				// HTTPServer: the last capital starts the next part.
-				j := i - utf8RuneLenBefore(w, i)
-				if j > partStart {
-					t.part1(w[partStart:j], emit)
-					partStart = j
+				if j := i - utf8RuneLenBefore(w, i); j > partStart {
+					endPart(j)
 				}
-			}
-			if boundary {
-				t.part1(w[partStart:i], emit)
-				partStart = i
 			}
 		}
 		if c != classOther {
 			prevPrev, prev = prev, c
 		}
 	}
-	t.part1(w[partStart:], emit)
-	if letters && digits {
-		t.whole(w, emit)
+	endPart(len(w))
+}
+
+// appendLower appends s lower-cased to b.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			for _, r := range s[i:] {
+				b = utf8.AppendRune(b, unicode.ToLower(r))
+			}
+			return b
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
 	}
+	return b
 }
 
 func utf8RuneLenBefore(s string, i int) int {
@@ -226,25 +266,21 @@ func utf8RuneLenBefore(s string, i int) int {
 
 // part1 lower-cases, filters and stems one part.
 func (t *tokenizer) part1(p string, emit emitFunc) {
-	t.part = t.part[:0]
-	for _, r := range p {
-		t.part = utf8.AppendRune(t.part, unicode.ToLower(r))
-	}
-	if len(t.part) == 0 || len(t.part) > maxTokenBytes || stopWords[string(t.part)] {
+	t.part = appendLower(t.part[:0], p)
+	if len(t.part) == 0 || len(t.part) > maxTokenBytes {
 		return
 	}
-	emit(stem(t.part))
+	if !stopWords[string(t.part)] {
+		emit(stem(t.part))
+	}
 }
 
 // whole emits a word mixing letters and digits as one lower-case term, not
 // stemmed.
 func (t *tokenizer) whole(w string, emit emitFunc) {
-	t.word = t.word[:0]
-	for _, r := range w {
-		t.word = utf8.AppendRune(t.word, unicode.ToLower(r))
-	}
-	if len(t.word) <= maxTokenBytes {
-		emit(t.word)
+	t.joined = appendLower(t.joined[:0], w)
+	if len(t.joined) <= maxTokenBytes {
+		emit(t.joined)
 	}
 }
 
