@@ -128,7 +128,7 @@ func New(docs []Doc) *Index {
 		ix.names[d] = doc.Name
 		var tx texts
 		tx[fieldName] = []string{clip(doc.Name, maxEnumBytes)}
-		splitDescription(doc.Description, &tx)
+		splitDescription(doc.Description, &tx, &b.lower)
 		schemaTexts(doc.Args, &tx)
 		for i, q := range doc.Queries {
 			if i >= MaxQueries {
@@ -233,6 +233,7 @@ type builder struct {
 	terms   []string
 	memo    map[string][]uint32 // the terms of each word met
 	ids     []uint32
+	lower   []byte
 }
 
 // each calls add with the ID of each term of s. Building an index meets

@@ -1,8 +1,9 @@
 package discovery
 
 import (
+	"bytes"
 	"encoding/json"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -47,14 +48,15 @@ type texts [numFields][]string
 // splitDescription cuts a description into summary, body and "Use when:"
 // text. Text after "Do not use" (or "Don't use", "Never use") up to the
 // next marker or line is left out, since it names what the tool is not for.
-func splitDescription(d string, out *texts) {
+func splitDescription(d string, out *texts, buf *[]byte) {
 	d = clip(d, MaxDescriptionBytes)
-	lower := asciiLowerCopy(d)
+	*buf = appendASCIILower((*buf)[:0], d)
+	lower := *buf
 	type mark struct {
 		at, end int
 		f       field // numFields: dropped
 	}
-	var marks []mark
+	marks := make([]mark, 0, 8)
 	for _, m := range []struct {
 		s string
 		f field
@@ -65,7 +67,7 @@ func splitDescription(d string, out *texts) {
 		{"do not call", numFields}, {"not for:", numFields},
 	} {
 		for off := 0; ; {
-			i := strings.Index(lower[off:], m.s)
+			i := bytes.Index(lower[off:], []byte(m.s))
 			if i < 0 {
 				break
 			}
@@ -77,7 +79,7 @@ func splitDescription(d string, out *texts) {
 			marks = append(marks, mark{at: i, end: i + len(m.s), f: m.f})
 		}
 	}
-	sort.Slice(marks, func(i, j int) bool { return marks[i].at < marks[j].at })
+	slices.SortFunc(marks, func(a, b mark) int { return a.at - b.at })
 
 	first := len(d)
 	if len(marks) > 0 {
@@ -113,15 +115,17 @@ func isASCIIWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
 }
 
-// asciiLowerCopy lower-cases ASCII letters only, so byte offsets match s.
-func asciiLowerCopy(s string) string {
-	b := []byte(s)
-	for i, c := range b {
+// appendASCIILower appends s to b with ASCII letters lower-cased, so byte
+// offsets match s.
+func appendASCIILower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+			c += 'a' - 'A'
 		}
+		b = append(b, c)
 	}
-	return string(b)
+	return b
 }
 
 // firstSentence returns the text up to the first end of sentence (., ! or ?
@@ -163,13 +167,13 @@ func schemaTexts(raw []byte, out *texts) {
 	if len(raw) == 0 || len(raw) > MaxSchemaBytes || !json.Valid(raw) {
 		return
 	}
-	r := schemaReader{s: raw, out: out}
+	r := schemaReader{s: string(raw), out: out} // texts are substrings of it
 	r.ws()
 	r.schema(0)
 }
 
 type schemaReader struct {
-	s     []byte
+	s     string
 	i     int
 	nodes int
 	out   *texts
@@ -305,23 +309,14 @@ func (r *schemaReader) str() (string, bool) {
 	start := r.i
 	r.skipString()
 	lit := r.s[start:min(r.i, len(r.s))]
-	if len(lit) >= 2 && !bytesContain(lit, '\\') {
-		return string(lit[1 : len(lit)-1]), true
+	if len(lit) >= 2 && strings.IndexByte(lit, '\\') < 0 {
+		return lit[1 : len(lit)-1], true
 	}
 	var s string
-	if json.Unmarshal(lit, &s) != nil {
+	if json.Unmarshal([]byte(lit), &s) != nil {
 		return "", false
 	}
 	return s, true
-}
-
-func bytesContain(b []byte, c byte) bool {
-	for _, x := range b {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }
 
 // skipString moves past the string at r.i.

@@ -36,7 +36,7 @@ func TestTerms(t *testing.T) {
 
 func TestSplitDescription(t *testing.T) {
 	var tx texts
-	splitDescription("Full-text search on articles. Ranked by date.\nUse when: the user names a topic.\nDo not use: to list categories.\nReturns at most 20.", &tx)
+	splitDescription("Full-text search on articles. Ranked by date.\nUse when: the user names a topic.\nDo not use: to list categories.\nReturns at most 20.", &tx, new([]byte))
 	want := map[field]string{
 		fieldSummary: "Full-text search on articles",
 		fieldBody:    " Ranked by date. Returns at most 20.",
@@ -49,7 +49,7 @@ func TestSplitDescription(t *testing.T) {
 	}
 	// One line, markers inline.
 	tx = texts{}
-	splitDescription("Sends a message. Use when the user wants to chat. Don't use it to email.", &tx)
+	splitDescription("Sends a message. Use when the user wants to chat. Don't use it to email.", &tx, new([]byte))
 	if got := strings.Join(tx[fieldUseWhen], ""); got != " the user wants to chat. " {
 		t.Errorf("inline use-when = %q", got)
 	}
