@@ -181,3 +181,33 @@ var devRequests = []struct{ query, want string }{
 	{"what is apple's share price today", "get_stock_quote"},
 	{"how is TSLA doing", "get_stock_quote"},
 }
+
+// devQueries are example requests as a catalog's author would write them
+// for some of the tools (Doc.Queries): not the requests above.
+var devQueries = map[string][]string{
+	"get_weather":         {"is it going to snow this weekend", "how hot will it be in Rome", "do I need an umbrella today"},
+	"translate_text":      {"what is 'good morning' in Spanish", "put this sentence into Japanese"},
+	"convert_currency":    {"how many euros is 30 pounds", "exchange rate from USD to JPY"},
+	"get_stock_quote":     {"how are NVDA shares trading", "what is Microsoft stock at"},
+	"search_contacts":     {"what is Sara's email address", "find the number of our plumber"},
+	"web_search":          {"look this up on the internet", "what's the news about the election"},
+	"find_free_slots":     {"when is everyone available next week", "find a slot for a 1:1 with Lee"},
+	"list_events":         {"am I busy on Thursday afternoon", "what meetings do I have today"},
+	"revert_commit":       {"undo that change", "take back the commit that broke the build"},
+	"get_service_logs":    {"why did the worker crash", "show me the stack trace from the api"},
+	"search_repositories": {"is there an open source library for pdf parsing", "find projects written in rust"},
+	"get_balance":         {"how much money is in our stripe account", "what funds are available for payout"},
+	"list_issues":         {"what bugs are open", "issues labelled good first issue"},
+	"read_file":           {"show me the contents of package.json", "cat the makefile"},
+}
+
+func devDocs(withQueries bool) []Doc {
+	docs := make([]Doc, len(devTools))
+	for i, t := range devTools {
+		docs[i] = Doc{Name: t.name, Description: t.desc, Args: []byte(t.args), Category: t.category}
+		if withQueries {
+			docs[i].Queries = devQueries[t.name]
+		}
+	}
+	return docs
+}

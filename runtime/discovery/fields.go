@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // field is one part of a tool's text, scored with its own weight and
@@ -34,7 +35,7 @@ var fieldParams = [numFields]struct {
 	fieldName:     {3.0, 0.5},
 	fieldSummary:  {1.5, 0.6},
 	fieldBody:     {0.8, 0.75},
-	fieldUseWhen:  {1.2, 0.6},
+	fieldUseWhen:  {2.0, 0.5},
 	fieldArgName:  {0.6, 0.5},
 	fieldArgText:  {0.4, 0.75},
 	fieldEnum:     {0.5, 0.5},
@@ -309,7 +310,7 @@ func (r *schemaReader) str() (string, bool) {
 	start := r.i
 	r.skipString()
 	lit := r.s[start:min(r.i, len(r.s))]
-	if len(lit) >= 2 && strings.IndexByte(lit, '\\') < 0 {
+	if len(lit) >= 2 && strings.IndexByte(lit, '\\') < 0 && utf8.ValidString(lit) {
 		return lit[1 : len(lit)-1], true
 	}
 	var s string
