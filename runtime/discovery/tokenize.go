@@ -24,8 +24,9 @@ type emitFunc func(term []byte)
 // and combining marks; they split further at camelCase humps (getUser,
 // HTTPServer), at boundaries between letters and digits (s3 → s, 3) and
 // around each ideograph (Han, Hiragana, Katakana), which stands alone. A
-// word that mixes letters and digits is also emitted whole (s3, oauth2).
-// Parts are lower-cased, stop words dropped and the rest stemmed.
+// part of letters followed by one of digits is also emitted joined (s3,
+// oauth2); numbers alone are dropped. Parts are lower-cased, stop words
+// dropped and the rest stemmed.
 //
 // Three kinds of things in requests become the word for what they are: a
 // URL (scheme://...) becomes "url", an e-mail address "email" after its
@@ -241,6 +242,15 @@ func (t *tokenizer) word1(w string, emit emitFunc) {
 	endPart(len(w))
 }
 
+func allDigits(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // appendLower appends s lower-cased to b.
 func appendLower(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
@@ -264,10 +274,12 @@ func utf8RuneLenBefore(s string, i int) int {
 	return n
 }
 
-// part1 lower-cases, filters and stems one part.
+// part1 lower-cases, filters and stems one part. Numbers are dropped: in
+// a request they are values (ticket 42, 3pm, 100 dollars), not what the
+// tool does; a word joining letters and digits (s3, oauth2) is kept whole.
 func (t *tokenizer) part1(p string, emit emitFunc) {
 	t.part = appendLower(t.part[:0], p)
-	if len(t.part) == 0 || len(t.part) > maxTokenBytes {
+	if len(t.part) == 0 || len(t.part) > maxTokenBytes || allDigits(p) {
 		return
 	}
 	if !stopWords[string(t.part)] {
