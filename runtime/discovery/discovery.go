@@ -59,6 +59,10 @@ const (
 // BM25 saturation: how fast repeated occurrences stop adding to a score.
 const k1 = 1.2
 
+// nameBoost is how much a tool's score grows when the query covers all of
+// its name's terms: ×(1 + nameBoost × share covered).
+const nameBoost = 0.5
+
 // Doc is what the index knows of one tool.
 type Doc struct {
 	// Name is the tool's name, such as "search_issues" or "getUser".
@@ -95,15 +99,18 @@ type Index struct {
 	names    []string
 	termIDs  map[string]uint32
 	postings [][]posting // by term ID, ordered by document
+	nameLen  []uint8     // by document: distinct terms in its name
 	pool     sync.Pool   // *scratch
 }
 
 // posting is the score contribution of one term to one document, computed
 // at build time: idf × BM25F saturation of the weighted term frequency.
 type posting struct {
-	doc   uint32
+	doc   uint32 // the document's number, with inName set when the term is in its name
 	score float32
 }
+
+const inName = 1 << 31
 
 // New builds an index over docs. It never fails: text is cut to the
 // limits above and argument schemas that cannot be read are skipped.
@@ -192,6 +199,7 @@ func New(docs []Doc) *Index {
 		off += df[id]
 	}
 	n := float64(len(docs))
+	ix.nameLen = make([]uint8, len(docs))
 	for d, dt := range all {
 		var norm [numFields]float32
 		for f := range numFields {
@@ -206,17 +214,20 @@ func New(docs []Doc) *Index {
 				tf += float32(t.tf[f]) * norm[f]
 			}
 			idf := float32(math.Log(1 + (n-float64(df[t.term])+0.5)/(float64(df[t.term])+0.5)))
-			ix.postings[t.term] = append(ix.postings[t.term], posting{
-				doc:   uint32(d),
-				score: idf * tf * (k1 + 1) / (k1 + tf),
-			})
+			p := posting{doc: uint32(d), score: idf * tf * (k1 + 1) / (k1 + tf)}
+			if t.tf[fieldName] > 0 {
+				p.doc |= inName
+				ix.nameLen[d]++
+			}
+			ix.postings[t.term] = append(ix.postings[t.term], p)
 		}
 	}
 	ix.termIDs = b.termIDs
 	ix.pool.New = func() any {
 		return &scratch{
-			scores: make([]float32, len(ix.names)),
-			words:  make([]uint32, len(ix.names)),
+			scores:   make([]float32, len(ix.names)),
+			words:    make([]uint32, len(ix.names)),
+			nameHits: make([]float32, len(ix.names)),
 		}
 	}
 	return ix
@@ -293,12 +304,13 @@ func (ix *Index) Len() int { return len(ix.names) }
 
 // scratch is the per-search state, reused through the index's pool.
 type scratch struct {
-	tok     tokenizer
-	scores  []float32
-	words   []uint32 // per document: bit i set when it matches word i
-	touched []uint32
-	terms   []queryTerm
-	heap    []uint32
+	tok      tokenizer
+	scores   []float32
+	words    []uint32  // per document: bit i set when it matches word i
+	nameHits []float32 // per document: weight of the query terms in its name
+	touched  []uint32
+	terms    []queryTerm
+	heap     []uint32
 }
 
 type queryTerm struct {
@@ -340,26 +352,32 @@ func (ix *Index) Search(query string, k int) []Hit {
 	for _, qt := range sc.terms {
 		bit := uint32(1) << qt.word
 		for _, p := range ix.postings[qt.id] {
-			if sc.scores[p.doc] == 0 {
-				sc.touched = append(sc.touched, p.doc)
+			d := p.doc &^ inName
+			if sc.scores[d] == 0 {
+				sc.touched = append(sc.touched, d)
 			}
-			sc.scores[p.doc] += qt.weight * p.score
-			sc.words[p.doc] |= bit
+			sc.scores[d] += qt.weight * p.score
+			sc.words[d] |= bit
+			if p.doc&inName != 0 {
+				sc.nameHits[d] += qt.weight
+			}
 		}
 	}
 	// Coordination: a tool that matches more of the query's words ranks
 	// above one that matches a few of them strongly.
-	if exact > 1 {
-		inv := 1 / float32(exact)
-		for _, d := range sc.touched {
-			c := float32(bits.OnesCount32(sc.words[d])) * inv
-			sc.scores[d] *= coordWeight(c)
-		}
+	inv := 1 / float32(max(exact, 1))
+	for _, d := range sc.touched {
+		c := float32(bits.OnesCount32(sc.words[d])) * inv
+		// Name coverage: a tool whose name's words the request all says
+		// (list_branches for "list the branches") ranks up.
+		nc := min(1, sc.nameHits[d]/float32(max(ix.nameLen[d], 1)))
+		sc.scores[d] *= coordWeight(c) * (1 + nameBoost*nc)
 	}
 	hits := ix.topK(sc, k)
 	for _, d := range sc.touched {
 		sc.scores[d] = 0
 		sc.words[d] = 0
+		sc.nameHits[d] = 0
 	}
 	sc.touched = sc.touched[:0]
 	return hits
