@@ -110,13 +110,16 @@ func TestFieldWeights(t *testing.T) {
 	if got := names(ix.Search("is rain expected", 5)); !slices.Equal(got, []string{"get_weather"}) {
 		t.Errorf("is rain expected: %q, want only get_weather", got)
 	}
-	// Coordination: matching both words beats matching one word strongly.
+	// Coordination: matching both words, even weakly, beats matching one
+	// word strongly.
 	ix = New([]Doc{
-		{Name: "send_invoice", Description: "Send an invoice to a customer."},
-		{Name: "send_message", Description: "Send a message. Send it now, send it fast."},
+		{Name: "send_message", Description: "Send a message to a channel."},
+		{Name: "notify_billing", Description: "Tell the billing team.", Args: []byte(`{"properties":{"note":{"description":"What to send them, such as an invoice number"}}}`)},
+		{Name: "get_weather", Description: "Weather of a city."},
+		{Name: "create_invoice", Description: "Create an invoice."},
 	})
-	if got := names(ix.Search("send invoice", 5)); len(got) == 0 || got[0] != "send_invoice" {
-		t.Errorf("send invoice: %q, want send_invoice first", got)
+	if got := names(ix.Search("send invoice", 5)); len(got) == 0 || got[0] != "notify_billing" {
+		t.Errorf("send invoice: %q, want notify_billing first", got)
 	}
 }
 
