@@ -90,12 +90,18 @@ func TestFieldWeights(t *testing.T) {
 	// The same word in the name beats it in the description, the
 	// description's first sentence beats its rest, the rest beats an
 	// argument's description.
+	// Every tool has each field, of about the same length, so that the
+	// fields' weights decide.
+	doc := func(name, summary, body, argText string) Doc {
+		return Doc{Name: name, Description: summary + ". " + body + ".",
+			Args: []byte(`{"properties":{"kind":{"type":"string","description":"` + argText + `"}}}`)}
+	}
 	ix := New([]Doc{
-		{Name: "list_things", Description: "Lists things. Works for invoices too."},
-		{Name: "list_invoices", Description: "Lists what was billed."},
-		{Name: "list_records", Description: "Lists records of invoices."},
-		{Name: "list_rows", Description: "Lists rows.", Args: []byte(`{"properties":{"kind":{"type":"string","description":"such as invoices"}}}`)},
-		{Name: "list_nothing", Description: "Lists nothing."},
+		doc("list_things", "Lists many things", "Works for invoices too", "such as rows"),
+		doc("list_invoices", "Lists what was sent", "Works for everyone here", "such as rows"),
+		doc("list_records", "Lists records of invoices", "Works for everyone here", "such as rows"),
+		doc("list_rows", "Lists many rows", "Works for everyone here", "such as invoices"),
+		doc("list_nothing", "Lists nothing at all", "Works for everyone here", "such as rows"),
 	})
 	got := names(ix.Search("invoices", 10))
 	want := []string{"list_invoices", "list_records", "list_things", "list_rows"}
