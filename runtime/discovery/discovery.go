@@ -348,6 +348,18 @@ func (ix *Index) Search(query string, k int) []Hit {
 		}
 		exact++
 	})
+	// A question ("what is on my agenda", "which channels") asks to read:
+	// it counts as a word whose terms are the reading verbs, at the weight
+	// of synonyms.
+	if exact > 0 && exact < MaxQueryTerms && isQuestion(query) {
+		word := uint8(exact)
+		for _, v := range questionTerms {
+			if id, ok := ix.termIDs[v]; ok {
+				sc.addTerm(id, SynonymWeight, word)
+			}
+		}
+		exact++
+	}
 
 	for _, qt := range sc.terms {
 		bit := uint32(1) << qt.word

@@ -113,8 +113,8 @@ func TestFieldWeights(t *testing.T) {
 		{Name: "get_weather", Description: "Current conditions for a city.", Queries: []string{"will it rain in Oslo tomorrow"}},
 		{Name: "search_articles", Description: "Search articles.\nDo not use: for the weather or rain."},
 	})
-	if got := names(ix.Search("is rain expected", 5)); !slices.Equal(got, []string{"get_weather"}) {
-		t.Errorf("is rain expected: %q, want only get_weather", got)
+	if got := names(ix.Search("rain expected later", 5)); !slices.Equal(got, []string{"get_weather"}) {
+		t.Errorf("rain expected later: %q, want only get_weather", got)
 	}
 	// Coordination: matching both words, even weakly, beats matching one
 	// word strongly.
@@ -126,6 +126,28 @@ func TestFieldWeights(t *testing.T) {
 	})
 	if got := names(ix.Search("send invoice", 5)); len(got) == 0 || got[0] != "notify_billing" {
 		t.Errorf("send invoice: %q, want notify_billing first", got)
+	}
+}
+
+func TestQuestion(t *testing.T) {
+	// A question asks to read: the reading verbs count for it.
+	ix := New([]Doc{
+		{Name: "post_to_channel", Description: "Post to a channel of the team; any channel."},
+		{Name: "list_channels", Description: "Names and topics of the team's channels."},
+		{Name: "get_weather", Description: "Weather of a city."},
+	})
+	for _, q := range []string{"which channels does the team have", "channels of the team?"} {
+		if got := names(ix.Search(q, 5)); len(got) == 0 || got[0] != "list_channels" {
+			t.Errorf("%s: %q, want list_channels first", q, got)
+		}
+	}
+	for q, want := range map[string]bool{
+		"what is on my agenda": true, "Which files?": true, "How much": true, "do I have mail": true,
+		"list files": false, "create a question": false, "": false, "   ": false, "whatever happened": false,
+	} {
+		if got := isQuestion(q); got != want {
+			t.Errorf("isQuestion(%q) = %v, want %v", q, got, want)
+		}
 	}
 }
 

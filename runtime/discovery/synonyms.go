@@ -1,5 +1,10 @@
 package discovery
 
+import (
+	"strings"
+	"unicode"
+)
+
 // synonymGroups are words that people use for one another when they ask
 // for a tool. A query term also searches the other words of its groups,
 // with the weight SynonymWeight. Mostly verbs, since tool names start with
@@ -86,4 +91,34 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// questionWords start a request that asks to read something.
+var questionWords = map[string]bool{
+	"what": true, "whats": true, "which": true, "who": true, "when": true, "where": true,
+	"how": true, "is": true, "are": true, "do": true, "does": true, "did": true,
+	"any": true, "have": true, "has": true,
+}
+
+// questionTerms are the stemmed verbs a question implies.
+var questionTerms = func() []string {
+	var out []string
+	for _, w := range []string{"get", "list", "search", "find", "show", "read", "fetch", "view"} {
+		out = append(out, Terms(w)...)
+	}
+	return out
+}()
+
+// isQuestion reports whether the request's first word is a question word
+// or it ends with a question mark.
+func isQuestion(q string) bool {
+	q = strings.TrimSpace(q)
+	if strings.HasSuffix(q, "?") {
+		return true
+	}
+	end := strings.IndexFunc(q, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(q)
+	}
+	return questionWords[strings.ToLower(q[:end])]
 }
