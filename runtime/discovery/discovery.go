@@ -99,7 +99,7 @@ type Index struct {
 	names    []string
 	termIDs  map[string]uint32
 	postings [][]posting // by term ID, ordered by document
-	nameLen  []uint8     // by document: distinct terms in its name
+	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
 	pool     sync.Pool   // *scratch
 }
 
@@ -199,7 +199,7 @@ func New(docs []Doc) *Index {
 		off += df[id]
 	}
 	n := float64(len(docs))
-	ix.nameLen = make([]uint8, len(docs))
+	ix.invName = make([]float32, len(docs))
 	for d, dt := range all {
 		var norm [numFields]float32
 		for f := range numFields {
@@ -217,17 +217,16 @@ func New(docs []Doc) *Index {
 			p := posting{doc: uint32(d), score: idf * tf * (k1 + 1) / (k1 + tf)}
 			if t.tf[fieldName] > 0 {
 				p.doc |= inName
-				ix.nameLen[d]++
+				ix.invName[d]++
 			}
 			ix.postings[t.term] = append(ix.postings[t.term], p)
 		}
+		ix.invName[d] = 1 / max(ix.invName[d], 1)
 	}
 	ix.termIDs = b.termIDs
 	ix.pool.New = func() any {
 		return &scratch{
-			scores:   make([]float32, len(ix.names)),
-			words:    make([]uint32, len(ix.names)),
-			nameHits: make([]float32, len(ix.names)),
+			acc: make([]docAcc, len(ix.names)),
 		}
 	}
 	return ix
@@ -304,13 +303,18 @@ func (ix *Index) Len() int { return len(ix.names) }
 
 // scratch is the per-search state, reused through the index's pool.
 type scratch struct {
-	tok      tokenizer
-	scores   []float32
-	words    []uint32  // per document: bit i set when it matches word i
-	nameHits []float32 // per document: weight of the query terms in its name
-	touched  []uint32
-	terms    []queryTerm
-	heap     []uint32
+	tok     tokenizer
+	acc     []docAcc // by document
+	touched []uint32
+	terms   []queryTerm
+	heap    []uint32
+}
+
+// docAcc is what a search gathers for one document.
+type docAcc struct {
+	score    float32
+	nameHits float32 // weight of the query terms in its name
+	words    uint32  // bit i set when it matches word i
 }
 
 type queryTerm struct {
@@ -365,13 +369,14 @@ func (ix *Index) Search(query string, k int) []Hit {
 		bit := uint32(1) << qt.word
 		for _, p := range ix.postings[qt.id] {
 			d := p.doc &^ inName
-			if sc.scores[d] == 0 {
+			a := &sc.acc[d]
+			if a.score == 0 {
 				sc.touched = append(sc.touched, d)
 			}
-			sc.scores[d] += qt.weight * p.score
-			sc.words[d] |= bit
+			a.score += qt.weight * p.score
+			a.words |= bit
 			if p.doc&inName != 0 {
-				sc.nameHits[d] += qt.weight
+				a.nameHits += qt.weight
 			}
 		}
 	}
@@ -379,17 +384,16 @@ func (ix *Index) Search(query string, k int) []Hit {
 	// above one that matches a few of them strongly.
 	inv := 1 / float32(max(exact, 1))
 	for _, d := range sc.touched {
-		c := float32(bits.OnesCount32(sc.words[d])) * inv
+		a := &sc.acc[d]
+		c := float32(bits.OnesCount32(a.words)) * inv
 		// Name coverage: a tool whose name's words the request all says
 		// (list_branches for "list the branches") ranks up.
-		nc := min(1, sc.nameHits[d]/float32(max(ix.nameLen[d], 1)))
-		sc.scores[d] *= coordWeight(c) * (1 + nameBoost*nc)
+		nc := min(1, a.nameHits*ix.invName[d])
+		a.score *= coordWeight(c) * (1 + nameBoost*nc)
 	}
 	hits := ix.topK(sc, k)
 	for _, d := range sc.touched {
-		sc.scores[d] = 0
-		sc.words[d] = 0
-		sc.nameHits[d] = 0
+		sc.acc[d] = docAcc{}
 	}
 	sc.touched = sc.touched[:0]
 	return hits
@@ -417,8 +421,8 @@ func coordWeight(c float32) float32 {
 
 // better reports whether document a ranks before document b.
 func (ix *Index) better(sc *scratch, a, b uint32) bool {
-	if sc.scores[a] != sc.scores[b] {
-		return sc.scores[a] > sc.scores[b]
+	if sa, sb := sc.acc[a].score, sc.acc[b].score; sa != sb {
+		return sa > sb
 	}
 	return ix.names[a] < ix.names[b]
 }
@@ -446,7 +450,7 @@ func (ix *Index) topK(sc *scratch, k int) []Hit {
 		}
 	}
 	for _, d := range sc.touched {
-		if sc.scores[d] <= 0 {
+		if sc.acc[d].score <= 0 {
 			continue
 		}
 		if len(h) < k {
@@ -474,7 +478,7 @@ func (ix *Index) topK(sc *scratch, k int) []Hit {
 	})
 	hits := make([]Hit, len(h))
 	for i, d := range h {
-		hits[i] = Hit{Name: ix.names[d], Score: float64(sc.scores[d])}
+		hits[i] = Hit{Name: ix.names[d], Score: float64(sc.acc[d].score)}
 	}
 	sc.heap = h
 	return hits
