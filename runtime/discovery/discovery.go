@@ -199,6 +199,10 @@ func New(docs []Doc) *Index {
 		off += df[id]
 	}
 	n := float64(len(docs))
+	idfs := make([]float32, len(df))
+	for id, f := range df {
+		idfs[id] = float32(math.Log(1 + (n-float64(f)+0.5)/(float64(f)+0.5)))
+	}
 	ix.invName = make([]float32, len(docs))
 	for d, dt := range all {
 		var norm [numFields]float32
@@ -213,7 +217,7 @@ func New(docs []Doc) *Index {
 			for f := range numFields {
 				tf += float32(t.tf[f]) * norm[f]
 			}
-			idf := float32(math.Log(1 + (n-float64(df[t.term])+0.5)/(float64(df[t.term])+0.5)))
+			idf := idfs[t.term]
 			p := posting{doc: uint32(d), score: idf * tf * (k1 + 1) / (k1 + tf)}
 			if t.tf[fieldName] > 0 {
 				p.doc |= inName
