@@ -21,7 +21,7 @@ var synonymGroups = [][]string{
 	{"stop", "cancel", "kill", "halt", "abort", "terminate", "end"},
 	{"schedule", "book", "plan", "arrange", "reserve"},
 	{"upload", "attach", "put"},
-	{"download", "export"},
+	{"download", "export", "fetch"},
 	{"copy", "duplicate", "clone"},
 	{"move", "relocate", "transfer"},
 	{"close", "resolve", "finish", "complete"},
@@ -36,6 +36,8 @@ var synonymGroups = [][]string{
 	// abbreviations, nouns, adjectives
 	{"web", "online", "internet", "google"},
 	{"free", "available", "availability"},
+	{"size", "big", "large", "bytes"},
+	{"multiple", "many", "several", "batch", "bulk"},
 	{"url", "link", "page", "website"},
 	{"repo", "repository"},
 	{"dir", "directory", "folder"},
