@@ -15,7 +15,10 @@
 // text, argument names, argument descriptions, enum values, example
 // requests, category) is a field with its own weight and length
 // normalisation. Query words also search their synonyms ("remove" finds
-// delete_file) at a lower weight than the words themselves.
+// delete_file) at a lower weight than the words themselves, and a question
+// ("which channels ...") also searches the reading verbs (get, list, ...).
+// A tool's score then grows with the share of the request's words it
+// matches and the share of its name's words the request says.
 //
 // The package depends on the standard library only and on nothing else of
 // toolcat, so it can index any tool set. An Index is immutable and safe for
