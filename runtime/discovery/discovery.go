@@ -387,18 +387,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 			}
 		}
 	}
-	// Coordination: a tool that matches more of the query's words ranks
-	// above one that matches a few of them strongly.
-	inv := 1 / float32(max(exact, 1))
-	for _, d := range sc.touched {
-		a := &sc.acc[d]
-		c := float32(bits.OnesCount32(a.words)) * inv
-		// Name coverage: a tool whose name's words the request all says
-		// (list_branches for "list the branches") ranks up.
-		nc := min(1, a.nameHits*ix.invName[d])
-		a.score *= coordWeight(c) * (1 + nameBoost*nc)
-	}
-	hits := ix.topK(sc, k)
+	hits := ix.topK(sc, k, 1/float32(max(exact, 1)))
 	for _, d := range sc.touched {
 		sc.acc[d] = docAcc{}
 	}
@@ -434,9 +423,10 @@ func (ix *Index) better(sc *scratch, a, b uint32) bool {
 	return ix.names[a] < ix.names[b]
 }
 
-// topK selects the k best touched documents with a heap whose root is the
-// worst of those kept.
-func (ix *Index) topK(sc *scratch, k int) []Hit {
+// topK gives each touched document its final score and selects the k
+// best with a heap whose root is the worst of those kept. invWords is 1 /
+// the number of the query's words.
+func (ix *Index) topK(sc *scratch, k int, invWords float32) []Hit {
 	h := sc.heap[:0]
 	worse := func(i, j int) bool { return ix.better(sc, h[j], h[i]) }
 	down := func(i int) {
@@ -457,7 +447,15 @@ func (ix *Index) topK(sc *scratch, k int) []Hit {
 		}
 	}
 	for _, d := range sc.touched {
-		if sc.acc[d].score <= 0 {
+		a := &sc.acc[d]
+		// Coordination: a tool that matches more of the query's words
+		// ranks above one that matches a few of them strongly.
+		c := float32(bits.OnesCount32(a.words)) * invWords
+		// Name coverage: a tool whose name's words the request all says
+		// (list_branches for "list the branches") ranks up.
+		nc := min(1, a.nameHits*ix.invName[d])
+		a.score *= coordWeight(c) * (1 + nameBoost*nc)
+		if !(a.score > 0) {
 			continue
 		}
 		if len(h) < k {
