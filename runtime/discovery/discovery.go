@@ -133,7 +133,7 @@ func New(docs []Doc) *Index {
 	all := make([]docTerms, len(docs))
 	slab := make([]termFreq, 0, 64*len(docs))
 	var sumLens [numFields]float64
-	local := []int32{} // by term ID: its index in dt.terms, or -1
+	local := []int32{} // by term ID: its index in slab for the current document, or -1
 	for d, doc := range docs {
 		ix.names[d] = doc.Name
 		var tx texts
@@ -332,8 +332,8 @@ type queryTerm struct {
 
 // Search returns at most k tools for query, best first: those that share
 // at least one term (or synonym) with it. Equal scores are ordered by name.
-// The first MaxQueryBytes of the query and its first MaxQueryTerms
-// distinct terms are read. k ≤ 0 returns nil.
+// The first MaxQueryBytes of the query and its first MaxQueryTerms terms
+// are read. k ≤ 0 returns nil.
 func (ix *Index) Search(query string, k int) []Hit {
 	if k <= 0 || len(ix.names) == 0 {
 		return nil
@@ -342,12 +342,12 @@ func (ix *Index) Search(query string, k int) []Hit {
 	defer ix.pool.Put(sc)
 
 	sc.terms = sc.terms[:0]
-	exact := 0
+	words := 0
 	sc.tok.tokens(clip(query, MaxQueryBytes), func(term []byte) {
-		if exact >= MaxQueryTerms {
+		if words >= MaxQueryTerms {
 			return
 		}
-		word := uint8(exact)
+		word := uint8(words)
 		id, ok := ix.termIDs[string(term)]
 		if ok {
 			sc.addTerm(id, 1, word)
@@ -357,19 +357,19 @@ func (ix *Index) Search(query string, k int) []Hit {
 				sc.addTerm(id, SynonymWeight, word)
 			}
 		}
-		exact++
+		words++
 	})
 	// A question ("what is on my agenda", "which channels") asks to read:
 	// it counts as a word whose terms are the reading verbs, at the weight
 	// of synonyms.
-	if exact > 0 && exact < MaxQueryTerms && isQuestion(query) {
-		word := uint8(exact)
+	if words > 0 && words < MaxQueryTerms && isQuestion(query) {
+		word := uint8(words)
 		for _, v := range questionTerms {
 			if id, ok := ix.termIDs[v]; ok {
 				sc.addTerm(id, SynonymWeight, word)
 			}
 		}
-		exact++
+		words++
 	}
 
 	for _, qt := range sc.terms {
@@ -387,7 +387,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 			}
 		}
 	}
-	hits := ix.topK(sc, k, 1/float32(max(exact, 1)))
+	hits := ix.topK(sc, k, 1/float32(max(words, 1)))
 	for _, d := range sc.touched {
 		sc.acc[d] = docAcc{}
 	}
