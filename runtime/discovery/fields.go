@@ -3,7 +3,6 @@ package discovery
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -46,6 +45,17 @@ var fieldParams = [numFields]struct {
 // texts is a document cut into its fields' texts.
 type texts [numFields][]string
 
+// descriptionMarkers start the parts of a description, in lower case.
+var descriptionMarkers = []struct {
+	s string
+	f field // numFields: the part is dropped
+}{
+	{"use when", fieldUseWhen}, {"use this when", fieldUseWhen}, {"use it when", fieldUseWhen},
+	{"use this tool when", fieldUseWhen},
+	{"do not use", numFields}, {"don't use", numFields}, {"never use", numFields},
+	{"do not call", numFields}, {"not for:", numFields},
+}
+
 // splitDescription cuts a description into summary, body and "Use when:"
 // text. Text after "Do not use" (or "Don't use", "Never use") up to the
 // next marker or line is left out, since it names what the tool is not for.
@@ -58,29 +68,18 @@ func splitDescription(d string, out *texts, buf *[]byte) {
 		f       field // numFields: dropped
 	}
 	marks := make([]mark, 0, 8)
-	for _, m := range []struct {
-		s string
-		f field
-	}{
-		{"use when", fieldUseWhen}, {"use this when", fieldUseWhen}, {"use it when", fieldUseWhen},
-		{"use this tool when", fieldUseWhen},
-		{"do not use", numFields}, {"don't use", numFields}, {"never use", numFields},
-		{"do not call", numFields}, {"not for:", numFields},
-	} {
-		for off := 0; ; {
-			i := bytes.Index(lower[off:], []byte(m.s))
-			if i < 0 {
+	for i := 0; i < len(lower); i++ {
+		if c := lower[i]; c != 'u' && c != 'd' && c != 'n' || i > 0 && isASCIIWordByte(lower[i-1]) {
+			continue
+		}
+		for _, m := range descriptionMarkers {
+			if bytes.HasPrefix(lower[i:], []byte(m.s)) {
+				marks = append(marks, mark{at: i, end: i + len(m.s), f: m.f})
+				i += len(m.s) - 1
 				break
 			}
-			i += off
-			off = i + len(m.s)
-			if i > 0 && isASCIIWordByte(lower[i-1]) {
-				continue
-			}
-			marks = append(marks, mark{at: i, end: i + len(m.s), f: m.f})
 		}
 	}
-	slices.SortFunc(marks, func(a, b mark) int { return a.at - b.at })
 
 	first := len(d)
 	if len(marks) > 0 {
