@@ -1,0 +1,126 @@
+package discovery
+
+import (
+	"strings"
+	"unicode"
+)
+
+// synonymGroups are words that people use for one another when they ask
+// for a tool. A query term also searches the other words of its groups,
+// with the weight SynonymWeight. Mostly verbs, since tool names start with
+// one, plus common abbreviations and a few nouns of everyday tools.
+var synonymGroups = [][]string{
+	// verbs
+	{"find", "search", "look", "lookup", "query", "list", "get", "fetch", "retrieve", "read", "show", "view", "display", "browse", "locate", "check"},
+	{"create", "add", "make", "new", "open", "insert", "register"},
+	{"write", "save", "store", "overwrite", "record"},
+	{"delete", "remove", "erase", "drop", "destroy", "purge", "trash", "discard", "wipe"},
+	{"update", "edit", "change", "modify", "set", "rename", "alter", "patch", "adjust", "replace"},
+	{"send", "post", "email", "message", "mail", "notify", "dm", "ping"},
+	{"run", "execute", "start", "launch", "trigger", "invoke", "kick"},
+	{"stop", "cancel", "kill", "halt", "abort", "terminate", "end"},
+	{"schedule", "book", "plan", "arrange", "reserve"},
+	{"upload", "attach", "put"},
+	{"download", "export", "fetch"},
+	{"copy", "duplicate", "clone"},
+	{"move", "relocate", "transfer"},
+	{"close", "resolve", "finish", "complete"},
+	{"pay", "charge", "bill"},
+	{"refund", "reimburse", "reverse"},
+	{"summarize", "summarise", "digest", "tldr"},
+	{"translate", "convert"},
+	{"approve", "accept", "confirm"},
+	{"reject", "decline", "deny"},
+	{"merge", "combine", "join"},
+	{"assign", "assignee", "owner"},
+	// abbreviations, nouns, adjectives
+	{"web", "online", "internet", "google"},
+	{"free", "available", "availability"},
+	{"size", "big", "large", "bytes"},
+	{"multiple", "many", "several", "batch", "bulk"},
+	{"url", "link", "page", "website"},
+	{"repo", "repository"},
+	{"dir", "directory", "folder"},
+	{"db", "database"},
+	{"msg", "message"},
+	{"doc", "document"},
+	{"img", "image", "picture", "photo"},
+	{"meeting", "event", "appointment"},
+	{"issue", "ticket", "bug"},
+	{"pr", "pull"},
+	{"customer", "client"},
+	{"user", "account", "member"},
+	{"invoice", "bill"},
+	{"weather", "forecast"},
+	{"price", "cost", "quote"},
+	{"config", "configuration", "setting"},
+	{"env", "environment"},
+	{"stat", "statistic", "metric"},
+	{"info", "information", "detail"},
+}
+
+// synonyms maps a stemmed term to the stemmed terms of its groups.
+var synonyms = func() map[string][]string {
+	var t tokenizer
+	stemOf := func(w string) string {
+		var out string
+		t.tokens(w, func(term []byte) { out = string(term) })
+		return out
+	}
+	m := map[string][]string{}
+	for _, g := range synonymGroups {
+		stems := make([]string, 0, len(g))
+		for _, w := range g {
+			if s := stemOf(w); s != "" {
+				stems = append(stems, s)
+			}
+		}
+		for _, a := range stems {
+			for _, b := range stems {
+				if a != b && !contains(m[a], b) {
+					m[a] = append(m[a], b)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// questionWords start a request that asks to read something.
+var questionWords = map[string]bool{
+	"what": true, "whats": true, "which": true, "who": true, "when": true, "where": true,
+	"how": true, "is": true, "are": true, "do": true, "does": true, "did": true,
+	"any": true, "have": true, "has": true,
+}
+
+// questionTerms are the stemmed verbs a question implies.
+var questionTerms = func() []string {
+	var out []string
+	for _, w := range []string{"get", "list", "search", "find", "show", "read", "fetch", "view"} {
+		out = append(out, Terms(w)...)
+	}
+	return out
+}()
+
+// isQuestion reports whether the request's first word is a question word
+// or it ends with a question mark.
+func isQuestion(q string) bool {
+	q = strings.TrimSpace(q)
+	if strings.HasSuffix(q, "?") {
+		return true
+	}
+	end := strings.IndexFunc(q, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(q)
+	}
+	return questionWords[strings.ToLower(q[:end])]
+}
