@@ -48,7 +48,8 @@ test-sdk:
 CORPUS ?= ../shared/corpus
 test-corpus:
 	@if [ -d "$(CORPUS)" ]; then \
-	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpus$$' -v ./cmd/toolcat/; \
+	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpus$$' -v ./cmd/toolcat/ && \
+	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpusQuality$$' -v ./runtime/discovery/; \
 	else echo "test-corpus: no corpus at $(CORPUS); not run (CORPUS=dir to give one)"; fi
 
 lint: build
