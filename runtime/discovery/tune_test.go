@@ -2,19 +2,17 @@ package discovery
 
 import (
 	"fmt"
-	"os"
 	"testing"
 )
 
-// TestTune prints recall@1/recall@5/MRR of the dev set (without and with
+// BenchmarkTune prints recall@1/recall@5/MRR of the dev set (without and with
 // example requests, and among 3,000 synthetic tools) for the field
 // parameters as they are and with each one halved, doubled or its length
 // normalisation changed: a sensitivity check for anyone changing
-// fieldParams. TUNE=1 go test -run TestTune -v ./runtime/discovery/
-func TestTune(t *testing.T) {
-	if os.Getenv("TUNE") == "" {
-		t.Skip("TUNE=1 to run")
-	}
+// fieldParams. It takes seconds, so it runs once:
+//
+//	go test -run '^$' -bench BenchmarkTune -benchtime 1x -v ./runtime/discovery/
+func BenchmarkTune(t *testing.B) {
 	base := fieldParams
 	defer func() { fieldParams = base }()
 	big := syntheticDocs(3000)
