@@ -235,7 +235,10 @@ func modelKey(raw []byte, opts *CallOptions) ([]byte, *ToolError) {
 		te.internal = true
 		return nil, te
 	}
-	if opts.IdempotencyKey == "" {
+	if opts.IdempotencyKey == "" && key != "" {
+		if opts.KeyScope != "" {
+			key = opts.KeyScope + "/" + key
+		}
 		opts.IdempotencyKey = key
 	}
 	return rest, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -166,6 +167,31 @@ func TestModelKeyHostWins(t *testing.T) {
 	// A host key alone still works, and the tool's own validation holds.
 	if res := r.Call(ctx, "refund_order", []byte(`{"order_id":"B"}`), runtime.CallOptions{IdempotencyKey: "h2"}); !res.Success {
 		t.Errorf("host key alone: %s", res.JSON())
+	}
+}
+
+// TestModelKeyScope checks that CallOptions.KeyScope keeps apart the keys
+// that the models of two conversations happen to choose alike.
+func TestModelKeyScope(t *testing.T) {
+	r, k := newKeyRegistry(t, refundKeyMeta())
+	ctx := context.Background()
+	raw := []byte(`{"order_id":"A","idempotency_key":"refund-A"}`)
+	first := r.Call(ctx, "refund_order", raw, runtime.CallOptions{KeyScope: "conv-1"})
+	other := r.Call(ctx, "refund_order", raw, runtime.CallOptions{KeyScope: "conv-2"})
+	again := r.Call(ctx, "refund_order", raw, runtime.CallOptions{KeyScope: "conv-1"})
+	if !first.Success || first.Replayed || !other.Success || other.Replayed {
+		t.Fatalf("two conversations: want two runs, got %s and %s", first.JSON(), other.JSON())
+	}
+	if !again.Replayed {
+		t.Errorf("a retry in the first conversation: want a replay, got %s", again.JSON())
+	}
+	// The host's own key is left as it is.
+	if res := r.Call(ctx, "refund_order", []byte(`{"order_id":"B"}`), runtime.CallOptions{IdempotencyKey: "host-B", KeyScope: "conv-1"}); !res.Success {
+		t.Fatalf("host key: %s", res.JSON())
+	}
+	want := []string{"conv-1/refund-A", "conv-2/refund-A", "host-B"}
+	if !slices.Equal(k.keys, want) {
+		t.Errorf("keys the tool saw %q, want %q", k.keys, want)
 	}
 }
 

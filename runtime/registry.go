@@ -53,6 +53,12 @@ type CallOptions struct {
 	// IdempotencyKey identifies the operation across retries; see
 	// IdempotencyKey. Required by tools with IdempotencyRequired.
 	IdempotencyKey string
+	// KeyScope scopes the model's idempotency_key argument (tools with
+	// Meta.IdempotencyKeyArg): the call's key becomes KeyScope + "/" + the
+	// model's key, so that two conversations whose models pick the same key
+	// never replay each other's results. Set it to the conversation's id.
+	// It does not change IdempotencyKey, which the host makes itself.
+	KeyScope string
 	// StepID scopes the retry guard: failures of one tool within one step
 	// are counted. Empty disables the guard for the call.
 	StepID string
