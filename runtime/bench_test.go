@@ -169,7 +169,7 @@ func BenchmarkCall(b *testing.B) {
 		for b.Loop() {
 			res := r.Call(ctx, "search_articles", benchArgs, opts)
 			if !res.Success {
-				b.Fatal("call failed")
+				b.Fatalf("call failed: %s", res.JSON())
 			}
 			_ = res.JSON()
 		}
@@ -180,30 +180,20 @@ func BenchmarkCall(b *testing.B) {
 	b.Run("schema_validator", func(b *testing.B) {
 		call(b, schemaTypedValidator(b), runtime.CallOptions{})
 	})
-	b.Run("generated_validator_detached", func(b *testing.B) {
-		r := runtime.New(runtime.WithLogger(quietLogger()), runtime.WithDetachOnTimeout(true))
+	apart := func(b *testing.B, opt runtime.Option) {
+		r := runtime.New(runtime.WithLogger(quietLogger()), opt)
 		mustRegister(b, r, searchTool(searchImpl{}, searchArticlesValidator{}))
 		b.ReportAllocs()
 		for b.Loop() {
 			res := r.Call(ctx, "search_articles", benchArgs, runtime.CallOptions{})
 			if !res.Success {
-				b.Fatal("call failed")
+				b.Fatalf("call failed: %s", res.JSON())
 			}
 			_ = res.JSON()
 		}
-	})
-	b.Run("generated_validator_tool_goroutine", func(b *testing.B) {
-		r := runtime.New(runtime.WithLogger(quietLogger()), runtime.WithToolGoroutine(true))
-		mustRegister(b, r, searchTool(searchImpl{}, searchArticlesValidator{}))
-		b.ReportAllocs()
-		for b.Loop() {
-			res := r.Call(ctx, "search_articles", benchArgs, runtime.CallOptions{})
-			if !res.Success {
-				b.Fatal("call failed")
-			}
-			_ = res.JSON()
-		}
-	})
+	}
+	b.Run("generated_validator_detached", func(b *testing.B) { apart(b, runtime.WithDetachOnTimeout(true)) })
+	b.Run("generated_validator_tool_goroutine", func(b *testing.B) { apart(b, runtime.WithToolGoroutine(true)) })
 	b.Run("generated_validator_with_step", func(b *testing.B) {
 		call(b, searchArticlesValidator{}, runtime.CallOptions{StepID: "step-1"})
 	})
