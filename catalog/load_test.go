@@ -672,6 +672,14 @@ func TestLoadQueries(t *testing.T) {
 			t.Errorf("%s: %s", tc.desc, diff)
 		}
 	}
+	// In CUE, each query has CUE's position.
+	cat, err = LoadFiles(files("a.cue", "package tools\n\ntools: get_weather: {\n\tdescription: \"x\"\n\tqueries: [\"will it rain\", \"is it cold\"]\n}\n")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl := cat.Tool("get_weather"); tl.QueryPosOf(1).String() != "a.cue:5:28" {
+		t.Errorf("CUE: second query at %s, want a.cue:5:28", tl.QueryPosOf(1))
+	}
 	// 300 characters of any script are within the bound.
 	if _, err := LoadFiles(files("t.yaml", "tools:\n  get_weather:\n    description: x\n    queries: [\""+strings.Repeat("é", 300)+"\"]\n")...); err != nil {
 		t.Errorf("300 characters: %v", err)
