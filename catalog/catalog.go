@@ -140,7 +140,11 @@ type Tool struct {
 	Result              *Node  // JSON Schema of the result; nil: none
 	Errors              []ErrorHint
 	Examples            []Example
-	Suppress            []Suppression
+	// Queries are example requests a user would type that the tool
+	// answers, for discovery; QueryPos is the position of each.
+	Queries  []string
+	QueryPos []Pos
+	Suppress []Suppression
 	// IdempotencyKey says who passes the idempotency key,
 	// IdempotencyKeyHost or IdempotencyKeyArgument, the catalog's default
 	// applied.
@@ -170,6 +174,15 @@ func (t *Tool) DependencyPosOf(i int) Pos {
 		return t.DependencyPos[i]
 	}
 	return t.PosOf("dependencies")
+}
+
+// QueryPosOf returns the position of the i-th query, or of the queries
+// field.
+func (t *Tool) QueryPosOf(i int) Pos {
+	if i < len(t.QueryPos) && t.QueryPos[i].IsValid() {
+		return t.QueryPos[i]
+	}
+	return t.PosOf("queries")
 }
 
 // Has reports whether the catalog writes field for this tool, rather than

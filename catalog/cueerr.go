@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
@@ -117,7 +118,7 @@ func (l *loader) explain(path []string, e cueerrors.Error) (Pos, string) {
 		}
 		return pos, fmt.Sprintf("got %s; want %s", got, kindName(want))
 	}
-	return pos, boundMessage(raw, got)
+	return pos, boundMessage(raw, got, dv)
 }
 
 // writtenAt lists the user's positions of a conflict, " (written at
@@ -175,14 +176,24 @@ func nameDef(d cue.Value, depth int) bool {
 }
 
 // boundMessage rewrites CUE's "invalid value -5 (out of bound >0)" as
-// "got -5; want >0".
-func boundMessage(raw, got string) string {
+// "got -5; want >0", and a failed length builtin, "invalid value [...]
+// (does not satisfy list.MaxItems(20))", as "got a list of 21 items; want
+// at most 20 items".
+func boundMessage(raw, got string, dv cue.Value) string {
+	if i := strings.LastIndex(raw, " (does not satisfy "); i >= 0 && strings.HasPrefix(raw, "invalid value ") && strings.HasSuffix(raw, ")") {
+		if want, ok := lengthWant(raw[i+len(" (does not satisfy ") : len(raw)-1]); ok {
+			return "got " + lengthGot(dv, got) + "; want " + want
+		}
+	}
 	inner, ok := strings.CutPrefix(raw, "invalid value "+got+" (")
 	if !ok || !strings.HasSuffix(inner, ")") {
 		return raw
 	}
 	inner = strings.TrimSuffix(inner, ")")
 	switch {
+	case inner == `out of bound =~"\\S"`:
+		// The format's way to say "not blank".
+		return "got " + got + "; want some text, not only blanks"
 	case strings.HasPrefix(inner, "out of bound "):
 		return "got " + got + "; want " + strings.TrimPrefix(inner, "out of bound ")
 	case strings.HasPrefix(inner, "does not match "):
@@ -368,7 +379,12 @@ func valueString(v cue.Value) string {
 	case cue.StringKind:
 		s, _ := v.String()
 		if len(s) > 60 {
-			s = s[:57] + "..."
+			// Cut at a character boundary, not inside one.
+			n := 57
+			for n > 0 && !utf8.RuneStart(s[n]) {
+				n--
+			}
+			s = s[:n] + "..."
 		}
 		return strconv.Quote(s)
 	case cue.StructKind:
@@ -591,4 +607,48 @@ func requiredFields(d cue.Value) []string {
 		out = append(out, it.Selector().Unquoted())
 	}
 	return out
+}
+
+// lengthBuiltins are the CUE length constraints the format uses, with
+// what each wants, said for users.
+var lengthBuiltins = map[string][2]string{
+	"strings.MinRunes": {"at least", "character"},
+	"strings.MaxRunes": {"at most", "character"},
+	"list.MinItems":    {"at least", "item"},
+	"list.MaxItems":    {"at most", "item"},
+}
+
+// lengthWant says what a length builtin call such as list.MaxItems(20)
+// wants: "at most 20 items".
+func lengthWant(call string) (string, bool) {
+	name, arg, ok := strings.Cut(call, "(")
+	w, known := lengthBuiltins[name]
+	if !ok || !known || !strings.HasSuffix(arg, ")") {
+		return "", false
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(arg, ")"))
+	if err != nil {
+		return "", false
+	}
+	return w[0] + " " + counted(n, w[1]), true
+}
+
+// lengthGot describes a string or a list with its length.
+func lengthGot(dv cue.Value, got string) string {
+	switch dv.Kind() {
+	case cue.StringKind:
+		s, _ := dv.String()
+		return got + " (" + counted(utf8.RuneCountInString(s), "character") + ")"
+	case cue.ListKind:
+		n, _ := dv.Len().Int64()
+		return "a list of " + counted(int(n), "item")
+	}
+	return got
+}
+
+func counted(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
 }

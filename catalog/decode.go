@@ -129,24 +129,8 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 	if toolName != "" && toolName != name {
 		l.errs.add(t.PosOf("name"), "tools.%s: name %q differs from the tool's key %q; drop the name field or make them equal", name, toolName, name)
 	}
-	if it, err := v.LookupPath(cue.ParsePath("dependencies")).List(); err == nil {
-		var user *Node
-		if f := l.treeField("tools", name, "dependencies"); f != nil && f.Value.Kind == Array {
-			user = f.Value
-		}
-		for i := 0; it.Next(); i++ {
-			s, _ := it.Value().String()
-			p := l.pos(it.Value().Pos())
-			if user != nil && i < len(user.Items) {
-				p = user.Items[i].Pos
-			}
-			if !p.IsValid() {
-				p = t.PosOf("dependencies")
-			}
-			t.Dependencies = append(t.Dependencies, s)
-			t.DependencyPos = append(t.DependencyPos, p)
-		}
-	}
+	t.Dependencies, t.DependencyPos = l.stringList(t, v, "dependencies")
+	t.Queries, t.QueryPos = l.stringList(t, v, "queries")
 	// The schemas of a tool with other errors are still checked, as long
 	// as they are themselves well-formed values.
 	t.Args = l.schema(name, "args", v, t.Pos)
@@ -193,6 +177,34 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 	}
 	t.Suppress = l.suppressions(v.LookupPath(cue.ParsePath("suppress")), "tools", name, "suppress")
 	return t
+}
+
+// stringList decodes the tool's list of strings field, with the position
+// of each item: as written in YAML or JSON, else CUE's, else the field's.
+func (l *loader) stringList(t *Tool, v cue.Value, field string) ([]string, []Pos) {
+	it, err := v.LookupPath(cue.MakePath(cue.Str(field))).List()
+	if err != nil {
+		return nil, nil
+	}
+	var user *Node
+	if f := l.treeField("tools", t.Name, field); f != nil && f.Value.Kind == Array {
+		user = f.Value
+	}
+	var items []string
+	var pos []Pos
+	for i := 0; it.Next(); i++ {
+		s, _ := it.Value().String()
+		p := l.pos(it.Value().Pos())
+		if user != nil && i < len(user.Items) {
+			p = user.Items[i].Pos
+		}
+		if !p.IsValid() {
+			p = t.PosOf(field)
+		}
+		items = append(items, s)
+		pos = append(pos, p)
+	}
+	return items, pos
 }
 
 // metadata decodes the top-level fields the format does not declare.

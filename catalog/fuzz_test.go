@@ -46,6 +46,7 @@ func FuzzLoadYAML(f *testing.F) {
 		"tools:\n  - name: a_b\n    description: |\n      text\n     more\n   risk: low\n",
 		"tools:\n  a_b: {description: \"x\n    y\", args: [1,\n  2]}\n\t risk: low\n",
 		"a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n",
+		"tools:\n  a_b:\n    description: x\n    queries: [\"\", 3, \" \", \"ééé\", [q]]\n",
 	)
 }
 

@@ -641,3 +641,47 @@ tools:
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }
+
+func TestLoadQueries(t *testing.T) {
+	cat, err := LoadFiles(files("t.yaml", "tools:\n  get_weather:\n    description: x\n    queries:\n      - do I need an umbrella\n      - \"is it cold in Oslo\"\n  get_time:\n    description: y\n")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := cat.Tool("get_weather")
+	if diff := cmp.Diff([]string{"do I need an umbrella", "is it cold in Oslo"}, tl.Queries); diff != "" {
+		t.Error(diff)
+	}
+	if got := []string{tl.QueryPosOf(0).String(), tl.QueryPosOf(1).String()}; got[0] != "t.yaml:5:9" || got[1] != "t.yaml:6:9" {
+		t.Errorf("query positions %v, want t.yaml:5:9 and t.yaml:6:9", got)
+	}
+	if q := cat.Tool("get_time").Queries; q != nil {
+		t.Errorf("get_time: Queries = %q, want none", q)
+	}
+	long := strings.Repeat("é", 301)
+	many := strings.Repeat("      - q\n", 21)
+	for _, tc := range []struct{ desc, list, want string }{
+		{"empty", `[""]`, `t.yaml:4:15: tools.get_weather.queries[0]: got "" (0 characters); want at least 1 character`},
+		{"blank", `["  "]`, `t.yaml:4:15: tools.get_weather.queries[0]: got "  "; want some text, not only blanks`},
+		{"too long", `["` + long + `"]`, `t.yaml:4:15: tools.get_weather.queries[0]: got "` + strings.Repeat("é", 28) + `..." (301 characters); want at most 300 characters`},
+		{"not a string", `[ok, 3]`, `t.yaml:4:19: tools.get_weather.queries[1]: got an integer 3; want a string`},
+		{"not a list", `do I need an umbrella`, `t.yaml:4:14: tools.get_weather.queries: got a string "do I need an umbrella"; want a list`},
+		{"too many", "\n" + many, `t.yaml:5:7: tools.get_weather.queries: got a list of 21 items; want at most 20 items`},
+	} {
+		_, err := LoadFiles(files("t.yaml", "tools:\n  get_weather:\n    description: x\n    queries: "+tc.list+"\n")...)
+		if diff := cmp.Diff([]string{tc.want}, errorLines(t, err)); diff != "" {
+			t.Errorf("%s: %s", tc.desc, diff)
+		}
+	}
+	// In CUE, each query has CUE's position.
+	cat, err = LoadFiles(files("a.cue", "package tools\n\ntools: get_weather: {\n\tdescription: \"x\"\n\tqueries: [\"will it rain\", \"is it cold\"]\n}\n")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl := cat.Tool("get_weather"); tl.QueryPosOf(1).String() != "a.cue:5:28" {
+		t.Errorf("CUE: second query at %s, want a.cue:5:28", tl.QueryPosOf(1))
+	}
+	// 300 characters of any script are within the bound.
+	if _, err := LoadFiles(files("t.yaml", "tools:\n  get_weather:\n    description: x\n    queries: [\""+strings.Repeat("é", 300)+"\"]\n")...); err != nil {
+		t.Errorf("300 characters: %v", err)
+	}
+}

@@ -183,10 +183,10 @@ func TestCacheKeyCoversTool(t *testing.T) {
 	inFile := []string{"Name", "Description", "Category", "Version", "Owner", "Risk",
 		"HasSideEffects", "Idempotent", "IdempotencyRequired", "SupportsDryRun", "Revertible",
 		"ReturnsUntrusted", "CapabilityRequired", "Exposure", "Autonomy", "MaxRetries", "SLAms", "MaxResultBytes",
-		"Dependencies", "FallbackTool", "AdditionalArgs", "IdempotencyKey", "Args", "Result", "Errors"}
+		"Dependencies", "FallbackTool", "AdditionalArgs", "IdempotencyKey", "Args", "Result", "Errors", "Queries"}
 	// Used by the conformance test and lint only, which the cache does
 	// not hold.
-	notInFile := []string{"DependencyPos", "Examples", "Suppress", "Pos", "FieldPos"}
+	notInFile := []string{"DependencyPos", "QueryPos", "Examples", "Suppress", "Pos", "FieldPos"}
 
 	typ := reflect.TypeFor[catalog.Tool]()
 	for f := range typ.Fields() {
@@ -201,6 +201,7 @@ tools:
   other_tool:
     description: Other.
     dependencies: [db]
+    queries: [how many orders are there]
     result: {type: object, properties: {n: {type: integer}}}
     args: {type: object, properties: {q: {type: string}}}
     errors: {not_found: {suggestion: Look elsewhere.}}

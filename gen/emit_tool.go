@@ -154,6 +154,13 @@ func genMeta(f *jen.File, t *toolModel) {
 		}
 		d[jen.Id("Dependencies")] = jen.Index().String().Values(deps...)
 	}
+	if len(c.Queries) > 0 {
+		qs := make([]jen.Code, len(c.Queries))
+		for i, q := range c.Queries {
+			qs[i] = jen.Lit(q)
+		}
+		d[jen.Id("Queries")] = jen.Index().String().Values(qs...)
+	}
 	if c.Result != nil {
 		schema("ResultSchema", t.resultConst, c.Result)
 	}

@@ -187,7 +187,7 @@ type model struct {
 }
 
 // keyVersion changes with what a tool's file is made from.
-const keyVersion = "toolcat gen key 2"
+const keyVersion = "toolcat gen key 3"
 
 // key is the cache key of t's file: a hash of everything the file is made
 // from, which is the tool's catalog entry but its examples, suppressions
@@ -220,6 +220,9 @@ func entryKey(c *catalog.Tool) []byte {
 	if c.MaxResultBytes > 0 {
 		put("max_result_bytes", fmt.Sprint(c.MaxResultBytes))
 	}
+	// Counted, then the dependencies up to "": no list can pass for another.
+	put("queries", fmt.Sprint(len(c.Queries)))
+	put(c.Queries...)
 	put(c.Dependencies...)
 	put("", string(c.Args.JSON()))
 	if c.Result != nil {

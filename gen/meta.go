@@ -33,6 +33,7 @@ func Meta(t *catalog.Tool) runtime.Meta {
 		Dependencies:        t.Dependencies,
 		FallbackTool:        t.FallbackTool,
 		AdditionalArgs:      runtime.AdditionalArgs(t.AdditionalArgs),
+		Queries:             t.Queries,
 	}
 	m.IdempotencyKeyArg = t.IdempotencyKey == catalog.IdempotencyKeyArgument
 	if t.Args != nil {

@@ -117,6 +117,12 @@ type Meta struct {
 	// MaxResultBytes caps the JSON of a result, from max_result_bytes;
 	// zero means the registry's cap (WithMaxResultBytes).
 	MaxResultBytes int
+
+	// Queries are example requests a user would type that the tool
+	// answers, from queries: what a discovery index (runtime/discovery's
+	// Doc.Queries) searches besides the name and description. Provider
+	// definitions leave them out: they are not for the model.
+	Queries []string
 }
 
 // check reports what is wrong with m for registration.

@@ -46,6 +46,7 @@ var Rules = []*Rule{
 	CatalogCoreTools,
 	CatalogPromptBudget,
 	ToolConfusable,
+	DiscoveryQueries,
 	VersionSemver,
 	SuppressionUnused,
 }
@@ -82,7 +83,7 @@ var (
 	Basic = &Set{
 		Name:    "BASIC",
 		Extends: Minimal,
-		Purpose: "MINIMAL, and what makes a model misuse a tool whatever the house style: generic names, confusable tools, overlong descriptions, untyped properties, unknown keywords, nesting too deep, contradictory safety settings, unmarked untrusted output. Well-kept existing tool sets mostly pass it.",
+		Purpose: "MINIMAL, and what makes a model misuse a tool whatever the house style: generic names, confusable tools, overlong descriptions, untyped properties, unknown keywords, nesting too deep, contradictory safety settings, unmarked untrusted output, example requests that do not find their tool. Well-kept existing tool sets mostly pass it.",
 		Rules: map[string]Severity{
 			ToolNameGeneric.ID:        Warning,
 			DescriptionTokenBudget.ID: Warning,
@@ -95,6 +96,7 @@ var (
 			DependencySLA.ID:          Warning,
 			CatalogPromptBudget.ID:    Warning,
 			ToolConfusable.ID:         Warning,
+			DiscoveryQueries.ID:       Warning,
 			VersionSemver.ID:          Warning,
 		},
 	}

@@ -75,6 +75,7 @@ func fetchWebPageMeta() runtime.Meta {
 		MinAutonomy:      runtime.AutonomyReadOnly,
 		Name:             "fetch_web_page",
 		Owner:            "platform",
+		Queries:          []string{"what does this link say https://example.com/release-notes", "read the page at this URL and summarise it"},
 		ResultSchema:     json.RawMessage(fetchWebPageResultSchema),
 		ReturnsUntrusted: true,
 		Risk:             runtime.RiskLow,

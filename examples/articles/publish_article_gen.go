@@ -100,6 +100,7 @@ func publishArticleMeta() runtime.Meta {
 		MinAutonomy:         runtime.AutonomySupervised,
 		Name:                "publish_article",
 		Owner:               "editorial",
+		Queries:             []string{"the draft looks good, put it live on the blog", "publish article 42 to the newsletter"},
 		ResultSchema:        json.RawMessage(publishArticleResultSchema),
 		Revertible:          true,
 		Risk:                runtime.RiskMedium,

@@ -98,6 +98,7 @@ func searchArticlesByKeywordMeta() runtime.Meta {
 		MinAutonomy:  runtime.AutonomyReadOnly,
 		Name:         "search_articles_by_keyword",
 		Owner:        "backend-api",
+		Queries:      []string{"have we written anything about vector databases", "find articles tagged kubernetes"},
 		ResultSchema: json.RawMessage(searchArticlesByKeywordResultSchema),
 		Risk:         runtime.RiskLow,
 		SLA:          200 * time.Millisecond,

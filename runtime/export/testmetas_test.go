@@ -10,7 +10,8 @@ import (
 // qualifies for OpenAI strict mode and ones that do not, nullable
 // properties, $ref/$defs with recursion, const, oneOf, formats and bounds
 // Gemini lacks, a hidden tool, and read-only, additive and destructive
-// tools.
+// tools, and a tool with example requests (queries), which no export
+// shows.
 func testMetas() []runtime.Meta {
 	return []runtime.Meta{
 		{
@@ -44,6 +45,8 @@ func testMetas() []runtime.Meta {
 			Description: "Finds orders by customer, date or amount.",
 			Risk:        runtime.RiskLow, Idempotent: true, ReturnsUntrusted: true,
 			Exposure: runtime.ExposureCore,
+			// Example requests are for discovery: no export shows them.
+			Queries: []string{"where is the order I placed last week", "orders above 100 euros"},
 			// Not strict (oneOf, open object, uniqueItems); Gemini folds
 			// the bounds and formats it lacks into descriptions.
 			ArgsSchema:   json.RawMessage(`{"type":"object","required":["filter"],"properties":{"filter":{"description":"How to pick the orders.","oneOf":[{"type":"object","additionalProperties":false,"required":["customer_email"],"properties":{"customer_email":{"type":"string","format":"email"}}},{"type":"object","additionalProperties":false,"required":["since"],"properties":{"since":{"type":"string","format":"date-time"}}}]},"min_total":{"type":"number","exclusiveMinimum":0,"multipleOf":0.01,"description":"Only orders above this amount"},"tags":{"type":"array","items":{"type":"string","pattern":"^[a-z]+$"},"uniqueItems":true,"minItems":1,"maxItems":5},"page":{"type":"integer","enum":[1,2,3]},"cursor":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"Cursor from the last page."},"amount_or_code":{"type":["number","string"]},"meta":{"type":"object","additionalProperties":{"type":"string"}}}}`),
