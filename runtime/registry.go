@@ -823,13 +823,15 @@ func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, resu
 	if te != nil {
 		return r.fail(e, te)
 	}
-	if e.maxResult > 0 { // the size cap; the result schema is not the revert's
-		if b, err := json.Marshal(data); err == nil && len(b) > e.maxResult {
-			return r.fail(e, r.tooLarge(ctx, e, len(b)))
-		}
+	var raw json.RawMessage // data's JSON, encoded once for the cap and the wrapper
+	if e.maxResult > 0 || e.meta.ReturnsUntrusted {
+		raw, _ = marshalNoEscape(data)
+	}
+	if e.maxResult > 0 && len(raw) > e.maxResult { // the size cap; the result schema is not the revert's
+		return r.fail(e, r.tooLarge(ctx, e, len(raw)))
 	}
 	if e.meta.ReturnsUntrusted {
-		return r.untrusted(e, data, nil, r.now(), false)
+		return r.untrusted(e, data, raw, r.now(), false)
 	}
 	return Result{Success: true, Data: data, Tool: name}
 }
