@@ -1,0 +1,150 @@
+package runtime
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// SessionStore keeps the state of sessions (promotions of hidden tools,
+// taint, the undo journal, pending approvals, the turn), encoded, so that
+// replicas serving one conversation see the same state. MemorySessionStore
+// keeps it in the process; runtime/redisstore's SessionStore in Redis.
+type SessionStore interface {
+	// Load returns the state of session id, or nil when there is none:
+	// never written, deleted or expired.
+	Load(ctx context.Context, id string) ([]byte, error)
+	// Update replaces the state of session id with what fn returns given
+	// the current state (nil when there is none), atomically with respect
+	// to every other Update of id, and keeps it for ttl from now. fn may
+	// run more than once, when another writer got in first: it must
+	// depend only on its argument, and must not keep or change it. When fn
+	// returns an error nothing is written and Update returns that error;
+	// when it returns nil state the session is deleted.
+	Update(ctx context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error
+}
+
+// ErrSessionConflict is returned by a SessionStore's Update that kept
+// losing the race for a session to other writers.
+var ErrSessionConflict = errors.New("session state: too many concurrent updates")
+
+// DefaultMaxSessions is how many sessions a MemorySessionStore holds at
+// most unless WithMaxSessions says otherwise.
+const DefaultMaxSessions = 10_000
+
+// MemorySessionStore is a SessionStore in the process's memory. A session
+// expires ttl after its last update; the store holds at most
+// DefaultMaxSessions sessions (WithMaxSessions), and when full forgets the
+// least recently used one. It is safe for concurrent use.
+type MemorySessionStore struct {
+	mu    sync.Mutex
+	now   func() time.Time
+	max   int
+	byID  map[string]*list.Element
+	order *list.List // of *memSession, most recently used first
+}
+
+type memSession struct {
+	id      string
+	state   []byte
+	expires time.Time
+}
+
+// MemorySessionOption configures a MemorySessionStore.
+type MemorySessionOption func(*MemorySessionStore)
+
+// WithMaxSessions bounds how many sessions the store holds (default
+// DefaultMaxSessions; zero or less means the default).
+func WithMaxSessions(n int) MemorySessionOption {
+	return func(s *MemorySessionStore) { s.max = n }
+}
+
+// WithSessionClock sets the store's clock (for tests).
+func WithSessionClock(now func() time.Time) MemorySessionOption {
+	return func(s *MemorySessionStore) { s.now = now }
+}
+
+// NewMemorySessionStore returns an empty store.
+func NewMemorySessionStore(opts ...MemorySessionOption) *MemorySessionStore {
+	s := &MemorySessionStore{now: time.Now, byID: map[string]*list.Element{}, order: list.New()}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.max <= 0 {
+		s.max = DefaultMaxSessions
+	}
+	return s
+}
+
+// Len returns how many sessions the store holds, expired ones included
+// until they are next looked at or pushed out.
+func (s *MemorySessionStore) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.order.Len()
+}
+
+// Load returns a copy of the state of session id.
+func (s *MemorySessionStore) Load(_ context.Context, id string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ms := s.get(id)
+	if ms == nil {
+		return nil, nil
+	}
+	return append([]byte(nil), ms.state...), nil
+}
+
+// Update runs fn under the store's lock: it runs once.
+func (s *MemorySessionStore) Update(_ context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ms := s.get(id)
+	var old []byte
+	if ms != nil {
+		old = append([]byte(nil), ms.state...)
+	}
+	state, err := fn(old)
+	if err != nil {
+		return err
+	}
+	if state == nil {
+		if ms != nil {
+			s.remove(s.byID[id])
+		}
+		return nil
+	}
+	state = append([]byte(nil), state...)
+	expires := s.now().Add(ttl)
+	if ms != nil {
+		ms.state, ms.expires = state, expires
+		return nil
+	}
+	for s.order.Len() >= s.max {
+		s.remove(s.order.Back())
+	}
+	s.byID[id] = s.order.PushFront(&memSession{id: id, state: state, expires: expires})
+	return nil
+}
+
+// get returns the live session id, marking it used, or nil.
+func (s *MemorySessionStore) get(id string) *memSession {
+	el, ok := s.byID[id]
+	if !ok {
+		return nil
+	}
+	ms := el.Value.(*memSession)
+	if !s.now().Before(ms.expires) {
+		s.remove(el)
+		return nil
+	}
+	s.order.MoveToFront(el)
+	return ms
+}
+
+func (s *MemorySessionStore) remove(el *list.Element) {
+	delete(s.byID, el.Value.(*memSession).id)
+	s.order.Remove(el)
+}
