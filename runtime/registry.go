@@ -178,6 +178,9 @@ type Registry struct {
 	resultCheck  ResultCheck // whether results are checked against their schema
 	apart        bool
 	workers      chan *toolWorker
+	sessions     SessionStore
+	sessionTTL   time.Duration
+	index        atomic.Pointer[toolIndex] // the discovery index of tools, made on first search
 
 	// results whose Complete failed, written before the key is used again.
 	unflushedN atomic.Int64
@@ -238,6 +241,9 @@ func New(opts ...Option) *Registry {
 		r.store = NewMemoryStore(WithMemoryClock(r.now))
 	}
 	r.mem, _ = r.store.(*MemoryStore)
+	if r.sessions == nil {
+		r.sessions = NewMemorySessionStore(WithSessionClock(r.now))
+	}
 	if r.autonomy == AutonomyDefault {
 		r.autonomy = AutonomyFull
 	}
