@@ -94,8 +94,8 @@ func (s *Session) child(ctx context.Context, f *frame, name string, raw []byte, 
 	}
 	parent := f.entry.meta
 	if !slices.Contains(parent.Dependencies, name) {
-		te := PermissionDenied("tool " + parent.Name + " called " + name + ", which is not among its dependencies in the catalog").
-			WithSuggestion("Do not retry: the tool " + parent.Name + " is faulty. Tell the user it failed.").
+		te := PermissionDenied("tool "+parent.Name+" called "+name+", which is not among its dependencies in the catalog").
+			WithSuggestion("Do not retry: the tool "+parent.Name+" is faulty. Tell the user it failed.").
 			WithRetryAllowed(false).WithDetail("missing_dependency", name)
 		te.internal = true
 		return s.r.fail(e, te)
