@@ -8,20 +8,25 @@ import (
 )
 
 // Composition: a tool's body calls other tools of the registry with
-// CallTool, through the session its own call runs in. The call inherits
-// the outer call's retry-guard step, its deadline (the outer SLA is the
-// budget), its approval, and an idempotency key derived from the outer
-// one; untrusted content a called tool returns taints the session and
-// wraps the outer tool's result too. A tool may call only the tools its
-// catalog entry lists in dependencies: the declared graph is a contract.
+// CallTool. The call inherits the outer call's retry-guard step, its
+// deadline (the outer SLA is the budget), its approval, sender and
+// autonomy, and an idempotency key derived from the outer one; untrusted
+// content a called tool returns wraps the outer tool's result too (and, in
+// a session, taints it). A tool may call only the tools its catalog entry
+// lists in dependencies: the declared graph is a contract. Calls made in a
+// session go through it (approval, journal, taint); calls made through
+// Registry.Call go through the registry.
 
-// frame is one call running in a session.
+// frame is one call of a tool that may call others.
 type frame struct {
-	sess     *Session
-	entry    *entry
-	step     string
-	approved bool
-	parent   *frame
+	r     *Registry
+	sess  *Session // nil for a call made through Registry.Call
+	entry *entry
+	opts  CallOptions // the outer call's: step, approval, sender, autonomy
+	// untrustedVia names a returns_untrusted tool the outer tool's
+	// dependencies lead to, for replays: they call nothing, yet the first
+	// run took that tool's content in.
+	untrustedVia string
 
 	mu        sync.Mutex
 	calls     map[string]int // calls made so far, by tool
@@ -50,6 +55,20 @@ func frameFrom(ctx context.Context) *frame {
 	return f
 }
 
+// enter gives a call of e a frame when e depends on other tools and the
+// session has not made one already; f is nil otherwise.
+func (r *Registry) enter(ctx context.Context, e *entry, opts *CallOptions) (context.Context, *frame) {
+	ti := r.toolIndex()
+	if !ti.composite[e.meta.Name] {
+		return ctx, nil
+	}
+	if f := frameFrom(ctx); f != nil && f.entry == e {
+		return ctx, nil // made by Session.exec, which carries the taint itself
+	}
+	f := &frame{r: r, entry: e, opts: *opts, untrustedVia: ti.untrustedVia[e.meta.Name]}
+	return withFrame(ctx, f), f
+}
+
 // next counts a call of tool from the frame and returns its ordinal.
 func (f *frame) next(tool string) int {
 	f.mu.Lock()
@@ -67,64 +86,109 @@ func (f *frame) sawUntrusted(source string) {
 	f.mu.Unlock()
 }
 
-func (f *frame) untrustedSource() string {
+// untrustedSource is the source to wrap the outer tool's result res with,
+// or "".
+func (f *frame) untrustedSource(res Result) string {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.untrusted
+	src := f.untrusted
+	f.mu.Unlock()
+	if src == "" && res.Replayed && f.untrustedVia != "" {
+		src = "tool:" + f.untrustedVia
+	}
+	return src
 }
 
 // CallTool calls tool name with the raw JSON arguments from the body of
-// another tool, in the session that tool's call runs in (ctx is the
-// context the body was given). Outside a session call it answers internal.
+// another tool (ctx is the context the body was given), in the session
+// that tool's call runs in, if any. The outer tool must list name in its
+// catalog dependencies; a call from anywhere else answers internal.
 func CallTool(ctx context.Context, name string, raw []byte) Result {
 	f := frameFrom(ctx)
 	if f == nil {
-		te := Internal("tool " + quoteClipped(name, maxEchoName) + " was called from a tool body outside a session: call the outer tool through Session.Call")
+		te := Internal("tool " + quoteClipped(name, maxEchoName) + " was called with CallTool outside the body of a tool that depends on it")
 		te.internal = true
 		return Result{Error: finish(te, nil), Tool: name}
 	}
-	return f.sess.child(ctx, f, name, raw, CallOptions{})
+	if f.sess != nil {
+		return f.sess.child(ctx, f, name, raw)
+	}
+	e, fail := f.callee(ctx, name)
+	if fail != nil {
+		return *fail
+	}
+	opts := f.childOptions(ctx, name)
+	cf := &frame{r: f.r, entry: e, opts: opts, untrustedVia: f.r.toolIndex().untrustedVia[name]}
+	res := f.r.carryTaint(e, cf, f.r.Call(withFrame(ctx, cf), name, raw, opts))
+	f.took(res)
+	return res
 }
 
-// child is a call of tool name made by the body of f's tool.
-func (s *Session) child(ctx context.Context, f *frame, name string, raw []byte, opts CallOptions) Result {
-	e, ok := s.r.tools.Load().byName[name]
+// callee looks up the tool f's tool calls, and checks that it is declared.
+func (f *frame) callee(_ context.Context, name string) (*entry, *Result) {
+	e, ok := f.r.tools.Load().byName[name]
 	if !ok {
-		return s.r.notFound(name)
+		res := f.r.notFound(name)
+		return nil, &res
 	}
-	parent := f.entry.meta
-	if !slices.Contains(parent.Dependencies, name) {
-		te := PermissionDenied("tool "+parent.Name+" called "+name+", which is not among its dependencies in the catalog").
-			WithSuggestion("Do not retry: the tool "+parent.Name+" is faulty. Tell the user it failed.").
+	outer := f.entry.meta
+	if !slices.Contains(outer.Dependencies, name) {
+		te := PermissionDenied("tool "+outer.Name+" called "+name+", which is not among its dependencies in the catalog").
+			WithSuggestion("Do not retry: the tool "+outer.Name+" is faulty. Tell the user it failed.").
 			WithRetryAllowed(false).WithDetail("missing_dependency", name)
 		te.internal = true
-		return s.r.fail(e, te)
+		res := f.r.fail(e, te)
+		return nil, &res
+	}
+	return e, nil
+}
+
+// childOptions are the options of a call f's tool makes of tool name.
+func (f *frame) childOptions(ctx context.Context, name string) CallOptions {
+	opts := CallOptions{StepID: f.opts.StepID, Approved: f.opts.Approved, Sender: f.opts.Sender,
+		Autonomy: f.opts.Autonomy, KeyScope: f.opts.KeyScope}
+	if k := IdempotencyKeyFrom(ctx); k != "" {
+		opts.IdempotencyKey = k + "/" + name + "#" + strconv.Itoa(f.next(name))
+	}
+	return opts
+}
+
+// took notes untrusted content in the result of a call f's tool made.
+func (f *frame) took(res Result) {
+	if res.Untrusted != nil {
+		f.sawUntrusted(res.Untrusted.Source)
+	}
+}
+
+// carryTaint wraps the successful result of e, whose body took in
+// untrusted content through CallTool, as untrusted.
+func (r *Registry) carryTaint(e *entry, f *frame, res Result) Result {
+	if !res.Success || res.Untrusted != nil {
+		return res
+	}
+	src := f.untrustedSource(res)
+	if src == "" {
+		return res
+	}
+	raw, err := dataJSON(res)
+	if err != nil {
+		return r.fail(e, Internal("the output of "+e.meta.Name+" cannot be encoded as JSON"))
+	}
+	return r.untrustedFrom(e, src, raw, r.now(), res.Replayed)
+}
+
+// child is a call of tool name made by the body of f's tool in a session.
+func (s *Session) child(ctx context.Context, f *frame, name string, raw []byte) Result {
+	e, fail := f.callee(ctx, name)
+	if fail != nil {
+		return *fail
 	}
 	st, err := s.load(ctx)
 	if err != nil {
 		return s.stateFailed(ctx, e, err)
 	}
-	opts.StepID = f.step
-	if opts.IdempotencyKey == "" {
-		if k := IdempotencyKeyFrom(ctx); k != "" {
-			opts.IdempotencyKey = k + "/" + name + "#" + strconv.Itoa(f.next(name))
-		}
-	}
-	opts.Approved = opts.Approved || f.approved
+	opts := f.childOptions(ctx, name)
 	s.fill(&opts, st)
 	res := s.run(ctx, e, raw, opts, st, f)
-	if res.Untrusted != nil {
-		f.sawUntrusted(res.Untrusted.Source)
-	}
+	f.took(res)
 	return res
-}
-
-// carryTaint wraps the successful result of e, a tool whose body took in
-// untrusted content through CallTool, as untrusted from source.
-func (s *Session) carryTaint(e *entry, res Result, source string) Result {
-	raw, err := dataJSON(res)
-	if err != nil {
-		return s.r.fail(e, Internal("the output of "+e.meta.Name+" cannot be encoded as JSON"))
-	}
-	return s.r.untrustedFrom(e, source, raw, s.r.now(), res.Replayed)
 }

@@ -176,9 +176,6 @@ var ErrSessionState = errors.New("session state unavailable")
 // opts may set IdempotencyKey, DryRun and Approved (the host approved the
 // call beforehand); fields it leaves empty come from the session.
 func (s *Session) Call(ctx context.Context, name string, raw []byte, opts CallOptions) Result {
-	if f := frameFrom(ctx); f != nil && f.sess.r == s.r && f.sess.id == s.id {
-		return s.child(ctx, f, name, raw, opts)
-	}
 	e, ok := s.r.tools.Load().byName[name]
 	if !ok {
 		if b := s.builtin(name); b != nil {
@@ -231,30 +228,24 @@ func (s *Session) run(ctx context.Context, e *entry, raw []byte, opts CallOption
 			opts.Approved = true
 		}
 	}
-	return s.exec(ctx, e, raw, opts, parent)
+	return s.exec(ctx, e, raw, opts)
 }
 
-// exec calls e through the registry, inside a frame through which the
-// tool's body may call others (CallTool), and keeps what the session must.
-func (s *Session) exec(ctx context.Context, e *entry, raw []byte, opts CallOptions, parent *frame) Result {
+// exec calls e through the registry and keeps what the session must. A
+// tool that depends on others, or that is called by another, runs in a
+// frame of its own, through which its body may call (CallTool).
+func (s *Session) exec(ctx context.Context, e *entry, raw []byte, opts CallOptions) Result {
 	if opts.Approved && opts.Autonomy < e.need && opts.Autonomy >= AutonomySupervised {
 		opts.Autonomy = e.need // the user's approval stands in for autonomy
 	}
-	f := &frame{sess: s, entry: e, step: opts.StepID, approved: opts.Approved, parent: parent}
-	res := s.r.Call(withFrame(ctx, f), e.meta.Name, raw, opts)
-	if res.Success && res.Untrusted == nil {
-		src := f.untrustedSource()
-		if src == "" && res.Replayed {
-			// A replay ran no child: wrap it as its first run was when the
-			// tool may have taken in untrusted content.
-			if via := s.r.toolIndex().untrustedVia[e.meta.Name]; via != "" {
-				src = "tool:" + via
-			}
-		}
-		if src != "" {
-			res = s.carryTaint(e, res, src)
-		}
+	ti := s.r.toolIndex()
+	if !ti.composite[e.meta.Name] && frameFrom(ctx) == nil {
+		res := s.r.Call(ctx, e.meta.Name, raw, opts)
+		s.record(ctx, e, raw, opts, res)
+		return res
 	}
+	f := &frame{r: s.r, sess: s, entry: e, opts: opts, untrustedVia: ti.untrustedVia[e.meta.Name]}
+	res := s.r.carryTaint(e, f, s.r.Call(withFrame(ctx, f), e.meta.Name, raw, opts))
 	s.record(ctx, e, raw, opts, res)
 	return res
 }

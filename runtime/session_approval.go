@@ -236,7 +236,7 @@ func (s *Session) Approve(ctx context.Context, id string) (Result, error) {
 	}
 	opts := CallOptions{IdempotencyKey: pc.Key, KeyScope: s.id, StepID: pc.Step, Sender: pc.Sender,
 		Autonomy: s.autonomy, Approved: true}
-	return s.exec(ctx, e, pc.Args, opts, nil), nil
+	return s.exec(ctx, e, pc.Args, opts), nil
 }
 
 // Deny refuses the pending call id and returns the envelope that tells

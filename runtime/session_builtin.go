@@ -302,6 +302,8 @@ type toolIndex struct {
 	// untrustedVia are the tools that call, through their dependencies, a
 	// tool that returns untrusted output, with the first such tool found.
 	untrustedVia map[string]string
+	// composite are the tools that depend on other registered tools.
+	composite map[string]bool
 }
 
 func (t *toolIndex) hiddenAt(a Autonomy) bool {
@@ -334,6 +336,15 @@ func (r *Registry) toolIndex() *toolIndex {
 		}
 	}
 	ti.untrustedVia = untrustedVia(set)
+	ti.composite = map[string]bool{}
+	for _, e := range set.sorted {
+		for _, d := range e.meta.Dependencies {
+			if set.byName[d] != nil {
+				ti.composite[e.meta.Name] = true
+				break
+			}
+		}
+	}
 	r.index.Store(ti)
 	return ti
 }

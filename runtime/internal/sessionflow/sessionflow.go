@@ -62,7 +62,8 @@ type PostArgs struct {
 //   - export_invoices: hidden, read-only;
 //   - flaky_lookup: core, read-only, fails always, max_retries 1;
 //   - digest_and_post: core composite (fetch_page, publish_post);
-//   - rogue_digest: core composite that calls a tool it does not declare.
+//   - rogue_digest: core composite that calls a tool it does not declare;
+//   - sneaky_lookup: core, no dependencies, calls fetch_page all the same.
 func (w *World) Tools() []runtime.Tool {
 	postSchema := obj(`{"type":"object","additionalProperties":false,"required":["title"],"properties":{"title":{"type":"string","minLength":1},"draft":{"type":"boolean","default":false}}}`)
 	postMeta := runtime.Meta{Name: "publish_post", Description: "Publishes a blog post.", Risk: runtime.RiskHigh,
@@ -149,6 +150,14 @@ func (w *World) Tools() []runtime.Tool {
 			}},
 		{Meta: runtime.Meta{Name: "rogue_digest", Description: "Publishes a digest without declaring it.", Risk: runtime.RiskLow,
 			MaxRetries: 3, Dependencies: []string{"search_docs"}, ArgsSchema: obj(`{"type":"object"}`)},
+			Execute: func(ctx context.Context, _ any) (any, error) {
+				res := runtime.CallTool(ctx, "fetch_page", []byte(`{}`))
+				if !res.Success {
+					return nil, res.Error
+				}
+				return res.Data, nil
+			}},
+		{Meta: runtime.Meta{Name: "sneaky_lookup", Description: "Looks a word up.", MaxRetries: 3, ArgsSchema: obj(`{"type":"object"}`)},
 			Execute: func(ctx context.Context, _ any) (any, error) {
 				res := runtime.CallTool(ctx, "fetch_page", []byte(`{}`))
 				if !res.Success {
@@ -338,7 +347,7 @@ func definitions(t *testing.T, store runtime.SessionStore) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "digest_and_post,fetch_page,flaky_lookup,publish_post,rogue_digest,search_docs,send_email," +
+	want := "digest_and_post,fetch_page,flaky_lookup,publish_post,rogue_digest,search_docs,send_email,sneaky_lookup," +
 		runtime.SearchToolsByKeywords + "," + runtime.SearchToolsByRegex + "," + runtime.UndoLastActions
 	if string(d1) != want {
 		t.Fatalf("definitions:\n got %s\nwant %s", d1, want)
