@@ -58,6 +58,19 @@ type Option func(*options)
 
 type options struct {
 	includeHidden bool
+	deferHidden   bool       // DeferHidden: hidden tools deferred, with a tool-search tool
+	search        ToolSearch // the tool-search variant of DeferHidden
+}
+
+// newOptions applies opts in order; a nil Option is skipped.
+func newOptions(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
 }
 
 // IncludeHidden includes hidden tools (exposure: hidden), which are left
@@ -130,15 +143,11 @@ func (r nameRule) check(name string) error {
 }
 
 // prepare selects, checks and sorts the tools to export.
-func prepare(metas []runtime.Meta, opts []Option, names nameRule) ([]tool, error) {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
+func prepare(metas []runtime.Meta, o options, names nameRule) ([]tool, error) {
 	tools := make([]tool, 0, len(metas))
 	for i := range metas {
 		m := &metas[i]
-		if m.Exposure == runtime.ExposureHidden && !o.includeHidden {
+		if m.Exposure == runtime.ExposureHidden && !o.includeHidden && !o.deferHidden {
 			continue
 		}
 		if m.Name == "" {
