@@ -3,6 +3,9 @@ package export
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/toolcat/toolcat/runtime"
 )
@@ -135,4 +138,88 @@ func openAISearchTool(o options, tools []tool) (*node, error) {
 		return nil, nil
 	}
 	return object().set("type", str("tool_search")), nil
+}
+
+// NamespacesByCategory groups, in OpenAIResponses with DeferHidden, the
+// hidden functions of each category named in descriptions (Meta.Category)
+// into an OpenAI namespace of that name, described by its value:
+//
+//	{"type": "namespace", "name": "billing", "description": "...", "tools": [{"type": "function", ..., "defer_loading": true}]}
+//
+// At first the model sees a namespace's name and description only, not its
+// functions' names and descriptions, which OpenAI recommends for large
+// catalogs (and advises fewer than 10 functions per namespace). A call to
+// a function of a namespace names the namespace beside the function's
+// name; the name alone identifies the tool. Hidden tools of other
+// categories stay deferred functions of their own, and core tools are never
+// put in a namespace. Namespaces follow the functions, sorted by name.
+//
+// A category and a description must not be empty, and a category must be a
+// name OpenAI takes for a function (letters, digits, '_' and '-', at most
+// 64) that no tool has. Other exporters, and OpenAIResponses without
+// DeferHidden, ignore the option.
+func NamespacesByCategory(descriptions map[string]string) Option {
+	c := make(map[string]string, len(descriptions))
+	for k, v := range descriptions {
+		c[k] = v
+	}
+	return func(o *options) { o.namespaces = c }
+}
+
+// namespaces are the OpenAI namespaces of one export.
+type namespaces struct {
+	byCategory map[string]*node // the "tools" array of each namespace used
+	list       []*node          // the namespaces used, sorted by name
+}
+
+// of returns the "tools" array t goes into, or nil when t stays a function
+// of its own.
+func (s namespaces) of(o options, t tool) *node {
+	if !o.deferred(t) {
+		return nil
+	}
+	return s.byCategory[t.meta.Category]
+}
+
+// openAINamespaces checks NamespacesByCategory and builds the namespaces
+// that receive at least one deferred tool.
+func openAINamespaces(o options, tools []tool) (namespaces, error) {
+	var s namespaces
+	if !o.deferHidden || len(o.namespaces) == 0 {
+		return s, nil
+	}
+	names := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		names[t.meta.Name] = true
+	}
+	for _, cat := range slices.Sorted(maps.Keys(o.namespaces)) {
+		desc := o.namespaces[cat]
+		if cat == "" {
+			return s, fmt.Errorf("export.NamespacesByCategory: a category is empty")
+		}
+		if !openAINames.re.MatchString(cat) {
+			return s, fmt.Errorf("export.NamespacesByCategory: category %q is not a namespace name OpenAI takes (%s)", cat, openAINames.says)
+		}
+		if names[cat] {
+			return s, fmt.Errorf("export.NamespacesByCategory: category %q is also the name of a tool; a namespace and a tool must not share a name", cat)
+		}
+		if strings.TrimSpace(desc) == "" {
+			return s, fmt.Errorf("export.NamespacesByCategory: category %q has an empty description; OpenAI needs one, and the model picks a namespace by it", cat)
+		}
+	}
+	used := map[string]bool{}
+	for _, t := range tools {
+		if _, ok := o.namespaces[t.meta.Category]; ok && o.deferred(t) {
+			used[t.meta.Category] = true
+		}
+	}
+	cats := slices.Sorted(maps.Keys(used))
+	s.byCategory = make(map[string]*node, len(cats))
+	for _, cat := range cats {
+		fns := array()
+		s.byCategory[cat] = fns
+		s.list = append(s.list, object().set("type", str("namespace")).set("name", str(cat)).
+			set("description", str(strings.TrimSpace(o.namespaces[cat]))).set("tools", fns))
+	}
+	return s, nil
 }

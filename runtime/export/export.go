@@ -60,6 +60,9 @@ type options struct {
 	includeHidden bool
 	deferHidden   bool       // DeferHidden: hidden tools deferred, with a tool-search tool
 	search        ToolSearch // the tool-search variant of DeferHidden
+	// namespaces maps a category to the description of its OpenAI
+	// namespace (NamespacesByCategory).
+	namespaces map[string]string
 }
 
 // newOptions applies opts in order; a nil Option is skipped.

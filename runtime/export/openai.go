@@ -66,6 +66,10 @@ func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	if search != nil {
 		out.items = append(out.items, search)
 	}
+	spaces, err := openAINamespaces(o, tools)
+	if err != nil {
+		return nil, err
+	}
 	for _, t := range tools {
 		params, strict := openAIParameters(t)
 		fn := withDescription(object().set("type", str("function")).set("name", str(t.meta.Name)), t.desc)
@@ -73,7 +77,14 @@ func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 		if o.deferred(t) {
 			fn.set("defer_loading", boolean(true))
 		}
+		if ns := spaces.of(o, t); ns != nil {
+			ns.items = append(ns.items, fn)
+			continue
+		}
 		out.items = append(out.items, fn)
+	}
+	for _, ns := range spaces.list {
+		out.items = append(out.items, ns)
 	}
 	return render(out), nil
 }
