@@ -16,7 +16,15 @@
 //
 // Hidden tools (exposure: hidden), which a model finds through discovery
 // rather than in its first tool list, are left out unless IncludeHidden is
-// given, as runtime.Registry.Visible leaves them out.
+// given, as runtime.Registry.Visible leaves them out. DeferHidden includes
+// them marked as deferred, with the provider's tool-search tool, for a host
+// that lets the provider search them (Anthropic, OpenAI Responses) rather
+// than a session's own search tools.
+//
+// Format turns an exporter and its options into a runtime.Format, what a
+// session renders its definitions with:
+//
+//	b, err := sess.Definitions(export.Format(export.Anthropic, export.DeferHidden()))
 //
 // What each exporter does to a schema:
 //
