@@ -292,7 +292,7 @@ func deferredGolden(t *testing.T, name string) []byte {
 }
 
 // TestAnthropicDeferred reads the deferred exports into the SDK's tool
-// union: the first entry is the tool-search tool of the variant asked for,
+// union: the last entry is the tool-search tool of the variant asked for,
 // the others custom tools, deferred ones with DeferLoading set.
 func TestAnthropicDeferred(t *testing.T) {
 	for _, tc := range []struct {
@@ -307,7 +307,8 @@ func TestAnthropicDeferred(t *testing.T) {
 			if len(tools) < 2 {
 				t.Fatalf("%d tools", len(tools))
 			}
-			switch s := tools[0]; {
+			last := len(tools) - 1
+			switch s := tools[last]; {
 			case tc.regex && s.OfToolSearchToolRegex20251119 != nil:
 				if got := string(s.OfToolSearchToolRegex20251119.Type); got != "tool_search_tool_regex_20251119" {
 					t.Errorf("search tool type %s", got)
@@ -317,10 +318,10 @@ func TestAnthropicDeferred(t *testing.T) {
 					t.Errorf("search tool type %s", got)
 				}
 			default:
-				t.Fatalf("first tool is not the %s search tool: %+v", tc.name, s)
+				t.Fatalf("last tool is not the %s search tool: %+v", tc.name, s)
 			}
 			deferred := 0
-			for _, tool := range tools[1:] {
+			for _, tool := range tools[:last] {
 				if tool.OfTool == nil {
 					t.Fatalf("tool is not a custom tool: %+v", tool)
 				}
@@ -328,25 +329,26 @@ func TestAnthropicDeferred(t *testing.T) {
 					deferred++
 				}
 			}
-			if deferred == 0 || deferred == len(tools)-1 {
-				t.Errorf("%d of %d tools deferred; the golden file mixes core and hidden tools", deferred, len(tools)-1)
+			if deferred == 0 || deferred == last {
+				t.Errorf("%d of %d tools deferred; the golden file mixes core and hidden tools", deferred, last)
 			}
 		})
 	}
 }
 
 // TestOpenAIResponsesDeferred reads the deferred exports into the SDK's
-// tool union: the hosted tool_search first, then functions (deferred ones
-// with DeferLoading set) and namespaces of deferred functions.
+// tool union: functions (deferred ones with DeferLoading set), namespaces
+// of deferred functions, then the hosted tool_search.
 func TestOpenAIResponsesDeferred(t *testing.T) {
 	for _, golden := range []string{"openai_responses", "openai_responses_namespaces"} {
 		t.Run(golden, func(t *testing.T) {
 			tools := *roundTrip[[]responses.ToolUnionParam](t, deferredGolden(t, golden))
-			if len(tools) < 2 || tools[0].OfToolSearch == nil {
-				t.Fatalf("first tool is not tool_search: %+v", tools)
+			last := len(tools) - 1
+			if last < 1 || tools[last].OfToolSearch == nil {
+				t.Fatalf("last tool is not tool_search: %+v", tools)
 			}
 			deferred, spaces := 0, 0
-			for _, tool := range tools[1:] {
+			for _, tool := range tools[:last] {
 				switch {
 				case tool.OfFunction != nil:
 					if !tool.OfFunction.Strict.Valid() {

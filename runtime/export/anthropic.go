@@ -11,22 +11,21 @@ import "github.com/toolcat/toolcat/runtime"
 // every args schema has.
 //
 // With DeferHidden, hidden tools are included with "defer_loading": true,
-// after the tool-search tool ({"type": "tool_search_tool_bm25_20251119",
-// "name": "tool_search_tool_bm25"}, or the regex variant), which is first.
+// and the tool-search tool ({"type": "tool_search_tool_bm25_20251119",
+// "name": "tool_search_tool_bm25"}, or the regex variant) comes last, so
+// that the last entry, where a host puts its cache_control breakpoint, is
+// never a deferred tool (which the API refuses it on).
 func Anthropic(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	o := newOptions(opts)
 	tools, err := prepare(metas, o, anthropicNames)
 	if err != nil {
 		return nil, err
 	}
-	out := array()
 	search, err := anthropicSearchTool(o, tools)
 	if err != nil {
 		return nil, err
 	}
-	if search != nil {
-		out.items = append(out.items, search)
-	}
+	out := array()
 	for _, t := range tools {
 		def := withDescription(object().set("name", str(t.meta.Name)), t.desc)
 		def.set("input_schema", t.args)
@@ -34,6 +33,9 @@ func Anthropic(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 			def.set("defer_loading", boolean(true))
 		}
 		out.items = append(out.items, def)
+	}
+	if search != nil {
+		out.items = append(out.items, search)
 	}
 	return render(out), nil
 }

@@ -20,12 +20,15 @@ import (
 //
 // Anthropic (Messages API): every hidden tool gets "defer_loading": true,
 // and the tool-search tool of the variant ToolSearchBM25 (the default) or
-// ToolSearchRegex (see DeferHiddenWith) comes first. A catalog of only
+// ToolSearchRegex (see DeferHiddenWith) comes last. A catalog of only
 // hidden tools is fine: the tool-search tool is itself not deferred, which
-// satisfies the API's rule that at least one tool is not.
+// satisfies the API's rule that at least one tool is not. Last, it keeps
+// the last entry of the list a tool that is not deferred, where a host
+// puts its cache_control breakpoint (the API refuses one on a deferred
+// tool).
 //
 // OpenAI Responses API: every hidden function gets "defer_loading": true,
-// and {"type": "tool_search"} (hosted tool search) comes first; strict mode
+// and {"type": "tool_search"} (hosted tool search) comes last; strict mode
 // is the same as without the option.
 //
 // OpenAIChat, Gemini and MCP have no deferred tools: with DeferHidden they

@@ -185,6 +185,13 @@ func TestDeferredSetIsHiddenSet(t *testing.T) {
 			if searches != 1 {
 				t.Errorf("%d tool-search tools, want 1", searches)
 			}
+			// The search tool is last: the last entry, where a host puts
+			// its cache_control breakpoint, is never deferred.
+			var list []map[string]any
+			json.Unmarshal(got, &list)
+			if ty, _ := list[len(list)-1]["type"].(string); !strings.HasPrefix(ty, "tool_search") {
+				t.Errorf("the last entry is %v, not the tool-search tool", list[len(list)-1])
+			}
 		})
 	}
 }
@@ -313,6 +320,9 @@ func TestDeferOnlyHidden(t *testing.T) {
 			}
 			if loaded == 0 {
 				t.Errorf("every entry is deferred:\n%s", got)
+			}
+			if last := list[len(list)-1]; last["defer_loading"] != nil {
+				t.Errorf("the last entry, where a host puts cache_control, is deferred: %v", last)
 			}
 		})
 	}

@@ -88,10 +88,6 @@ func ExampleDeferHidden() {
 	// Output:
 	// [
 	//   {
-	//     "type": "tool_search_tool_bm25_20251119",
-	//     "name": "tool_search_tool_bm25"
-	//   },
-	//   {
 	//     "name": "get_invoice",
 	//     "description": "Reads one invoice by its number.",
 	//     "input_schema": {
@@ -120,6 +116,10 @@ func ExampleDeferHidden() {
 	//       }
 	//     },
 	//     "defer_loading": true
+	//   },
+	//   {
+	//     "type": "tool_search_tool_bm25_20251119",
+	//     "name": "tool_search_tool_bm25"
 	//   }
 	// ]
 }

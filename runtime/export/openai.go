@@ -50,22 +50,19 @@ func OpenAIChat(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 // false otherwise.
 //
 // With DeferHidden, hidden functions are included with "defer_loading":
-// true, after the hosted tool-search tool {"type": "tool_search"}, which is
-// first; their parameters and strict are as without the option.
+// true, their parameters and strict as without the option, and the hosted
+// tool-search tool {"type": "tool_search"} comes last.
 func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	o := newOptions(opts)
 	tools, err := prepare(metas, o, openAINames)
 	if err != nil {
 		return nil, err
 	}
-	out := array()
 	search, err := openAISearchTool(o, tools)
 	if err != nil {
 		return nil, err
 	}
-	if search != nil {
-		out.items = append(out.items, search)
-	}
+	out := array()
 	spaces, err := openAINamespaces(o, tools)
 	if err != nil {
 		return nil, err
@@ -85,6 +82,9 @@ func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	}
 	for _, ns := range spaces.list {
 		out.items = append(out.items, ns)
+	}
+	if search != nil {
+		out.items = append(out.items, search)
 	}
 	return render(out), nil
 }
