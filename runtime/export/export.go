@@ -66,6 +66,7 @@ type Option func(*options)
 
 type options struct {
 	includeHidden bool
+	keepOrder     bool       // KeepOrder: the tools in the order given
 	deferHidden   bool       // DeferHidden: hidden tools deferred, with a tool-search tool
 	search        ToolSearch // the tool-search variant of DeferHidden
 	// namespaces maps a category to the description of its OpenAI
@@ -88,6 +89,15 @@ func newOptions(opts []Option) options {
 // out by default: a host lists them to a model only once discovery has
 // surfaced them.
 func IncludeHidden() Option { return func(o *options) { o.includeHidden = true } }
+
+// KeepOrder exports the tools in the order they are given rather than
+// sorted by name. A session lists its tools in an order where a newly
+// promoted tool comes last (runtime.Session.Tools), so that the definitions
+// sent before it stay the same, and a provider's cached prompt prefix with
+// them: render it with export.Format(fn, export.KeepOrder()) to keep that
+// order. The output is deterministic for a given order; a tool-search tool
+// (DeferHidden) and OpenAI namespaces still come after the tools.
+func KeepOrder() Option { return func(o *options) { o.keepOrder = true } }
 
 // tool is one Meta prepared for export.
 type tool struct {
@@ -183,6 +193,16 @@ func prepare(metas []runtime.Meta, o options, names nameRule) ([]tool, error) {
 			}
 		}
 		tools = append(tools, t)
+	}
+	if o.keepOrder {
+		seen := make(map[string]bool, len(tools))
+		for _, t := range tools {
+			if seen[t.meta.Name] {
+				return nil, fmt.Errorf("tool %s is listed twice", t.meta.Name)
+			}
+			seen[t.meta.Name] = true
+		}
+		return tools, nil
 	}
 	slices.SortFunc(tools, func(a, b tool) int { return cmp.Compare(a.meta.Name, b.meta.Name) })
 	for i := 1; i < len(tools); i++ {

@@ -83,6 +83,24 @@ func TestSessionDefinitions(t *testing.T) {
 		t.Errorf("toolcat-side search lists no %s: %v", runtime.SearchToolsByKeywords, names)
 	}
 
+	// KeepOrder keeps the session's order: Tools, then the search tool.
+	tools, err := provider.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = provider.Definitions(ctx, export.Format(export.Anthropic, export.KeepOrder(), export.DeferHidden()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, m := range tools {
+		want = append(want, m.Name)
+	}
+	want = append(want, "tool_search_tool_bm25")
+	if names, _ := anthropicTools(t, b); !slices.Equal(names, want) {
+		t.Errorf("with KeepOrder %v, want %v", names, want)
+	}
+
 	// A provider without deferred tools says so through the session.
 	if _, err := provider.Definitions(ctx, export.Format(export.OpenAIChat, export.DeferHidden())); err == nil {
 		t.Error("OpenAIChat with DeferHidden rendered a session")
