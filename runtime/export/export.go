@@ -8,7 +8,8 @@
 //	b, err := export.Gemini(articles.Metas())          // a Tool: {"functionDeclarations": [...]}
 //	b, err := export.MCP(articles.Metas())             // a tools/list result: {"tools": [...]}
 //
-// Every exporter returns deterministic bytes: tools sorted by name, object
+// Every exporter returns deterministic bytes: tools sorted by name (or in
+// the order given, with KeepOrder), object
 // keys in a fixed order (a schema's own keys in the order the catalog wrote
 // them), two-space indentation, no HTML escaping and a final newline. The
 // same catalog therefore always yields the same bytes, so provider prompt
