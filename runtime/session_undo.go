@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,27 +27,38 @@ type JournalEntry struct {
 	Undoing string `json:"undoing,omitempty"`
 }
 
+// The journal is stored as one JSON entry a line, oldest first, so that
+// journaling a call appends a line without decoding the others.
 type journalState struct {
-	Calls []JournalEntry `json:"calls"`
-}
-
-func (j *journalState) size() int {
-	n := 0
-	for _, c := range j.Calls {
-		n += len(c.Args) + len(c.Result)
-	}
-	return n
+	Calls []JournalEntry
 }
 
 func decodeJournal(b []byte) (*journalState, error) {
 	j := &journalState{}
-	if b == nil {
-		return j, nil
-	}
-	if err := json.Unmarshal(b, j); err != nil {
-		return nil, fmt.Errorf("%w: the stored journal is not valid: %v", ErrSessionState, err)
+	for line := range bytes.SplitSeq(b, []byte{'\n'}) {
+		if len(line) == 0 {
+			continue
+		}
+		var je JournalEntry
+		if err := json.Unmarshal(line, &je); err != nil {
+			return nil, fmt.Errorf("%w: the stored journal is not valid: %v", ErrSessionState, err)
+		}
+		j.Calls = append(j.Calls, je)
 	}
 	return j, nil
+}
+
+func (j *journalState) encode() ([]byte, error) {
+	var buf bytes.Buffer
+	for _, c := range j.Calls {
+		line, err := json.Marshal(c) // never holds a raw newline
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes(), nil
 }
 
 func (s *Session) loadJournal(ctx context.Context) (*journalState, error) {
@@ -66,32 +78,38 @@ func (s *Session) updateJournal(ctx context.Context, fn func(j *journalState) er
 		if err := fn(j); err != nil {
 			return nil, err
 		}
-		return json.Marshal(j)
+		return j.encode()
 	})
 }
 
-// journal appends an executed side-effect call.
+// journal appends an executed side-effect call, forgetting the oldest
+// beyond the session's bounds.
 func (s *Session) journal(ctx context.Context, e *entry, raw []byte, res Result) error {
 	je := JournalEntry{ID: s.newCallID(), Tool: e.meta.Name, At: s.r.now().UTC(), Revertible: e.tool.Revert != nil}
 	if !je.Revertible {
 		je.Note = "tool " + e.meta.Name + " cannot be reverted"
 	} else if data, err := dataJSON(res); err != nil {
 		je.Revertible, je.Note = false, "its result could not be kept"
-	} else if len(raw)+len(data) > s.journalBytes {
+	} else if len(raw)+len(data) > s.journalBytes/2 {
 		je.Revertible, je.Note = false, fmt.Sprintf("its arguments and result (%d bytes) were too large to keep", len(raw)+len(data))
 	} else {
 		je.Args, je.Result = append(json.RawMessage(nil), raw...), data
 	}
-	st, err := s.load(ctx)
-	if err == nil {
+	if st, err := s.load(ctx); err == nil {
 		je.Turn = st.Turn
 	}
-	return s.updateJournal(ctx, func(j *journalState) error {
-		j.Calls = append(j.Calls, je)
-		for len(j.Calls) > s.journalMax || (len(j.Calls) > 1 && j.size() > s.journalBytes) {
-			j.Calls = j.Calls[1:]
+	line, err := json.Marshal(je)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	return s.update(ctx, journalPart, func(old []byte) ([]byte, error) {
+		b := make([]byte, 0, len(old)+len(line))
+		b = append(append(b, old...), line...)
+		for n := bytes.Count(b, []byte{'\n'}); n > 1 && (n > s.journalMax || len(b) > s.journalBytes); n-- {
+			b = b[bytes.IndexByte(b, '\n')+1:]
 		}
-		return nil
+		return b, nil
 	})
 }
 
