@@ -1,6 +1,7 @@
 package articles
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/export"
 )
 
 // sessionWorld is the example's registry over a fresh store, with the
@@ -81,10 +83,24 @@ func TestSessionHiddenDeleteArticle(t *testing.T) {
 	if _, ok := store.Article(42); !ok {
 		t.Fatal("a hidden tool ran before it was found")
 	}
+	defs1, err := s.Definitions(context.Background(), export.Format(export.Anthropic))
+	if err != nil {
+		t.Fatal(err)
+	}
 	findDelete(t, s)
 	after := toolNames(t, s)
 	if !slices.Equal(after[:len(after)-1], before) || after[len(after)-1] != "delete_article" {
 		t.Fatalf("after the search the model sees %v; want %v then delete_article", after, before)
+	}
+	// The definitions sent before are the start of those sent now: a
+	// provider's cached prompt prefix stays valid.
+	defs2, err := s.Definitions(context.Background(), export.Format(export.Anthropic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := bytes.TrimRight(defs1, "] \n")
+	if !bytes.HasPrefix(defs2, head) || !bytes.Contains(defs2[len(head):], []byte(`"name": "delete_article"`)) {
+		t.Fatalf("the definitions after the search do not extend those before:\n%s\n---\n%s", defs1, defs2)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolcat/toolcat/examples/articles"
 	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/export"
 )
 
 func main() {
@@ -180,7 +181,8 @@ func (d *demo) envelope(what string, res runtime.Result) {
 	fmt.Fprintln(d.out)
 }
 
-// tools prints the names of the tools the model sees now.
+// tools prints the names of the tools the model sees now, and the size of
+// their definitions as a provider receives them.
 func (d *demo) tools(s *runtime.Session, what string) error {
 	tools, err := s.Tools(d.ctx)
 	if err != nil {
@@ -190,7 +192,11 @@ func (d *demo) tools(s *runtime.Session, what string) error {
 	for i, m := range tools {
 		names[i] = m.Name
 	}
-	fmt.Fprintf(d.out, "## %s\n  %s\n\n", what, strings.Join(names, ", "))
+	defs, err := s.Definitions(d.ctx, export.Format(export.Anthropic))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.out, "## %s\n  %s\n  (sent to Anthropic as %d bytes of tool definitions)\n\n", what, strings.Join(names, ", "), len(defs))
 	return nil
 }
 

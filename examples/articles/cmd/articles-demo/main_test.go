@@ -25,6 +25,7 @@ func TestDemo(t *testing.T) {
 	rest := text[i:]
 	for _, want := range []string{
 		"search_tools_by_keywords, search_tools_by_regex\n",
+		"(sent to Anthropic as ",
 		`"code": "not_found"`,
 		"tool delete_article is not listed to you yet",
 		`"name": "delete_article"`,
