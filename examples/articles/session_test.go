@@ -3,6 +3,7 @@ package articles
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -252,5 +253,38 @@ func TestPublishArticleComposition(t *testing.T) {
 				t.Fatalf("the calls gated: %v; want the publish then its read of the draft", called)
 			}
 		})
+	}
+}
+
+// With provider-side search, delete_article is sent deferred, beside the
+// provider's own search tool, and the model may call it without toolcat's
+// search tools, which are not offered.
+func TestSessionProviderSearch(t *testing.T) {
+	store, reg := sessionWorld(t)
+	s := reg.Session("conv-provider", runtime.WithAutonomy(runtime.AutonomyFull), runtime.WithProviderSearch(true))
+	defs, err := s.Definitions(context.Background(), export.Format(export.Anthropic, export.DeferHidden()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []map[string]any
+	if err := json.Unmarshal(defs, &tools); err != nil {
+		t.Fatal(err)
+	}
+	deferred := map[string]bool{}
+	for _, tool := range tools {
+		name, _ := tool["name"].(string)
+		if name == runtime.SearchToolsByKeywords || name == runtime.SearchToolsByRegex {
+			t.Fatalf("toolcat's search tools offered with provider-side search: %s", defs)
+		}
+		deferred[name], _ = tool["defer_loading"].(bool)
+	}
+	if !deferred["delete_article"] || deferred["publish_article"] {
+		t.Fatalf("deferred tools: %v", deferred)
+	}
+	if res := sessionCall(t, s, "delete_article", `{"article_id":7,"idempotency_key":"conv-provider/7"}`); !res.Success {
+		t.Fatalf("delete_article with provider-side search: %s", res.JSON())
+	}
+	if _, ok := store.Article(7); ok {
+		t.Fatal("not deleted")
 	}
 }

@@ -110,6 +110,15 @@ func (d *demo) conversation() error {
 	if err := d.tools(sess, "the tools the model sees: delete_article is hidden"); err != nil {
 		return err
 	}
+	// The other way: the provider searches the hidden tools itself.
+	deferred, err := d.reg.Session(id+"-provider-search", runtime.WithProviderSearch(true)).
+		Definitions(d.ctx, export.Format(export.Anthropic, export.DeferHidden()))
+	if err != nil {
+		return err
+	}
+	d.host("could let Anthropic search instead (runtime.WithProviderSearch(true), export.DeferHidden()): "+
+		"no search tools, delete_article sent deferred, %d bytes", len(deferred))
+	fmt.Fprintln(d.out)
 	d.call(sess, "a hidden tool called before a search found it", "delete_article",
 		`{"article_id":42,"idempotency_key":"conversation-2/delete-42"}`)
 	d.call(sess, "the model searches for a tool", runtime.SearchToolsByKeywords, `{"query":"delete an article","limit":3}`)

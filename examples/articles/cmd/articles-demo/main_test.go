@@ -26,6 +26,7 @@ func TestDemo(t *testing.T) {
 	for _, want := range []string{
 		"search_tools_by_keywords, search_tools_by_regex\n",
 		"(sent to Anthropic as ",
+		"delete_article sent deferred",
 		`"code": "not_found"`,
 		"tool delete_article is not listed to you yet",
 		`"name": "delete_article"`,
