@@ -75,3 +75,14 @@ func TestCompositionBudget(t *testing.T) {
 		t.Fatalf("the child's deadline is %v after the start; want the outer 50ms budget", childDeadline.Sub(start))
 	}
 }
+
+// TestCompositionDryRun checks that a composite's dry run through the
+// registry runs its dependencies dry: nothing acts.
+func TestCompositionDryRun(t *testing.T) {
+	w := sessionflow.NewWorld()
+	reg := w.Replicas(t, 1, runtime.NewMemorySessionStore())[0]
+	res := reg.Call(context.Background(), "notify_all", []byte(`{}`), runtime.CallOptions{DryRun: true})
+	if !res.Success || !strings.Contains(res.Data.(*runtime.Preview).Summary, "send_email: unsupported") {
+		t.Fatalf("dry run of a composite: %s", res.JSON())
+	}
+}
