@@ -38,7 +38,9 @@ func stateTools(t testing.TB, r *runtime.Registry) *atomic.Int64 {
 				return map[string]any{"summary": "fine"}, nil
 			}},
 		runtime.Tool{Meta: runtime.Meta{Name: "report_order", Description: "Reports on an order.", Dependencies: []string{"summarise_order", "postgresql"}, ArgsSchema: obj},
-			Execute: func(ctx context.Context, _ any) (any, error) { return runtime.CallTool(ctx, "summarise_order", []byte(`{}`)).Data, nil }},
+			Execute: func(ctx context.Context, _ any) (any, error) {
+				return runtime.CallTool(ctx, "summarise_order", []byte(`{}`)).Data, nil
+			}},
 	)
 	return &runs
 }
