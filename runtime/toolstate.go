@@ -105,6 +105,10 @@ type toolStates struct {
 // registry does not have.
 var ErrUnknownTool = errors.New("no such tool")
 
+// ErrToolStateStore wraps the errors of the ToolStateStore returned by
+// EnableTool and DisableTool: nothing changed.
+var ErrToolStateStore = errors.New("the tool state store failed")
+
 // DisableTool switches tool off for every replica sharing the registry's
 // ToolStateStore: it is left out of the tools listed to models, and its
 // calls answer permission_denied with reason (DefaultDisableReason when
@@ -136,7 +140,7 @@ func (r *Registry) setTool(ctx context.Context, tool string, s ToolSetting) erro
 		return fmt.Errorf("tool %s: %w", clipName(tool), ErrUnknownTool)
 	}
 	if err := r.states.Save(ctx, tool, s); err != nil {
-		return fmt.Errorf("saving the state of tool %s: %w", tool, err)
+		return fmt.Errorf("saving the state of tool %s: %w: %w", tool, ErrToolStateStore, err)
 	}
 	ts := &r.ts
 	ts.mu.Lock()
