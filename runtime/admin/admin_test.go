@@ -36,7 +36,9 @@ func registry(t testing.TB, opts ...runtime.Option) *runtime.Registry {
 			ErrorHints: map[runtime.Code]string{runtime.CodeNotFound: "Check the order id."}}, Execute: ok},
 		{Meta: runtime.Meta{Name: "summarise_order", Description: "Summarises an order.", Dependencies: []string{"get_order"},
 			Exposure: runtime.ExposureHidden, ArgsSchema: obj},
-			Execute: func(ctx context.Context, _ any) (any, error) { return runtime.CallTool(ctx, "get_order", []byte(`{}`)).Data, nil }},
+			Execute: func(ctx context.Context, _ any) (any, error) {
+				return runtime.CallTool(ctx, "get_order", []byte(`{}`)).Data, nil
+			}},
 	} {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
@@ -299,7 +301,7 @@ func (downStore) Load(context.Context) (map[string]runtime.ToolSetting, error) {
 	return nil, errors.New("down")
 }
 func (downStore) Save(context.Context, string, runtime.ToolSetting) error { return errors.New("down") }
-func (downStore) Watch(ctx context.Context, _ func()) error           { <-ctx.Done(); return ctx.Err() }
+func (downStore) Watch(ctx context.Context, _ func()) error               { <-ctx.Done(); return ctx.Err() }
 
 // TestNew checks New's refusals.
 func TestNew(t *testing.T) {

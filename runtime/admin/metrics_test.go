@@ -48,7 +48,10 @@ func metricsRegistry(t testing.TB) *runtime.Registry {
 	reg := registry(t, runtime.WithLogger(quiet()))
 	n := 0
 	reg.MustRegister(runtime.Tool{Meta: runtime.Meta{Name: "flaky_api", Description: "Fails.", MaxRetries: 1, ArgsSchema: obj},
-		Execute: func(context.Context, any) (any, error) { n++; return nil, runtime.ExternalError("no " + string(rune('0'+n))) }})
+		Execute: func(context.Context, any) (any, error) {
+			n++
+			return nil, runtime.ExternalError("no " + string(rune('0'+n)))
+		}})
 	reg.MustRegister(runtime.Tool{Meta: runtime.Meta{Name: "slow_lookup", Description: "Slow.", SLA: time.Millisecond, ArgsSchema: obj},
 		Execute: func(context.Context, any) (any, error) { time.Sleep(5 * time.Millisecond); return "late", nil }})
 	return reg
@@ -203,7 +206,7 @@ func TestLatencyQuantiles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var ds []time.Duration
 	for range 20000 {
-		d := time.Duration(math.Exp(rng.NormFloat64()*1.5+math.Log(2e6))) // median 2ms
+		d := time.Duration(math.Exp(rng.NormFloat64()*1.5 + math.Log(2e6))) // median 2ms
 		ds = append(ds, d)
 		m.Observe(runtime.CallEvent{Tool: "t", Duration: d})
 	}
