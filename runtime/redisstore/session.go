@@ -100,10 +100,15 @@ func checkSession(ctx context.Context, id string) error {
 }
 
 // redisErr wraps err of Redis doing what; when ctx ended meanwhile, the
-// error wraps ctx.Err() too (go-redis reports a deadline on the socket as
-// an i/o timeout).
+// error wraps ctx.Err() too: go-redis reports a deadline on the socket as
+// an i/o timeout, which can fire before the context's own timer marks it
+// done.
 func redisErr(ctx context.Context, what string, err error) error {
-	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+	cerr := ctx.Err()
+	if dl, ok := ctx.Deadline(); ok && cerr == nil && !time.Now().Before(dl) {
+		cerr = context.DeadlineExceeded
+	}
+	if cerr != nil && !errors.Is(err, cerr) {
 		return fmt.Errorf("redis: %s: %w (%w)", what, cerr, err)
 	}
 	return fmt.Errorf("redis: %s: %w", what, err)
