@@ -151,6 +151,9 @@ func (s *SessionStore) Update(ctx context.Context, id string, ttl time.Duration,
 		if err != nil {
 			return redisErr(ctx, "reading session", err)
 		}
+		if len(vals) != 2 {
+			return fmt.Errorf("redis: reading session: HMGET returned %d values, want 2", len(vals))
+		}
 		var old []byte
 		if v, ok := vals[0].(string); ok && v != "" {
 			old = []byte(v)

@@ -24,7 +24,7 @@ func TestSessionStoreContract(t *testing.T) {
 			return redisstore.NewSessionStore(c, redisstore.WithSessionPrefix(fmt.Sprintf("contract%d:", n.Add(1))))
 		},
 		Advance: time.Sleep,
-		TTL:     300 * time.Millisecond,
+		TTL:     400 * time.Millisecond,
 	})
 }
 
