@@ -29,7 +29,8 @@ func TestSessionStoreContract(t *testing.T) {
 }
 
 // TestSessionStoreReplicas: two replicas, each with its own client (its own
-// connections), update one session concurrently and lose no update.
+// connections), update one session concurrently and lose no update, and
+// updates and deletes of another keep one history.
 func TestSessionStoreReplicas(t *testing.T) {
 	srv := redistest.Start(t)
 	a := redisstore.NewSessionStore(client(t, srv.Addr))
@@ -37,6 +38,7 @@ func TestSessionStoreReplicas(t *testing.T) {
 	const goroutines, each = 8, 50
 	runs := sessiontest.Concurrent(t, []runtime.SessionStore{a, b}, "conversation-1", goroutines, each)
 	t.Logf("%d updates, fn ran %d times", goroutines*each, runs)
+	sessiontest.History(t, []runtime.SessionStore{a, b}, "conversation-2", goroutines, each)
 }
 
 // TestSessionStoreConflict: an Update that keeps losing to another writer

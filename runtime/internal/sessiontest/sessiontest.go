@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -68,6 +69,9 @@ var Checks = []Check{
 	{"expiry and its refresh", checkTTL},
 	{"concurrent updates of one id lose none", func(t TB, c Config) {
 		Concurrent(t, []runtime.SessionStore{c.New()}, "counter", 8, 50)
+	}},
+	{"concurrent updates and deletes keep one history", func(t TB, c Config) {
+		History(t, []runtime.SessionStore{c.New()}, "history", 8, 40)
 	}},
 	{"concurrent updates of distinct ids", checkConcurrentIDs},
 }
@@ -476,5 +480,90 @@ func checkConcurrentIDs(t TB, c Config) {
 		if err != nil || v != each {
 			t.Errorf("session %q: counter %d (%v), want %d", id, v, err, each)
 		}
+	}
+}
+
+// History runs goroutines goroutines, spread over stores, each doing each
+// updates of session id: most write a state never written before, some
+// delete the session. The successful updates must form one history: each
+// state written is seen by exactly one later update, except the last, which
+// Load returns, and the session is seen missing once at the start and once
+// after each delete but the last. A store whose compare-and-set takes a
+// state deleted and written again for the one it read (ABA) fails it.
+func History(t TB, stores []runtime.SessionStore, id string, goroutines, each int) {
+	t.Helper()
+	type op struct{ saw, wrote string } // "" for none
+	var (
+		mu   sync.Mutex
+		ops  []op
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	start := make(chan struct{})
+	for g := range goroutines {
+		s := stores[g%len(stores)]
+		wg.Go(func() {
+			<-start
+			for i := range each {
+				var last op
+				err := s.Update(context.Background(), id, ttl, func(old []byte) ([]byte, error) {
+					last = op{saw: string(old)}
+					if old != nil && i%4 == 3 {
+						return nil, nil
+					}
+					last.wrote = "w" + strconv.FormatInt(next.Add(1), 10)
+					return []byte(last.wrote), nil
+				})
+				if err != nil {
+					t.Errorf("Update: %v", err)
+					return
+				}
+				mu.Lock()
+				ops = append(ops, last)
+				mu.Unlock()
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	b, err := stores[0].Load(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	final := string(b)
+	seen := map[string]int{}
+	missingSeen, deletes := 0, 0
+	for _, o := range ops {
+		if o.saw == "" {
+			missingSeen++
+		} else {
+			seen[o.saw]++
+		}
+		if o.wrote == "" {
+			deletes++
+		}
+	}
+	for _, o := range ops {
+		if o.wrote == "" {
+			continue
+		}
+		want := 1
+		if o.wrote == final {
+			want = 0
+		}
+		if seen[o.wrote] != want {
+			t.Fatalf("state %s was seen by %d successful updates, want %d: updates were lost or applied to a stale state", o.wrote, seen[o.wrote], want)
+		}
+		delete(seen, o.wrote)
+	}
+	for st := range seen {
+		t.Fatalf("an update saw state %q, which no successful update wrote", short(st))
+	}
+	want := deletes + 1
+	if final == "" {
+		want = deletes
+	}
+	if missingSeen != want {
+		t.Fatalf("%d successful updates saw the session missing, want %d (%d deletes, final state %q)", missingSeen, want, deletes, short(final))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	goruntime "runtime"
 	"strings"
 	"sync"
@@ -35,6 +36,7 @@ const (
 	ignoreCtx            // does not look at the context
 	truncateLarge        // keeps at most 1 MiB of a state
 	staleRerun           // on a retry, runs fn again on the first state it read
+	counterVersion       // a compare-and-set on a counter that restarts when the session is deleted
 )
 
 // clock is a fake clock the reference store reads.
@@ -51,6 +53,7 @@ func (c *clock) advance(d time.Duration) {
 }
 
 type entry struct {
+	ver     int // for counterVersion
 	state   []byte
 	prev    []byte // the state before, for staleRerun
 	expires time.Time
@@ -132,6 +135,38 @@ func (s *store) Update(ctx context.Context, id string, ttl time.Duration, fn fun
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.write(key, s.get(key), ttl, state)
+	case counterVersion:
+		for {
+			s.mu.Lock()
+			e := s.get(key)
+			var old []byte
+			ver := 0
+			if e != nil {
+				old, ver = bytes.Clone(e.state), e.ver
+			}
+			s.mu.Unlock()
+			time.Sleep(time.Duration(rand.N(50)) * time.Microsecond)
+			state, err := fn(old)
+			if err != nil {
+				return err
+			}
+			s.mu.Lock()
+			e = s.get(key)
+			cur := 0
+			if e != nil {
+				cur = e.ver
+			}
+			if cur != ver {
+				s.mu.Unlock()
+				continue
+			}
+			err = s.write(key, e, ttl, state)
+			if ne := s.m[key]; ne != nil {
+				ne.ver = ver + 1
+			}
+			s.mu.Unlock()
+			return err
+		}
 	case staleRerun:
 		// Runs fn on the current state, then, as if it had lost a race,
 		// again on the state before it, and writes that.
@@ -282,6 +317,7 @@ func TestBrokenStoresFail(t *testing.T) {
 		{"the context ignored", ignoreCtx, "cancelled context"},
 		{"large states cut", truncateLarge, "states of a few MiB"},
 		{"fn run again on a stale state", staleRerun, "concurrent updates of one id lose none"},
+		{"a compare-and-set on a counter taken in by a delete (ABA)", counterVersion, "concurrent updates and deletes keep one history"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
