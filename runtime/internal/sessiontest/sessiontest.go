@@ -323,6 +323,8 @@ func checkTTL(t TB, c Config) {
 	step := d * 6 / 10
 	put(t, s, "lapses", d, []byte("A"))
 	put(t, s, "refreshed", d, []byte("R"))
+	put(t, s, "shortened", 10*d, []byte("S"))
+	put(t, s, "shortened", d, []byte("S")) // the last Update's ttl counts
 
 	c.Advance(step) // 0.6 ttl: both live
 	if got := load(t, s, "lapses"); string(got) != "A" {
@@ -344,6 +346,9 @@ func checkTTL(t TB, c Config) {
 	}
 	if got := load(t, s, "refreshed"); string(got) != "R" {
 		t.Fatalf("an Update extends the ttl: Load = %q, want %q", got, "R")
+	}
+	if got := load(t, s, "shortened"); got != nil {
+		t.Errorf("an Update with a shorter ttl than the one before: Load = %q past it, want nil", got)
 	}
 	if saw := put(t, s, "lapses", d, []byte("A2")); saw != nil {
 		t.Errorf("fn saw %q for an expired session, want nil", saw)

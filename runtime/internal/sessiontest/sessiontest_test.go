@@ -37,6 +37,7 @@ const (
 	truncateLarge        // keeps at most 1 MiB of a state
 	staleRerun           // on a retry, runs fn again on the first state it read
 	counterVersion       // a compare-and-set on a counter that restarts when the session is deleted
+	longestTTL           // keeps the later of the old and the new expiry
 )
 
 // clock is a fake clock the reference store reads.
@@ -226,6 +227,8 @@ func (s *store) write(key string, e *entry, ttl time.Duration, state []byte) err
 		expires = s.now().Add(1000 * time.Hour)
 	case s.fault == noRefresh && e != nil:
 		expires = e.expires
+	case s.fault == longestTTL && e != nil && e.expires.After(expires):
+		expires = e.expires
 	}
 	ne := &entry{state: state, expires: expires}
 	if e != nil {
@@ -309,6 +312,7 @@ func TestBrokenStoresFail(t *testing.T) {
 		{"extending the ttl when fn fails", refreshOnError, "expiry and its refresh"},
 		{"no ttl refresh on update", noRefresh, "expiry and its refresh"},
 		{"no expiry", noExpiry, "expiry and its refresh"},
+		{"a shorter ttl ignored", longestTTL, "expiry and its refresh"},
 		{"keeping an empty state", keepEmpty, "nil or empty state deletes"},
 		{"ids cut to 16 bytes", truncateIDs, "ids of any bytes are distinct"},
 		{"ids folded to lower case", foldCase, "ids of any bytes are distinct"},
