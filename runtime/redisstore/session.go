@@ -26,11 +26,11 @@ import (
 // Update reads again and reruns fn, after a short jittered wait, up to a
 // bounded number of attempts (WithSessionRetries), then returns
 // runtime.ErrSessionConflict. This is a compare-and-set rather than
-// WATCH/MULTI/EXEC: it takes two round trips instead of three, holds no
-// connection out of the pool while fn runs, and works the same on a Redis
-// Cluster (one key per call). The version is random rather than a counter
-// so that a session deleted or expired and written again never matches a
-// version read before (no ABA).
+// WATCH/MULTI/EXEC: it takes two round trips instead of three and holds no
+// connection out of the pool while fn runs (WATCH pins one to the
+// transaction); each call names one key, so it runs on a Redis Cluster too.
+// The version is random rather than a counter so that a session deleted or
+// expired and written again never matches a version read before (no ABA).
 //
 // An Update whose script got no answer (a timeout, a dropped connection)
 // returns an error although Redis may still apply the write when it
