@@ -25,8 +25,8 @@ type SessionStore interface {
 	// returns an error nothing is written and Update returns that error;
 	// when it returns nil or empty state the session is deleted.
 	//
-	// An empty id and a ttl of zero or less are errors, as is a context
-	// already done (the error wraps ctx.Err()); fn does not run then.
+	// An empty id, a ttl of zero or less and a nil fn are errors, as is a
+	// context already done (the error wraps ctx.Err()); fn does not run then.
 	Update(ctx context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error
 }
 
@@ -123,6 +123,9 @@ func (s *MemorySessionStore) Update(ctx context.Context, id string, ttl time.Dur
 	}
 	if ttl <= 0 {
 		return fmt.Errorf("session store: ttl %v is not positive", ttl)
+	}
+	if fn == nil {
+		return errors.New("session store: Update without a function")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

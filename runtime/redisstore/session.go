@@ -140,6 +140,9 @@ func (s *SessionStore) Update(ctx context.Context, id string, ttl time.Duration,
 	if ttl <= 0 {
 		return fmt.Errorf("session store: ttl %v is not positive", ttl)
 	}
+	if fn == nil {
+		return errors.New("session store: Update without a function")
+	}
 	ms := ttl.Milliseconds()
 	if time.Duration(ms)*time.Millisecond < ttl {
 		ms++ // Redis counts in milliseconds: round up

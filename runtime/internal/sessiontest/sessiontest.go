@@ -8,6 +8,7 @@
 // store behaves alike:
 //   - an empty session id is an error (nothing is read, fn does not run);
 //   - a ttl of zero or less is an error (nothing is written, fn does not run);
+//   - a nil fn is an error, not a panic;
 //   - fn returning an empty state deletes the session, as nil does;
 //   - a context already cancelled is an error that wraps ctx.Err().
 package sessiontest
@@ -211,6 +212,9 @@ func checkBadArguments(t TB, c Config) {
 	}
 	if got := load(t, s, "ttl"); got != nil {
 		t.Errorf("an Update with a bad ttl wrote %q", got)
+	}
+	if err := s.Update(context.Background(), "nil-fn", ttl, nil); err == nil {
+		t.Errorf("Update with a nil fn: no error")
 	}
 }
 

@@ -124,6 +124,9 @@ func (s *store) Update(ctx context.Context, id string, ttl time.Duration, fn fun
 	if ttl <= 0 && s.fault != acceptBadTTL {
 		return errors.New("ttl must be positive")
 	}
+	if fn == nil {
+		return errors.New("no fn")
+	}
 	key := s.key(id)
 	switch s.fault {
 	case nonAtomic:
