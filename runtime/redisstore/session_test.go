@@ -73,6 +73,32 @@ func TestSessionStoreConflict(t *testing.T) {
 	}
 }
 
+// TestSessionStoreConflictDeadline: an Update losing races stops at its
+// context's deadline, also while it waits to try again.
+func TestSessionStoreConflictDeadline(t *testing.T) {
+	srv := redistest.Start(t)
+	c := client(t, srv.Addr)
+	other := redisstore.NewSessionStore(c)
+	s := redisstore.NewSessionStore(c, redisstore.WithSessionRetries(1000, 40*time.Millisecond, 40*time.Millisecond))
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := s.Update(ctx, "contended", time.Minute, func([]byte) ([]byte, error) {
+		if err := other.Update(context.Background(), "contended", time.Minute, func([]byte) ([]byte, error) {
+			return []byte(time.Now().String()), nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return []byte("mine"), nil
+	})
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("Update returned after %v, past its 150ms deadline", took)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Update = %v, want an error wrapping context.DeadlineExceeded", err)
+	}
+}
+
 // TestSessionStoreHungRedis pauses redis-server (SIGSTOP): Load and Update
 // return an error wrapping context.DeadlineExceeded soon after their
 // context's deadline, whether Redis hangs before the read or between fn and
