@@ -178,6 +178,9 @@ type Registry struct {
 	resultCheck  ResultCheck // whether results are checked against their schema
 	apart        bool
 	workers      chan *toolWorker
+	sessions     SessionStore
+	sessionTTL   time.Duration
+	index        atomic.Pointer[toolIndex] // the discovery index of tools, made on first search
 
 	// results whose Complete failed, written before the key is used again.
 	unflushedN atomic.Int64
@@ -238,6 +241,9 @@ func New(opts ...Option) *Registry {
 		r.store = NewMemoryStore(WithMemoryClock(r.now))
 	}
 	r.mem, _ = r.store.(*MemoryStore)
+	if r.sessions == nil {
+		r.sessions = NewMemorySessionStore(WithSessionClock(r.now))
+	}
 	if r.autonomy == AutonomyDefault {
 		r.autonomy = AutonomyFull
 	}
@@ -360,7 +366,17 @@ func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts C
 		return r.notFound(name)
 	}
 	defer r.recoverCall(ctx, e, &res)
-	res = r.call(ctx, e, rawArgs, &opts)
+	if len(e.meta.Dependencies) > 0 {
+		if ctx, f := r.enter(ctx, e, &opts); f != nil {
+			return r.carryTaint(e, f, r.dispatch(ctx, e, rawArgs, opts))
+		}
+	}
+	return r.dispatch(ctx, e, rawArgs, opts)
+}
+
+// dispatch is Call past the look-up: the call, and its fallback.
+func (r *Registry) dispatch(ctx context.Context, e *entry, rawArgs []byte, opts CallOptions) Result {
+	res := r.call(ctx, e, rawArgs, &opts)
 	if !res.Success && r.autoFallback && res.Error.Code == CodeDependencyUnavailable && !res.Error.internal {
 		if fb := r.fallback(ctx, e, rawArgs, opts); fb != nil {
 			return *fb

@@ -39,6 +39,10 @@ type Result struct {
 	// Tool is the tool that produced the result: the one called, or its
 	// fallback when the registry called that itself. Not encoded.
 	Tool string
+	// Pending is set on the approval_required envelope of a session call
+	// that waits for the user's approval: the host shows its preview, then
+	// approves or denies it (Session.Approve, Session.Deny). Not encoded.
+	Pending *PendingCall
 
 	// enc is the envelope as the registry encoded it to check the result's
 	// size, valid while Data is still encData (a pointer).

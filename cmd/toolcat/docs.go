@@ -21,6 +21,10 @@ directory (default: docs/tools):
                   errors with their suggestions, side effects, examples
   openai.json, openai-responses.json, anthropic.json, gemini.json, mcp.json
                   the tool definitions each provider is sent
+  anthropic-deferred.json, openai-responses-deferred.json
+                  with --defer-hidden: the same with hidden tools deferred
+                  and the provider's tool-search tool, for a host that lets
+                  the provider search hidden tools
 
 The token counts use the o200k_base encoding, which ships with toolcat.
 When toolcat.yaml sets lint.prompt_budget_tokens, core tools over that
@@ -37,6 +41,7 @@ func runDocs(e *env, args []string) int {
 	out := fs.String("out", filepath.Join("docs", "tools"), "output directory")
 	check := fs.Bool("check", false, "write nothing; print a diff and exit 1 if the docs are stale")
 	tokens := fs.Bool("tokens", false, "print the token report and exit")
+	deferHidden := fs.Bool("defer-hidden", false, "also write anthropic-deferred.json and openai-responses-deferred.json, hidden tools deferred for provider-side search")
 	config := fs.String("config", "", "configuration file (default: toolcat.yaml beside the catalog, if any)")
 	if code := parse(e, fs, args); code >= 0 {
 		return code
@@ -85,6 +90,14 @@ func runDocs(e *env, args []string) int {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "toolcat docs: %v\n", err)
 		return exitUsage
+	}
+	if *deferHidden {
+		deferred, err := gen.DeferredDefinitions(cat)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "toolcat docs: %v\n", err)
+			return exitUsage
+		}
+		maps.Copy(files, deferred)
 	}
 	stale, err := syncDir(e, *out, files, docsManifest, *check)
 	if err != nil {

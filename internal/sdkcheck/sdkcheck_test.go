@@ -280,3 +280,100 @@ func TestRoundTripHasTeeth(t *testing.T) {
 		t.Errorf("a keyword genai.Schema drops went unnoticed; diff: %q", diff)
 	}
 }
+
+// deferredGolden reads a golden export of runtime/export with DeferHidden.
+func deferredGolden(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "runtime", "export", "testdata", "defer_hidden", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestAnthropicDeferred reads the deferred exports into the SDK's tool
+// union: the last entry is the tool-search tool of the variant asked for,
+// the others custom tools, deferred ones with DeferLoading set.
+func TestAnthropicDeferred(t *testing.T) {
+	for _, tc := range []struct {
+		golden, name string
+		regex        bool
+	}{
+		{"anthropic", "tool_search_tool_bm25", false},
+		{"anthropic_regex", "tool_search_tool_regex", true},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			tools := *roundTrip[[]anthropic.ToolUnionParam](t, deferredGolden(t, tc.golden))
+			if len(tools) < 2 {
+				t.Fatalf("%d tools", len(tools))
+			}
+			last := len(tools) - 1
+			switch s := tools[last]; {
+			case tc.regex && s.OfToolSearchToolRegex20251119 != nil:
+				if got := string(s.OfToolSearchToolRegex20251119.Type); got != "tool_search_tool_regex_20251119" {
+					t.Errorf("search tool type %s", got)
+				}
+			case !tc.regex && s.OfToolSearchToolBm25_20251119 != nil:
+				if got := string(s.OfToolSearchToolBm25_20251119.Type); got != "tool_search_tool_bm25_20251119" {
+					t.Errorf("search tool type %s", got)
+				}
+			default:
+				t.Fatalf("last tool is not the %s search tool: %+v", tc.name, s)
+			}
+			deferred := 0
+			for _, tool := range tools[:last] {
+				if tool.OfTool == nil {
+					t.Fatalf("tool is not a custom tool: %+v", tool)
+				}
+				if tool.OfTool.DeferLoading.Valid() && tool.OfTool.DeferLoading.Value {
+					deferred++
+				}
+			}
+			if deferred == 0 || deferred == last {
+				t.Errorf("%d of %d tools deferred; the golden file mixes core and hidden tools", deferred, last)
+			}
+		})
+	}
+}
+
+// TestOpenAIResponsesDeferred reads the deferred exports into the SDK's
+// tool union: functions (deferred ones with DeferLoading set), namespaces
+// of deferred functions, then the hosted tool_search.
+func TestOpenAIResponsesDeferred(t *testing.T) {
+	for _, golden := range []string{"openai_responses", "openai_responses_namespaces"} {
+		t.Run(golden, func(t *testing.T) {
+			tools := *roundTrip[[]responses.ToolUnionParam](t, deferredGolden(t, golden))
+			last := len(tools) - 1
+			if last < 1 || tools[last].OfToolSearch == nil {
+				t.Fatalf("last tool is not tool_search: %+v", tools)
+			}
+			deferred, spaces := 0, 0
+			for _, tool := range tools[:last] {
+				switch {
+				case tool.OfFunction != nil:
+					if !tool.OfFunction.Strict.Valid() {
+						t.Errorf("%s: strict not written", tool.OfFunction.Name)
+					}
+					if tool.OfFunction.DeferLoading.Valid() && tool.OfFunction.DeferLoading.Value {
+						deferred++
+					}
+				case tool.OfNamespace != nil:
+					spaces++
+					for _, fn := range tool.OfNamespace.Tools {
+						if fn.OfFunction == nil || !fn.OfFunction.DeferLoading.Valid() || !fn.OfFunction.DeferLoading.Value {
+							t.Errorf("namespace %s holds a tool that is not a deferred function: %+v", tool.OfNamespace.Name, fn)
+						}
+					}
+				default:
+					t.Fatalf("tool is neither a function nor a namespace: %+v", tool)
+				}
+			}
+			if deferred == 0 {
+				t.Error("no deferred function")
+			}
+			if want := strings.HasSuffix(golden, "namespaces"); (spaces > 0) != want {
+				t.Errorf("%d namespaces", spaces)
+			}
+		})
+	}
+}

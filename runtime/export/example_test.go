@@ -68,3 +68,58 @@ func ExampleAnnotationsOf() {
 	// Output:
 	// {ReadOnlyHint:false DestructiveHint:false IdempotentHint:false OpenWorldHint:false}
 }
+
+func ExampleDeferHidden() {
+	refund := runtime.Meta{
+		Name:        "refund_order",
+		Description: "Refunds an order.",
+		Exposure:    runtime.ExposureHidden,
+		ArgsSchema:  json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"}}}`),
+	}
+	// A session renders its definitions with the same Format:
+	// sess.Definitions(export.Format(export.Anthropic, export.DeferHidden())).
+	format := export.Format(export.Anthropic, export.DeferHidden())
+	b, err := format([]runtime.Meta{getInvoice, refund})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	os.Stdout.Write(b)
+	// Output:
+	// [
+	//   {
+	//     "name": "get_invoice",
+	//     "description": "Reads one invoice by its number.",
+	//     "input_schema": {
+	//       "type": "object",
+	//       "additionalProperties": false,
+	//       "required": [
+	//         "number"
+	//       ],
+	//       "properties": {
+	//         "number": {
+	//           "type": "string",
+	//           "description": "Invoice number."
+	//         }
+	//       }
+	//     }
+	//   },
+	//   {
+	//     "name": "refund_order",
+	//     "description": "Refunds an order.",
+	//     "input_schema": {
+	//       "type": "object",
+	//       "properties": {
+	//         "order_id": {
+	//           "type": "string"
+	//         }
+	//       }
+	//     },
+	//     "defer_loading": true
+	//   },
+	//   {
+	//     "type": "tool_search_tool_bm25_20251119",
+	//     "name": "tool_search_tool_bm25"
+	//   }
+	// ]
+}

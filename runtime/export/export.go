@@ -8,7 +8,8 @@
 //	b, err := export.Gemini(articles.Metas())          // a Tool: {"functionDeclarations": [...]}
 //	b, err := export.MCP(articles.Metas())             // a tools/list result: {"tools": [...]}
 //
-// Every exporter returns deterministic bytes: tools sorted by name, object
+// Every exporter returns deterministic bytes: tools sorted by name (or in
+// the order given, with KeepOrder), object
 // keys in a fixed order (a schema's own keys in the order the catalog wrote
 // them), two-space indentation, no HTML escaping and a final newline. The
 // same catalog therefore always yields the same bytes, so provider prompt
@@ -16,7 +17,15 @@
 //
 // Hidden tools (exposure: hidden), which a model finds through discovery
 // rather than in its first tool list, are left out unless IncludeHidden is
-// given, as runtime.Registry.Visible leaves them out.
+// given, as runtime.Registry.Visible leaves them out. DeferHidden includes
+// them marked as deferred, with the provider's tool-search tool, for a host
+// that lets the provider search them (Anthropic, OpenAI Responses) rather
+// than a session's own search tools.
+//
+// Format turns an exporter and its options into a runtime.Format, what a
+// session renders its definitions with:
+//
+//	b, err := sess.Definitions(export.Format(export.Anthropic, export.DeferHidden()))
 //
 // What each exporter does to a schema:
 //
@@ -58,12 +67,38 @@ type Option func(*options)
 
 type options struct {
 	includeHidden bool
+	keepOrder     bool       // KeepOrder: the tools in the order given
+	deferHidden   bool       // DeferHidden: hidden tools deferred, with a tool-search tool
+	search        ToolSearch // the tool-search variant of DeferHidden
+	// namespaces maps a category to the description of its OpenAI
+	// namespace (NamespacesByCategory).
+	namespaces map[string]string
+}
+
+// newOptions applies opts in order; a nil Option is skipped.
+func newOptions(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
 }
 
 // IncludeHidden includes hidden tools (exposure: hidden), which are left
 // out by default: a host lists them to a model only once discovery has
 // surfaced them.
 func IncludeHidden() Option { return func(o *options) { o.includeHidden = true } }
+
+// KeepOrder exports the tools in the order they are given rather than
+// sorted by name. A session lists its tools in an order where a newly
+// promoted tool comes last (runtime.Session.Tools), so that the definitions
+// sent before it stay the same, and a provider's cached prompt prefix with
+// them: render it with export.Format(fn, export.KeepOrder()) to keep that
+// order. The output is deterministic for a given order; a tool-search tool
+// (DeferHidden) and OpenAI namespaces still come after the tools.
+func KeepOrder() Option { return func(o *options) { o.keepOrder = true } }
 
 // tool is one Meta prepared for export.
 type tool struct {
@@ -130,15 +165,11 @@ func (r nameRule) check(name string) error {
 }
 
 // prepare selects, checks and sorts the tools to export.
-func prepare(metas []runtime.Meta, opts []Option, names nameRule) ([]tool, error) {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
+func prepare(metas []runtime.Meta, o options, names nameRule) ([]tool, error) {
 	tools := make([]tool, 0, len(metas))
 	for i := range metas {
 		m := &metas[i]
-		if m.Exposure == runtime.ExposureHidden && !o.includeHidden {
+		if m.Exposure == runtime.ExposureHidden && !o.includeHidden && !o.deferHidden {
 			continue
 		}
 		if m.Name == "" {
@@ -163,6 +194,16 @@ func prepare(metas []runtime.Meta, opts []Option, names nameRule) ([]tool, error
 			}
 		}
 		tools = append(tools, t)
+	}
+	if o.keepOrder {
+		seen := make(map[string]bool, len(tools))
+		for _, t := range tools {
+			if seen[t.meta.Name] {
+				return nil, fmt.Errorf("tool %s is listed twice", t.meta.Name)
+			}
+			seen[t.meta.Name] = true
+		}
+		return tools, nil
 	}
 	slices.SortFunc(tools, func(a, b tool) int { return cmp.Compare(a.meta.Name, b.meta.Name) })
 	for i := 1; i < len(tools); i++ {

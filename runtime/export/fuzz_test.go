@@ -2,7 +2,10 @@ package export
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
+
+	"github.com/toolcat/toolcat/runtime"
 )
 
 // FuzzSchemas checks that any JSON document, taken as a schema, neither
@@ -41,3 +44,47 @@ func TestDiamondRefs(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// FuzzDeferHidden checks, for any args schema, category and exposure, that
+// the exporters taking DeferHidden return JSON or an error, never panic,
+// and defer exactly the hidden tools.
+func FuzzDeferHidden(f *testing.F) {
+	for _, m := range deferMetas() {
+		f.Add([]byte(m.ArgsSchema), m.Category, m.Exposure == runtime.ExposureHidden, m.Name)
+	}
+	f.Add([]byte(`{"type":"object","properties":{"defer_loading":{"type":"boolean"}}}`), "billing", true, "tool_search")
+	f.Add([]byte(`null`), "", true, "tool_search_tool_bm25")
+	f.Fuzz(func(t *testing.T, schema []byte, category string, hidden bool, name string) {
+		fuzzed := runtime.Meta{Name: name, Category: category, ArgsSchema: schema, Exposure: runtime.ExposureCore}
+		if hidden {
+			fuzzed.Exposure = runtime.ExposureHidden
+		}
+		metas := append(deferMetas(), fuzzed)
+		spaces := map[string]string{"billing": "Billing.", category: "Fuzzed."}
+		for _, e := range []struct {
+			fn   Exporter
+			opts []Option
+		}{
+			{Anthropic, []Option{DeferHidden()}},
+			{Anthropic, []Option{DeferHiddenWith(ToolSearchRegex)}},
+			{OpenAIResponses, []Option{DeferHidden()}},
+			{OpenAIResponses, []Option{DeferHidden(), NamespacesByCategory(spaces)}},
+		} {
+			out, err := e.fn(metas, e.opts...)
+			if err != nil {
+				continue
+			}
+			tools, _, _ := definitions(t, out)
+			var deferred []string
+			for n, d := range tools {
+				if d["defer_loading"] == true {
+					deferred = append(deferred, n)
+				}
+			}
+			slices.Sort(deferred)
+			if want := hiddenNames(metas); !slices.Equal(deferred, want) {
+				t.Fatalf("deferred %v, want %v\n%s", deferred, want, out)
+			}
+		}
+	})
+}

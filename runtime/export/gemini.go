@@ -16,8 +16,15 @@ import (
 // parameters is the args schema rewritten by GeminiSchema, and is left out
 // for a tool without arguments (Gemini refuses an OBJECT without
 // properties).
+//
+// A Tool of generateContent has no deferred declarations: with DeferHidden
+// Gemini returns an error wrapping ErrDeferUnsupported.
 func Gemini(metas []runtime.Meta, opts ...Option) ([]byte, error) {
-	tools, err := prepare(metas, opts, geminiNames)
+	o := newOptions(opts)
+	if o.deferHidden {
+		return nil, deferUnsupported("Gemini", "generateContent's function declarations take no defer_loading (Gemini's tool retrieval is a preview of the separate Interactions API)")
+	}
+	tools, err := prepare(metas, o, geminiNames)
 	if err != nil {
 		return nil, err
 	}

@@ -52,8 +52,15 @@ func AnnotationsOf(m *runtime.Meta) MCPAnnotations {
 // untrusted output too, since the untrusted block wraps the envelope and
 // leaves the data as the tool returned it. annotations holds the hints of
 // AnnotationsOf, every one written.
+//
+// MCP has no deferred tools (a client lists what tools/list returns): with
+// DeferHidden MCP returns an error wrapping ErrDeferUnsupported.
 func MCP(metas []runtime.Meta, opts ...Option) ([]byte, error) {
-	tools, err := prepare(metas, opts, mcpNames)
+	o := newOptions(opts)
+	if o.deferHidden {
+		return nil, deferUnsupported("MCP", "a tools/list result has no deferred tools; a client lists every tool it is given")
+	}
+	tools, err := prepare(metas, o, mcpNames)
 	if err != nil {
 		return nil, err
 	}

@@ -16,8 +16,15 @@ import (
 // "strict": true is written only for tools whose args schema qualifies for
 // Structured Outputs (StrictProblem returns ""); for the others it is left
 // out, which the API reads as false.
+//
+// Chat Completions has no deferred tools: with DeferHidden it returns an
+// error wrapping ErrDeferUnsupported (use OpenAIResponses).
 func OpenAIChat(metas []runtime.Meta, opts ...Option) ([]byte, error) {
-	tools, err := prepare(metas, opts, openAINames)
+	o := newOptions(opts)
+	if o.deferHidden {
+		return nil, deferUnsupported("OpenAIChat", "Chat Completions takes no defer_loading and no tool_search; the Responses API does (OpenAIResponses)")
+	}
+	tools, err := prepare(metas, o, openAINames)
 	if err != nil {
 		return nil, err
 	}
@@ -41,17 +48,43 @@ func OpenAIChat(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 // The Responses API treats a missing "strict" as true, so it is always
 // written: true when the args schema qualifies for Structured Outputs,
 // false otherwise.
+//
+// With DeferHidden, hidden functions are included with "defer_loading":
+// true, their parameters and strict as without the option, and the hosted
+// tool-search tool {"type": "tool_search"} comes last.
 func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
-	tools, err := prepare(metas, opts, openAINames)
+	o := newOptions(opts)
+	tools, err := prepare(metas, o, openAINames)
+	if err != nil {
+		return nil, err
+	}
+	search, err := openAISearchTool(o, tools)
 	if err != nil {
 		return nil, err
 	}
 	out := array()
+	spaces, err := openAINamespaces(o, tools)
+	if err != nil {
+		return nil, err
+	}
 	for _, t := range tools {
 		params, strict := openAIParameters(t)
 		fn := withDescription(object().set("type", str("function")).set("name", str(t.meta.Name)), t.desc)
 		fn.set("parameters", params).set("strict", boolean(strict))
+		if o.deferred(t) {
+			fn.set("defer_loading", boolean(true))
+		}
+		if ns := spaces.of(o, t); ns != nil {
+			ns.items = append(ns.items, fn)
+			continue
+		}
 		out.items = append(out.items, fn)
+	}
+	for _, ns := range spaces.list {
+		out.items = append(out.items, ns)
+	}
+	if search != nil {
+		out.items = append(out.items, search)
 	}
 	return render(out), nil
 }

@@ -1,0 +1,43 @@
+package runtime_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/internal/sessionflow"
+)
+
+// TestCompositionWithoutSession checks that composites work through
+// Registry.Call too: declared dependencies run, undeclared ones are
+// refused, and untrusted content wraps the outer result.
+func TestCompositionWithoutSession(t *testing.T) {
+	ctx := context.Background()
+	w := sessionflow.NewWorld()
+	reg := w.Replicas(t, 1, runtime.NewMemorySessionStore())[0]
+	res := reg.Call(ctx, "digest_and_post", []byte(`{}`), runtime.CallOptions{IdempotencyKey: "k1"})
+	if !res.Success || res.Untrusted == nil || res.Untrusted.Source != "web" {
+		t.Fatalf("composite through the registry: %s", res.JSON())
+	}
+	if p := w.Posts(); len(p) != 1 || p["p1"] != "Digest" {
+		t.Fatalf("posts: %v", p)
+	}
+	again := reg.Call(ctx, "digest_and_post", []byte(`{}`), runtime.CallOptions{IdempotencyKey: "k1"})
+	if !again.Replayed || again.Untrusted == nil || len(w.Posts()) != 1 {
+		t.Fatalf("replay of the composite: %s, posts %v", again.JSON(), w.Posts())
+	}
+	res = reg.Call(ctx, "rogue_digest", []byte(`{}`), runtime.CallOptions{})
+	if res.Success || res.Error.Code != runtime.CodePermissionDenied || !strings.Contains(res.Error.Message, "not among its dependencies") {
+		t.Fatalf("a composite calling an undeclared tool: %s", res.JSON())
+	}
+	// A tool without tool dependencies gets no frame to call through.
+	res = reg.Call(ctx, "sneaky_lookup", []byte(`{}`), runtime.CallOptions{})
+	if res.Success || res.Error.Code != runtime.CodeInternal || !strings.Contains(res.Error.Message, "outside the body of a tool that depends on it") {
+		t.Fatalf("a tool without dependencies calling another: %s", res.JSON())
+	}
+	// A plain call of a tool with no tool dependencies has no frame.
+	if res := reg.Call(ctx, "search_docs", []byte(`{}`), runtime.CallOptions{}); !res.Success {
+		t.Fatal(res.JSON())
+	}
+}

@@ -1,0 +1,402 @@
+package runtime
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Session is one conversation with one agent: who speaks (the sender), how
+// much the agent may do alone (its autonomy), the turn, the hidden tools it
+// has found, whether outside content has entered it (taint), what it can
+// undo (the journal) and the calls that wait for the user's approval.
+//
+// Its state lives in the registry's SessionStore (WithSessionStore), so that
+// replicas serving the same conversation share it: a Session value holds
+// only the id and options, and is cheap to make for each request with
+// Registry.Session. It is safe for concurrent use.
+type Session struct {
+	r  *Registry
+	id string
+
+	sender       string
+	autonomy     Autonomy
+	trust        []TrustRule
+	taintScope   TaintScope
+	promoteTurns int
+	undoTool     bool
+	providerSide bool
+	journalMax   int
+	journalBytes int
+}
+
+// SessionOption configures a Session.
+type SessionOption func(*Session)
+
+// WithSender names who speaks in the conversation (a user, a channel);
+// policies see it as CallOptions.Sender.
+func WithSender(sender string) SessionOption { return func(s *Session) { s.sender = sender } }
+
+// WithAutonomy sets the agent's autonomy level in the session (default the
+// registry's, WithDefaultAutonomy).
+func WithAutonomy(a Autonomy) SessionOption { return func(s *Session) { s.autonomy = a } }
+
+// WithTrust adds rules that approve calls without asking the user.
+func WithTrust(rules ...TrustRule) SessionOption {
+	return func(s *Session) { s.trust = append(s.trust, rules...) }
+}
+
+// WithTaintScope sets how long outside content keeps the session tainted
+// (default TaintTurn).
+func WithTaintScope(t TaintScope) SessionOption { return func(s *Session) { s.taintScope = t } }
+
+// WithPromotionTurns sets for how many turns a hidden tool found by a
+// search stays listed (default DefaultPromotionTurns). Calling it starts
+// the count again.
+func WithPromotionTurns(n int) SessionOption { return func(s *Session) { s.promoteTurns = n } }
+
+// WithUndoTool offers the model the built-in tool undo_last_actions, which
+// reverts its last actions in the session (see Session.Undo).
+func WithUndoTool(on bool) SessionOption { return func(s *Session) { s.undoTool = on } }
+
+// WithProviderSearch lists hidden tools to the model's provider as
+// deferred tools, for the provider's own tool search (export.DeferHidden
+// renders them), instead of offering toolcat's search tools: the model may
+// call any hidden tool, and none is promoted.
+func WithProviderSearch(on bool) SessionOption { return func(s *Session) { s.providerSide = on } }
+
+// WithJournalLimit bounds the undo journal: at most n calls (default
+// DefaultJournalCalls) and bytes bytes of arguments and results (default
+// DefaultJournalBytes). Older calls are forgotten, and can no longer be
+// undone; a call too large to keep is journaled as one that cannot be
+// undone.
+func WithJournalLimit(n, bytes int) SessionOption {
+	return func(s *Session) { s.journalMax, s.journalBytes = n, bytes }
+}
+
+// TaintScope is how long outside content keeps a session tainted.
+type TaintScope uint8
+
+const (
+	// TaintTurn: until the turn ends (Session.EndTurn).
+	TaintTurn TaintScope = iota
+	// TaintSession: for the rest of the session.
+	TaintSession
+)
+
+// Session defaults.
+const (
+	DefaultPromotionTurns = 5
+	DefaultJournalCalls   = 50
+	DefaultJournalBytes   = 4 << 20
+	// MaxPendingCalls is how many calls may wait for approval in one
+	// session; more answer approval_required without waiting.
+	MaxPendingCalls = 20
+	// DefaultSessionTTL is how long a session's state is kept after its
+	// last change, unless WithSessionTTL says otherwise.
+	DefaultSessionTTL = 24 * time.Hour
+)
+
+// TrustRule approves calls of one tool without asking the user, when Allow
+// (if set) accepts the call's arguments, as the tool's Validator returned
+// them (a pointer to its generated Args struct). A rule applies only to
+// tools with a dry run (no preview, no trust), and never to a call that
+// needs approval because the session is tainted.
+type TrustRule struct {
+	Tool  string
+	Allow func(args any) bool
+}
+
+// TrustArgs is a TrustRule whose predicate takes the tool's argument type.
+func TrustArgs[T any](tool string, allow func(*T) bool) TrustRule {
+	return TrustRule{Tool: tool, Allow: func(a any) bool {
+		t, ok := a.(*T)
+		return ok && allow(t)
+	}}
+}
+
+// WithSessionStore sets where sessions keep their state (default a
+// MemorySessionStore). Use runtime/redisstore's SessionStore to share
+// sessions between replicas.
+func WithSessionStore(s SessionStore) Option { return func(r *Registry) { r.sessions = s } }
+
+// WithSessionTTL sets how long a session's state is kept after its last
+// change (default DefaultSessionTTL).
+func WithSessionTTL(d time.Duration) Option { return func(r *Registry) { r.sessionTTL = d } }
+
+// Session returns the session id, with its state as the registry's
+// SessionStore holds it (a new session when there is none).
+func (r *Registry) Session(id string, opts ...SessionOption) *Session {
+	s := &Session{r: r, id: id, autonomy: r.autonomy, promoteTurns: DefaultPromotionTurns,
+		journalMax: DefaultJournalCalls, journalBytes: DefaultJournalBytes}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.autonomy == AutonomyDefault {
+		s.autonomy = r.autonomy
+	}
+	if s.promoteTurns <= 0 {
+		s.promoteTurns = DefaultPromotionTurns
+	}
+	if s.journalMax <= 0 {
+		s.journalMax = DefaultJournalCalls
+	}
+	if s.journalBytes <= 0 {
+		s.journalBytes = DefaultJournalBytes
+	}
+	return s
+}
+
+// ID returns the session's id.
+func (s *Session) ID() string { return s.id }
+
+// ErrSessionState wraps the errors of the session's store.
+var ErrSessionState = errors.New("session state unavailable")
+
+// Call runs tool name in the session and returns its envelope, as
+// Registry.Call does, with what the session adds:
+//   - built-in tools (search_tools_by_keywords, search_tools_by_regex,
+//     undo_last_actions) run in the session;
+//   - a hidden tool answers not_found until a search has promoted it;
+//   - the call's step (the retry guard's) is the session's turn, its key
+//     scope the session, its sender and autonomy the session's;
+//   - a side-effect call that needs the user's approval is kept pending
+//     with a preview, and answers approval_required (see Approve);
+//   - untrusted output taints the session, and executed side-effect calls
+//     go into the undo journal.
+//
+// opts may set IdempotencyKey, DryRun and Approved (the host approved the
+// call beforehand); fields it leaves empty come from the session.
+func (s *Session) Call(ctx context.Context, name string, raw []byte, opts CallOptions) Result {
+	e, ok := s.r.tools.Load().byName[name]
+	if !ok {
+		if b := s.builtin(name); b != nil {
+			return b.run(s, ctx, b, raw)
+		}
+		return s.notFound(ctx, name)
+	}
+	st, err := s.load(ctx)
+	if err != nil {
+		return s.stateFailed(ctx, e, err)
+	}
+	if e.meta.Exposure == ExposureHidden && !s.providerSide && !st.promoted(name) {
+		return s.notPromoted(e)
+	}
+	s.fill(&opts, st)
+	return s.run(ctx, e, raw, opts, st, nil)
+}
+
+// fill completes opts from the session.
+func (s *Session) fill(opts *CallOptions, st *coreState) {
+	if opts.Sender == "" {
+		opts.Sender = s.sender
+	}
+	if opts.Autonomy == AutonomyDefault {
+		opts.Autonomy = s.autonomy
+	}
+	if opts.KeyScope == "" {
+		opts.KeyScope = s.id
+	}
+	if opts.StepID == "" {
+		opts.StepID = s.id + "/turn-" + strconv.Itoa(st.Turn)
+	}
+}
+
+// run is a call of e past the session's visibility checks: approval, the
+// call itself in a frame of its own, and what the session keeps of it.
+func (s *Session) run(ctx context.Context, e *entry, raw []byte, opts CallOptions, st *coreState, parent *frame) Result {
+	if !opts.DryRun && !opts.Approved {
+		if why := s.approvalReason(e, st); why != nil {
+			args, te := s.validate(e, raw)
+			if te != nil {
+				return s.r.failed(e, raw, &opts, te)
+			}
+			if why.tainted || !s.trusted(e, args) {
+				if parent != nil {
+					return s.r.fail(e, why.childError(e, parent))
+				}
+				return s.hold(ctx, e, raw, opts, why, st)
+			}
+			opts.Approved = true
+		}
+	}
+	return s.exec(ctx, e, raw, opts)
+}
+
+// exec calls e through the registry and keeps what the session must. A
+// tool that depends on others, or that is called by another, runs in a
+// frame of its own, through which its body may call (CallTool).
+func (s *Session) exec(ctx context.Context, e *entry, raw []byte, opts CallOptions) Result {
+	if opts.Approved && opts.Autonomy < e.need && opts.Autonomy >= AutonomySupervised {
+		opts.Autonomy = e.need // the user's approval stands in for autonomy
+	}
+	ti := s.r.toolIndex()
+	if !ti.composite[e.meta.Name] && frameFrom(ctx) == nil {
+		res := s.r.Call(ctx, e.meta.Name, raw, opts)
+		s.record(ctx, e, raw, opts, res)
+		return res
+	}
+	f := &frame{r: s.r, sess: s, entry: e, opts: opts, untrustedVia: ti.untrustedVia[e.meta.Name]}
+	res := s.r.carryTaint(e, f, s.r.Call(withFrame(ctx, f), e.meta.Name, raw, opts))
+	s.record(ctx, e, raw, opts, res)
+	return res
+}
+
+// approval says why a call needs the user's approval.
+type approval struct {
+	tainted bool
+	reason  string
+}
+
+// approvalReason returns why a call of e needs approval in the session's
+// state, or nil.
+func (s *Session) approvalReason(e *entry, st *coreState) *approval {
+	m := e.meta
+	if !m.HasSideEffects || s.autonomy < AutonomySupervised {
+		return nil // read-only agents are refused by the registry's gate
+	}
+	if m.Risk == RiskHigh && st.tainted(s.taintScope) {
+		return &approval{tainted: true, reason: fmt.Sprintf(
+			"tool %s is high risk and has side effects, and content from outside (%s) entered this conversation %s: the user must approve this call",
+			m.Name, clip(st.TaintSource, maxEchoName), s.taintWhen())}
+	}
+	if s.autonomy == AutonomySupervised && (e.approval || e.need > AutonomySupervised) {
+		return &approval{reason: fmt.Sprintf("tool %s is %s risk and has side effects: the user must approve this call", m.Name, riskName(m.Risk))}
+	}
+	return nil
+}
+
+func riskName(r Risk) string {
+	if r == "" {
+		return string(RiskLow)
+	}
+	return string(r)
+}
+
+func (s *Session) taintWhen() string {
+	if s.taintScope == TaintSession {
+		return "earlier"
+	}
+	return "this turn"
+}
+
+// childError is the answer to a composite's call of a tool that needs
+// approval the composite's own call did not get.
+func (a *approval) childError(e *entry, parent *frame) *ToolError {
+	te := ApprovalRequired(a.reason + "; it was called by " + parent.entry.meta.Name + ", whose call was not approved").
+		WithSuggestion("Tell the user what you were doing and that it needs their approval; do not retry.")
+	te.internal = true
+	return te
+}
+
+// validate checks raw as the registry would, the model's idempotency key
+// taken out, for the trust rules and before a call is kept pending.
+func (s *Session) validate(e *entry, raw []byte) (any, *ToolError) {
+	if e.meta.IdempotencyKeyArg {
+		rest, _, te := takeIdempotencyKey(raw)
+		if te != nil {
+			te.internal = true
+			return nil, te
+		}
+		raw = rest
+	}
+	return e.tool.Validator.Validate(raw)
+}
+
+// trusted reports whether a trust rule approves a call of e with args.
+func (s *Session) trusted(e *entry, args any) bool {
+	if e.tool.DryRun == nil {
+		return false // no preview, no trust
+	}
+	for _, t := range s.trust {
+		if t.Tool == e.meta.Name && (t.Allow == nil || t.Allow(args)) {
+			return true
+		}
+	}
+	return false
+}
+
+// notFound answers a call of a tool the registry does not have, naming the
+// closest of the tools the session shows.
+func (s *Session) notFound(ctx context.Context, name string) Result {
+	tools, err := s.Tools(ctx)
+	if err != nil {
+		return s.r.notFound(name)
+	}
+	names := make([]string, len(tools))
+	for i := range tools {
+		names[i] = tools[i].Name
+	}
+	closest := ClosestN(name, names, 3)
+	msg := "no tool is named " + quoteClipped(name, maxEchoName)
+	sug := "Use only the tools listed to you."
+	if len(closest) > 0 {
+		msg += "; the closest are " + strings.Join(closest, ", ")
+		sug = "Call " + closest[0] + " if that is what you meant; use only the tools listed to you."
+	}
+	if s.searchable() {
+		sug += " To find a tool not listed, call " + SearchToolsByKeywords + "."
+	}
+	te := NotFound(msg).WithSuggestion(sug).WithRetryAllowed(true)
+	te.internal = true
+	te.Details = map[string]any{"tool": clipName(name), "closest": closest}
+	return Result{Error: te, Tool: name}
+}
+
+// notPromoted answers a call of a hidden tool no search has found yet.
+func (s *Session) notPromoted(e *entry) Result {
+	te := NotFound("tool " + e.meta.Name + " is not listed to you yet").
+		WithSuggestion("Call " + SearchToolsByKeywords + " with what you want to do; the tools it finds can be called from your next step.").
+		WithRetryAllowed(true)
+	te.internal = true
+	return Result{Error: finish(te, e.meta), Tool: e.meta.Name}
+}
+
+// stateFailed answers a call when the session's state cannot be read.
+func (s *Session) stateFailed(ctx context.Context, e *entry, err error) Result {
+	s.r.log.LogAttrs(ctx, slog.LevelError, "toolcat: session state", slog.String("session", s.id), slog.Any("err", err))
+	te := DependencyUnavailable("the state of this conversation cannot be read right now").
+		WithSuggestion("Retry in a moment; if it keeps failing, tell the user the assistant's session store is unavailable.")
+	te.internal = true
+	return s.r.fail(e, te)
+}
+
+// newCallID returns a fresh id for a pending or journaled call.
+func (s *Session) newCallID() string {
+	var b [8]byte
+	if _, err := io.ReadFull(s.r.rnd, b[:]); err != nil {
+		// The clock still makes ids distinct within the session.
+		return "call_" + strconv.FormatInt(s.r.now().UnixNano(), 36)
+	}
+	return "call_" + hex.EncodeToString(b[:])
+}
+
+// dataJSON is the JSON of a result's data, as a Revert receives it.
+func dataJSON(res Result) (json.RawMessage, error) {
+	if raw, ok := res.Data.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return marshalNoEscape(res.Data)
+}
+
+// sortedPromotions orders promotions as Definitions lists them: by the turn
+// they were made, then by name, so that a new promotion adds to the end of
+// the list and leaves the rest (and a provider's prompt cache) as it was.
+func sortedPromotions(ps []promotion) []promotion {
+	out := slices.Clone(ps)
+	slices.SortFunc(out, func(a, b promotion) int {
+		if a.Since != b.Since {
+			return a.Since - b.Since
+		}
+		return strings.Compare(a.Tool, b.Tool)
+	})
+	return out
+}

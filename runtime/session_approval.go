@@ -1,0 +1,280 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// PendingStatus is where a pending call stands.
+type PendingStatus string
+
+// The statuses of a pending call.
+const (
+	PendingWaiting  PendingStatus = "waiting"
+	PendingApproved PendingStatus = "approved"
+	PendingDenied   PendingStatus = "denied"
+)
+
+// NoPreview is the summary of a pending call of a tool without a dry run.
+const NoPreview = "(no preview available)"
+
+// PendingCall is a call that waits for the user's approval. The host shows
+// Preview (and Reason), then calls Session.Approve or Session.Deny with ID.
+type PendingCall struct {
+	ID   string          `json:"id"`
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args"` // exactly as the model sent them; Approve runs these
+	// Preview is the tool's dry run of the call, or NoPreview.
+	Preview Preview `json:"preview"`
+	// Reason says why the call needs approval; Tainted that outside
+	// content in the conversation is the reason.
+	Reason  string        `json:"reason"`
+	Tainted bool          `json:"tainted,omitempty"`
+	Turn    int           `json:"turn"`
+	At      time.Time     `json:"at"`
+	Status  PendingStatus `json:"status"`
+	// Denial is the user's reason, for a denied call.
+	Denial string `json:"denial,omitempty"`
+
+	// What the call runs with once approved: its idempotency key (the
+	// host's, or one made for it, so that approving twice runs it once),
+	// its retry-guard step and sender.
+	Key    string `json:"key"`
+	Step   string `json:"step"`
+	Sender string `json:"sender,omitempty"`
+}
+
+type pendingState struct {
+	Calls []PendingCall `json:"calls"`
+}
+
+// maxResolved is how many approved or denied calls a session remembers,
+// so that approving or denying one again gives the same answer.
+const maxResolved = 20
+
+func decodePending(b []byte) (*pendingState, error) {
+	p := &pendingState{}
+	if b == nil {
+		return p, nil
+	}
+	if err := json.Unmarshal(b, p); err != nil {
+		return nil, fmt.Errorf("%w: the stored pending calls are not valid: %v", ErrSessionState, err)
+	}
+	return p, nil
+}
+
+func (s *Session) loadPending(ctx context.Context) (*pendingState, error) {
+	b, err := s.r.sessionStore().Load(ctx, s.id+pendingPart)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSessionState, err)
+	}
+	return decodePending(b)
+}
+
+func (s *Session) updatePending(ctx context.Context, fn func(p *pendingState) error) error {
+	return s.update(ctx, pendingPart, func(b []byte) ([]byte, error) {
+		p, err := decodePending(b)
+		if err != nil {
+			return nil, err
+		}
+		if err := fn(p); err != nil {
+			return nil, err
+		}
+		return json.Marshal(p)
+	})
+}
+
+// Pending returns the calls waiting for approval, oldest first.
+func (s *Session) Pending(ctx context.Context) ([]PendingCall, error) {
+	p, err := s.loadPending(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []PendingCall
+	for _, pc := range p.Calls {
+		if pc.Status == PendingWaiting {
+			out = append(out, pc)
+		}
+	}
+	return out, nil
+}
+
+// hold keeps a call pending with its preview and answers
+// approval_required; the envelope's Pending is the call.
+func (s *Session) hold(ctx context.Context, e *entry, raw []byte, opts CallOptions, why *approval, st *coreState) Result {
+	pc := PendingCall{
+		ID:      s.newCallID(),
+		Tool:    e.meta.Name,
+		Args:    append(json.RawMessage(nil), raw...),
+		Preview: s.preview(ctx, e, raw, opts),
+		Reason:  why.reason,
+		Tainted: why.tainted,
+		At:      s.r.now().UTC(),
+		Status:  PendingWaiting,
+		Key:     opts.IdempotencyKey,
+		Step:    opts.StepID,
+		Sender:  opts.Sender,
+		Turn:    st.Turn,
+	}
+	if pc.Key == "" {
+		pc.Key = "approval/" + s.id + "/" + pc.ID
+	}
+	err := s.updatePending(ctx, func(p *pendingState) error {
+		waiting := 0
+		for _, c := range p.Calls {
+			if c.Status == PendingWaiting {
+				waiting++
+			}
+		}
+		if waiting >= MaxPendingCalls {
+			return sessionErrorf("%d calls already wait for the user's approval", waiting)
+		}
+		p.Calls = append(p.Calls, pc)
+		p.prune()
+		return nil
+	})
+	if err != nil {
+		if isSessionError(err) {
+			te := ApprovalRequired(why.reason + "; " + err.Error()).
+				WithSuggestion("Wait for the user to answer the calls already waiting before asking for more.")
+			te.internal = true
+			return s.r.fail(e, te)
+		}
+		return s.stateFailed(ctx, e, err)
+	}
+	te := ApprovalRequired(why.reason).
+		WithSuggestion("The call waits for the user's approval as " + pc.ID + ", and the user is shown a preview of it. " +
+			"Tell the user what it would do and wait for their answer; do not call it again.").
+		WithRetryAllowed(false)
+	te.internal = true
+	te.Details = map[string]any{"call_id": pc.ID, "preview": pc.Preview.Summary}
+	res := s.r.fail(e, te)
+	res.Pending = &pc
+	return res
+}
+
+// prune forgets the oldest resolved calls beyond maxResolved.
+func (p *pendingState) prune() {
+	resolved := 0
+	for _, c := range p.Calls {
+		if c.Status != PendingWaiting {
+			resolved++
+		}
+	}
+	if resolved <= maxResolved {
+		return
+	}
+	drop := resolved - maxResolved
+	kept := p.Calls[:0]
+	for _, c := range p.Calls {
+		if c.Status != PendingWaiting && drop > 0 {
+			drop--
+			continue
+		}
+		kept = append(kept, c)
+	}
+	p.Calls = kept
+}
+
+// preview runs the tool's dry run of a call for the user to see.
+func (s *Session) preview(ctx context.Context, e *entry, raw []byte, opts CallOptions) Preview {
+	if e.tool.DryRun == nil {
+		return Preview{DryRun: true, Summary: NoPreview}
+	}
+	opts.DryRun = true
+	res := s.r.Call(ctx, e.meta.Name, raw, opts)
+	if !res.Success {
+		return Preview{DryRun: true, Summary: NoPreview + ": the dry run failed: " + clip(res.Error.Message, maxEchoText)}
+	}
+	switch d := res.Data.(type) {
+	case *Preview:
+		if d != nil {
+			return *d
+		}
+	case Preview:
+		return d
+	case json.RawMessage: // untrusted output: the tool's plain data
+		var p Preview
+		if json.Unmarshal(d, &p) == nil && p.Summary != "" {
+			p.DryRun = true
+			return p
+		}
+	}
+	return Preview{DryRun: true, Summary: "(the dry run returned data, not a summary)", Data: res.Data}
+}
+
+// Approve runs the pending call id with exactly the arguments that were
+// previewed, and returns its envelope for the model. Approving a call
+// again runs it no second time: it answers with the first run's result,
+// replayed from the idempotency store. It is an error to approve a call
+// that is not pending in the session or was denied.
+func (s *Session) Approve(ctx context.Context, id string) (Result, error) {
+	var pc PendingCall
+	err := s.updatePending(ctx, func(p *pendingState) error {
+		for i := range p.Calls {
+			c := &p.Calls[i]
+			if c.ID != id {
+				continue
+			}
+			if c.Status == PendingDenied {
+				return sessionErrorf("call %s of %s was denied; it cannot be approved", id, c.Tool)
+			}
+			c.Status = PendingApproved
+			pc = *c
+			return nil
+		}
+		return sessionErrorf("no call %s waits for approval in session %s", id, s.id)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	e, ok := s.r.tools.Load().byName[pc.Tool]
+	if !ok {
+		return s.r.notFound(pc.Tool), nil
+	}
+	opts := CallOptions{IdempotencyKey: pc.Key, KeyScope: s.id, StepID: pc.Step, Sender: pc.Sender,
+		Autonomy: s.autonomy, Approved: true}
+	return s.exec(ctx, e, pc.Args, opts), nil
+}
+
+// Deny refuses the pending call id and returns the envelope that tells
+// the model so, with the user's reason. Denying a call again gives the same
+// envelope; denying an approved call is an error.
+func (s *Session) Deny(ctx context.Context, id, reason string) (Result, error) {
+	var pc PendingCall
+	err := s.updatePending(ctx, func(p *pendingState) error {
+		for i := range p.Calls {
+			c := &p.Calls[i]
+			if c.ID != id {
+				continue
+			}
+			if c.Status == PendingApproved {
+				return sessionErrorf("call %s of %s was approved; it cannot be denied", id, c.Tool)
+			}
+			if c.Status == PendingWaiting {
+				c.Status, c.Denial = PendingDenied, reason
+			}
+			pc = *c
+			return nil
+		}
+		return sessionErrorf("no call %s waits for approval in session %s", id, s.id)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	msg := "the user denied the call " + pc.ID + " of " + pc.Tool
+	if pc.Denial != "" {
+		msg += ": " + clip(pc.Denial, maxEchoText)
+	}
+	te := PermissionDenied(msg).
+		WithSuggestion("Do not make this call again; tell the user you did not do it and ask what they want instead.").
+		WithRetryAllowed(false).WithDetail("call_id", pc.ID)
+	te.internal = true
+	e, ok := s.r.tools.Load().byName[pc.Tool]
+	if !ok {
+		return Result{Error: finish(te, nil), Tool: pc.Tool}, nil
+	}
+	return s.r.fail(e, te), nil
+}

@@ -1,0 +1,106 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/internal/sessionflow"
+)
+
+func TestSessionFlows(t *testing.T) {
+	sessionflow.Run(t, func() runtime.SessionStore { return runtime.NewMemorySessionStore() })
+}
+
+// brokenSessions is a SessionStore that cannot be reached.
+type brokenSessions struct{}
+
+var errDown = errors.New("store down")
+
+func (brokenSessions) Load(context.Context, string) ([]byte, error) { return nil, errDown }
+func (brokenSessions) Update(context.Context, string, time.Duration, func([]byte) ([]byte, error)) error {
+	return errDown
+}
+
+func TestSessionStoreDown(t *testing.T) {
+	w := sessionflow.NewWorld()
+	s := w.Replicas(t, 1, brokenSessions{})[0].Session("conv-down")
+	res := s.Call(context.Background(), "publish_post", []byte(`{"title":"x"}`), runtime.CallOptions{})
+	if res.Success || res.Error.Code != runtime.CodeDependencyUnavailable {
+		t.Fatalf("call with the session store down: %s", res.JSON())
+	}
+	if len(w.Posts()) != 0 {
+		t.Fatal("the tool ran without the session's state")
+	}
+	if _, err := s.Tools(context.Background()); !errors.Is(err, runtime.ErrSessionState) || !errors.Is(err, errDown) {
+		t.Fatalf("Tools with the store down: %v", err)
+	}
+	if err := s.EndTurn(context.Background()); !errors.Is(err, errDown) {
+		t.Fatalf("EndTurn with the store down: %v", err)
+	}
+}
+
+// TestSessionConcurrentReplicas checks that calls of one session made at
+// once on two replicas lose no journal entry and no promotion.
+func TestSessionConcurrentReplicas(t *testing.T) {
+	ctx := context.Background()
+	w := sessionflow.NewWorld()
+	regs := w.Replicas(t, 2, runtime.NewMemorySessionStore())
+	const calls = 40
+	done := make(chan runtime.Result, calls)
+	for i := range calls {
+		go func() {
+			s := regs[i%2].Session("conv-race", runtime.WithJournalLimit(1000, 1<<20))
+			done <- s.Call(ctx, "send_email", []byte(`{"to":"x@example.com"}`), runtime.CallOptions{})
+		}()
+	}
+	for range calls {
+		if res := <-done; !res.Success {
+			t.Fatal(res.JSON())
+		}
+	}
+	j, err := regs[0].Session("conv-race").Journal(ctx)
+	if err != nil || len(j) != calls {
+		t.Fatalf("journal holds %d calls of %d (%v)", len(j), calls, err)
+	}
+	seen := map[string]bool{}
+	for _, c := range j {
+		if seen[c.ID] {
+			t.Fatalf("call id %s journaled twice", c.ID)
+		}
+		seen[c.ID] = true
+	}
+}
+
+// TestSessionJournalBounded checks the journal's bounds: the oldest calls
+// go first, and a call too large to keep is journaled as one that cannot
+// be undone.
+func TestSessionJournalBounded(t *testing.T) {
+	ctx := context.Background()
+	w := sessionflow.NewWorld()
+	s := w.Replicas(t, 1, runtime.NewMemorySessionStore())[0].Session("conv-bound", runtime.WithJournalLimit(3, 4096))
+	for i := range 5 {
+		if res := s.Call(ctx, "publish_post", []byte(`{"title":"t`+string(rune('0'+i))+`"}`), runtime.CallOptions{}); !res.Success {
+			t.Fatal(res.JSON())
+		}
+	}
+	j, _ := s.Journal(ctx)
+	if len(j) != 3 || string(j[0].Args) != `{"title":"t2"}` {
+		t.Fatalf("journal after 5 calls with room for 3: %+v", j)
+	}
+	big := `{"title":"` + strings.Repeat("x", 3000) + `"}`
+	if res := s.Call(ctx, "publish_post", []byte(big), runtime.CallOptions{}); !res.Success {
+		t.Fatal(res.JSON())
+	}
+	j, _ = s.Journal(ctx)
+	last := j[len(j)-1]
+	if last.Revertible || last.Args != nil || !strings.Contains(last.Note, "too large") {
+		t.Fatalf("a call too large to keep: %+v", last)
+	}
+	if _, err := s.Undo(ctx, 1); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("undo of a call too large to keep: %v", err)
+	}
+}
