@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/internal/redistest"
+	"github.com/toolcat/toolcat/runtime/internal/sessionflow"
 	"github.com/toolcat/toolcat/runtime/internal/sessiontest"
 	"github.com/toolcat/toolcat/runtime/redisstore"
 )
@@ -25,6 +26,17 @@ func TestSessionStoreContract(t *testing.T) {
 		},
 		Advance: time.Sleep,
 		TTL:     400 * time.Millisecond,
+	})
+}
+
+// TestSessionFlowsRedis runs runtime.Session's flows (promotions, approval,
+// taint, undo, composition over two replicas) on sessions kept in Redis.
+func TestSessionFlowsRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	c := client(t, srv.Addr)
+	var n atomic.Int64
+	sessionflow.Run(t, func() runtime.SessionStore {
+		return redisstore.NewSessionStore(c, redisstore.WithSessionPrefix(fmt.Sprintf("flow%d:", n.Add(1))))
 	})
 }
 
