@@ -57,12 +57,12 @@ func TestMemorySessionStoreLRU(t *testing.T) {
 	}
 	setSession(t, s, "d", time.Hour) // d c a: b, the least recently used, is out
 	if has(t, s, "b") {
-		t.Error("a full store kept its least recently used session (loaded last, then a newer one loaded)")
+		t.Error("a full store kept b, its least recently used session, and pushed out another")
 	}
 	setSession(t, s, "a", time.Hour) // a d c
 	setSession(t, s, "e", time.Hour) // e a d: c is out
 	if has(t, s, "c") {
-		t.Error("a full store kept its least recently used session (updated last, then others updated)")
+		t.Error("a full store kept c, its least recently used session, and pushed out another")
 	}
 	for _, id := range []string{"a", "d", "e"} {
 		if !has(t, s, id) {
@@ -189,4 +189,94 @@ func BenchmarkSessionStoreMemory(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzMemorySessionStore runs sequences of Load, Update, delete and clock
+// steps on a small MemorySessionStore and compares it with a model: the
+// ids used most recently (read while live, or written), at most the bound,
+// each with its state and expiry.
+func FuzzMemorySessionStore(f *testing.F) {
+	f.Add([]byte{1, 0, 1, 1, 1, 2, 1, 3, 0, 0, 1, 4, 0, 1})
+	f.Add([]byte{1, 0, 3, 0, 3, 0, 0, 0, 2, 0, 0, 0})
+	f.Add([]byte{1, 5, 1, 6, 1, 7, 0, 5, 1, 0, 0, 5, 1, 1, 0, 6, 0, 7})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		const max, ttl = 3, time.Minute
+		clk := newFakeClock()
+		s := runtime.NewMemorySessionStore(runtime.WithMaxSessions(max), runtime.WithSessionClock(clk.Now))
+		type entry struct {
+			id      string
+			state   string
+			expires time.Time
+		}
+		var model []entry // most recently used first
+		find := func(id string) int {
+			for i, e := range model {
+				if e.id == id {
+					return i
+				}
+			}
+			return -1
+		}
+		// use returns the live entry id, moved to the front, or -1.
+		use := func(id string) int {
+			i := find(id)
+			if i < 0 {
+				return -1
+			}
+			e := model[i]
+			model = append(model[:i], model[i+1:]...)
+			if !clk.Now().Before(e.expires) {
+				return -1
+			}
+			model = append([]entry{e}, model...)
+			return 0
+		}
+		ctx := context.Background()
+		for n := 0; n+1 < len(ops) && n < 400; n += 2 {
+			id := "s" + strconv.Itoa(int(ops[n+1]%8))
+			switch ops[n] % 4 {
+			case 0: // Load
+				got, err := s.Load(ctx, id)
+				want := ""
+				if i := use(id); i >= 0 {
+					want = model[i].state
+				}
+				if err != nil || string(got) != want {
+					t.Fatalf("op %d: Load(%s) = %q, %v; the model holds %q", n/2, id, got, err, want)
+				}
+			case 1, 2: // Update to a new state, or delete
+				state := ""
+				if ops[n]%4 == 1 {
+					state = id + "@" + strconv.Itoa(n)
+				}
+				var saw []byte
+				err := s.Update(ctx, id, ttl, func(old []byte) ([]byte, error) { saw = old; return []byte(state), nil })
+				want := ""
+				i := use(id)
+				if i >= 0 {
+					want = model[i].state
+				}
+				if err != nil || string(saw) != want {
+					t.Fatalf("op %d: Update(%s) saw %q, %v; the model holds %q", n/2, id, saw, err, want)
+				}
+				switch {
+				case state == "" && i >= 0:
+					model = model[1:]
+				case state == "":
+				case i >= 0:
+					model[0].state, model[0].expires = state, clk.Now().Add(ttl)
+				default:
+					if len(model) >= max {
+						model = model[:max-1]
+					}
+					model = append([]entry{{id, state, clk.Now().Add(ttl)}}, model...)
+				}
+			case 3:
+				clk.Advance(ttl / 3)
+			}
+			if s.Len() != len(model) || s.Len() > max {
+				t.Fatalf("op %d: Len = %d, the model holds %d (bound %d)", n/2, s.Len(), len(model), max)
+			}
+		}
+	})
 }
