@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -51,6 +55,75 @@ func TestSessionStoreReplicas(t *testing.T) {
 	runs := sessiontest.Concurrent(t, []runtime.SessionStore{a, b}, "conversation-1", goroutines, each)
 	t.Logf("%d updates, fn ran %d times", goroutines*each, runs)
 	sessiontest.History(t, []runtime.SessionStore{a, b}, "conversation-2", goroutines, each)
+}
+
+const sessionChildEnv = "TOOLCAT_SESSIONSTORE_CHILD"
+
+// TestSessionStoreMultiProcess runs replicas as separate processes (this
+// test binary, re-executed), each incrementing a counter in one session
+// from several goroutines: no increment is lost across processes.
+func TestSessionStoreMultiProcess(t *testing.T) {
+	if os.Getenv(sessionChildEnv) != "" {
+		t.Skip("child process")
+	}
+	srv := redistest.Start(t)
+	const procs = 3
+	var wg sync.WaitGroup
+	outs := make([][]byte, procs)
+	errs := make([]error, procs)
+	for i := range procs {
+		wg.Go(func() {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestSessionStoreMultiProcessChild$", "-test.count=1")
+			cmd.Env = append(os.Environ(), sessionChildEnv+"="+srv.Addr)
+			outs[i], errs[i] = cmd.CombinedOutput()
+		})
+	}
+	wg.Wait()
+	for i := range procs {
+		if errs[i] != nil {
+			t.Fatalf("process %d: %v\n%s", i, errs[i], outs[i])
+		}
+	}
+	got, err := redisstore.NewSessionStore(client(t, srv.Addr)).Load(context.Background(), "shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strconv.Itoa(procs * childGoroutines * childIncrements); string(got) != want {
+		t.Fatalf("counter = %s after %s increments across %d processes", got, want, procs)
+	}
+}
+
+const childGoroutines, childIncrements = 4, 25
+
+// TestSessionStoreMultiProcessChild is the replica TestSessionStoreMultiProcess starts.
+func TestSessionStoreMultiProcessChild(t *testing.T) {
+	addr := os.Getenv(sessionChildEnv)
+	if addr == "" {
+		t.Skip("run by TestSessionStoreMultiProcess")
+	}
+	s := redisstore.NewSessionStore(client(t, addr))
+	var wg sync.WaitGroup
+	for range childGoroutines {
+		wg.Go(func() {
+			for range childIncrements {
+				err := s.Update(context.Background(), "shared", time.Minute, func(old []byte) ([]byte, error) {
+					n := 0
+					if old != nil {
+						var err error
+						if n, err = strconv.Atoi(string(old)); err != nil {
+							return nil, err
+						}
+					}
+					return strconv.AppendInt(nil, int64(n+1), 10), nil
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // TestSessionStoreConflict: an Update that keeps losing to another writer
