@@ -44,6 +44,43 @@ func TestSessionFlowsRedis(t *testing.T) {
 	})
 }
 
+// TestSessionConcurrentReplicasRedis: side-effect calls of one session
+// made at once on two replicas, each with its own Redis client, are all
+// journaled, once each.
+func TestSessionConcurrentReplicasRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	w := sessionflow.NewWorld()
+	regs := []*runtime.Registry{
+		w.Replicas(t, 1, redisstore.NewSessionStore(client(t, srv.Addr)))[0],
+		w.Replicas(t, 1, redisstore.NewSessionStore(client(t, srv.Addr)))[0],
+	}
+	ctx := context.Background()
+	const calls = 40
+	done := make(chan runtime.Result, calls)
+	for i := range calls {
+		go func() {
+			s := regs[i%2].Session("conv-race", runtime.WithJournalLimit(1000, 1<<20))
+			done <- s.Call(ctx, "send_email", []byte(`{"to":"x@example.com"}`), runtime.CallOptions{})
+		}()
+	}
+	for range calls {
+		if res := <-done; !res.Success {
+			t.Fatal(string(res.JSON()))
+		}
+	}
+	j, err := regs[1].Session("conv-race").Journal(ctx)
+	if err != nil || len(j) != calls {
+		t.Fatalf("journal holds %d calls of %d (%v)", len(j), calls, err)
+	}
+	seen := map[string]bool{}
+	for _, c := range j {
+		if seen[c.ID] {
+			t.Fatalf("call %s journaled twice", c.ID)
+		}
+		seen[c.ID] = true
+	}
+}
+
 // TestSessionStoreReplicas: two replicas, each with its own client (its own
 // connections), update one session concurrently and lose no update, and
 // updates and deletes of another keep one history.
