@@ -168,11 +168,16 @@ func run(t tester, reg *runtime.Registry, specs map[string]Spec, opts Options) {
 	for _, n := range opts.Deterministic {
 		det[n] = true
 	}
-	for _, tool := range reg.List() {
+	tools := reg.List()
+	byName := make(map[string]runtime.Tool, len(tools))
+	for _, tool := range tools {
+		byName[tool.Meta.Name] = tool
+	}
+	for _, tool := range tools {
 		name := tool.Meta.Name
 		t.Run(name, func(t tester) {
 			r := &toolRun{
-				name: name, tool: tool, spec: specs[name], opts: &opts,
+				name: name, tool: tool, deps: dependencyTools(name, byName), spec: specs[name], opts: &opts,
 				skip: opts.Skip[name], deterministic: det[name],
 			}
 			r.run(t)
@@ -288,4 +293,27 @@ func (s *Spec) pos(field string) string {
 // what happened.
 func describe(pos, tool string, c Check, format string, args ...any) string {
 	return fmt.Sprintf("%s: %s: %s: %s; %s", pos, tool, c, promises[c], fmt.Sprintf(format, args...))
+}
+
+// dependencyTools returns the tools of the host's registry that tool name
+// depends on, directly or through other tools, so that a tool whose body
+// calls them (runtime.CallTool) runs in the harness as in the host.
+func dependencyTools(name string, byName map[string]runtime.Tool) []runtime.Tool {
+	var out []runtime.Tool
+	seen := map[string]bool{name: true}
+	queue := []string{name}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, d := range byName[n].Meta.Dependencies {
+			dep, ok := byName[d]
+			if !ok || seen[d] {
+				continue // a service, or a tool already taken
+			}
+			seen[d] = true
+			out = append(out, dep)
+			queue = append(queue, d)
+		}
+	}
+	return out
 }

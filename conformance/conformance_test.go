@@ -311,6 +311,47 @@ func TestBrokenPromises(t *testing.T) {
 	}
 }
 
+// A tool whose body calls the tools it depends on (runtime.CallTool) is
+// checked with them registered beside it, as the host registered them.
+func TestCompositeCallsItsDependencies(t *testing.T) {
+	f := newFixture()
+	m := &f.tool.Meta
+	m.Name, m.Dependencies = "describe_item", []string{"postgresql", "lookup_item"}
+	calls := 0
+	f.tool.Execute = func(ctx context.Context, args any) (any, error) {
+		res := runtime.CallTool(ctx, "lookup_item", fmt.Appendf(nil, `{"id":%d}`, idOf(args)))
+		if !res.Success {
+			return nil, res.Error
+		}
+		return map[string]any{"id": idOf(args)}, nil
+	}
+	lookup := runtime.Tool{
+		Meta: runtime.Meta{Name: "lookup_item", ArgsSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}}}`)},
+		Execute: func(ctx context.Context, args any) (any, error) {
+			calls++
+			if idOf(args) == 99 {
+				return nil, runtime.NotFound("no item 99")
+			}
+			return map[string]any{"id": idOf(args)}, nil
+		},
+	}
+	reg := runtime.New()
+	for _, tool := range []runtime.Tool{f.tool, lookup} {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.opts.Deterministic = nil
+	rec := newRecorder()
+	run(rec, reg, map[string]Spec{"describe_item": f.spec, "lookup_item": {Pos: "cat.yaml:20:3"}}, f.opts)
+	if errs := rec.errors(); len(errs) > 0 {
+		t.Errorf("a composite tool failed:\n%s", strings.Join(errs, "\n"))
+	}
+	if calls == 0 {
+		t.Error("the composite's dependency was never called")
+	}
+}
+
 func TestOptionsChecked(t *testing.T) {
 	f := newFixture()
 	f.opts.Skip = map[string]map[Check]string{

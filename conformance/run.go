@@ -19,7 +19,8 @@ import (
 // toolRun checks one tool.
 type toolRun struct {
 	name          string
-	tool          runtime.Tool // as registered by the host
+	tool          runtime.Tool   // as registered by the host
+	deps          []runtime.Tool // the host's tools it depends on, registered beside it unobserved
 	spec          Spec
 	opts          *Options
 	skip          map[Check]string
@@ -92,8 +93,9 @@ func (r *toolRun) run(t tester) {
 		}
 	}
 
-	// The harness's registry holds the wrapped tool alone; its log goes
-	// to this test's log while the test runs.
+	// The harness's registry holds the wrapped tool, and the tools it
+	// depends on as the host registered them; its log goes to this test's
+	// log while the test runs.
 	logw := &logWriter{t: t}
 	defer logw.close()
 	ropts := append([]runtime.Option{runtime.WithLogger(slog.New(slog.NewTextHandler(logw, nil)))}, r.opts.RegistryOptions...)
@@ -102,6 +104,12 @@ func (r *toolRun) run(t tester) {
 	if err := r.reg.Register(r.obs.wrap(r.tool)); err != nil {
 		t.Errorf("%s: %s: %v", r.spec.pos(""), r.name, err)
 		return
+	}
+	for _, d := range r.deps {
+		if err := r.reg.Register(d); err != nil {
+			t.Errorf("%s: %s: dependency %s: %v", r.spec.pos(""), r.name, d.Meta.Name, err)
+			return
+		}
 	}
 
 	r.spec.Examples = slices.Clone(r.spec.Examples)

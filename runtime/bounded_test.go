@@ -127,6 +127,7 @@ func TestRetryGuardBoundsMessage(t *testing.T) {
 	mustRegister(t, r, runtime.Tool{Meta: m, Execute: func(context.Context, any) (any, error) {
 		return nil, runtime.ExternalError(long)
 	}})
+	r.Call(context.Background(), m.Name, []byte(`{"query":"pgvector"}`), runtime.CallOptions{StepID: "s"}) // the last attempt
 	res := r.Call(context.Background(), m.Name, []byte(`{"query":"pgvector"}`), runtime.CallOptions{StepID: "s"})
 	if res.Success || res.Error.Code != runtime.CodeRetryExhausted {
 		t.Fatalf("got %.300s", res.JSON())

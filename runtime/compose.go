@@ -10,7 +10,8 @@ import (
 // Composition: a tool's body calls other tools of the registry with
 // CallTool. The call inherits the outer call's retry-guard step, its
 // deadline (the outer SLA is the budget), its approval, sender and
-// autonomy, and an idempotency key derived from the outer one; untrusted
+// autonomy, whether it is a dry run (a preview acts nowhere), and an
+// idempotency key derived from the outer one; untrusted
 // content a called tool returns wraps the outer tool's result too (and, in
 // a session, taints it). A tool may call only the tools its catalog entry
 // lists in dependencies: the declared graph is a contract. Calls made in a
@@ -145,7 +146,7 @@ func (f *frame) callee(_ context.Context, name string) (*entry, *Result) {
 // childOptions are the options of a call f's tool makes of tool name.
 func (f *frame) childOptions(ctx context.Context, name string) CallOptions {
 	opts := CallOptions{StepID: f.opts.StepID, Approved: f.opts.Approved, Sender: f.opts.Sender,
-		Autonomy: f.opts.Autonomy, KeyScope: f.opts.KeyScope}
+		Autonomy: f.opts.Autonomy, KeyScope: f.opts.KeyScope, DryRun: f.opts.DryRun} // a dry run's dependencies run dry too
 	if k := IdempotencyKeyFrom(ctx); k != "" {
 		opts.IdempotencyKey = k + "/" + name + "#" + strconv.Itoa(f.next(name))
 	}

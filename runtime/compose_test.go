@@ -2,8 +2,10 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/internal/sessionflow"
@@ -39,5 +41,48 @@ func TestCompositionWithoutSession(t *testing.T) {
 	// A plain call of a tool with no tool dependencies has no frame.
 	if res := reg.Call(ctx, "search_docs", []byte(`{}`), runtime.CallOptions{}); !res.Success {
 		t.Fatal(res.JSON())
+	}
+}
+
+// TestCompositionBudget checks that a dependency runs within the outer
+// tool's deadline: the outer SLA is the budget.
+func TestCompositionBudget(t *testing.T) {
+	ctx := context.Background()
+	reg := runtime.New()
+	var childDeadline time.Time
+	reg.MustRegister(runtime.Tool{Meta: runtime.Meta{Name: "slow_child", Description: "Waits.",
+		ArgsSchema: json.RawMessage(`{"type":"object"}`)},
+		Execute: func(ctx context.Context, _ any) (any, error) {
+			childDeadline, _ = ctx.Deadline()
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}})
+	reg.MustRegister(runtime.Tool{Meta: runtime.Meta{Name: "outer", Description: "Calls slow_child.", SLA: 50 * time.Millisecond,
+		Dependencies: []string{"slow_child"}, ArgsSchema: json.RawMessage(`{"type":"object"}`)},
+		Execute: func(ctx context.Context, _ any) (any, error) {
+			res := runtime.CallTool(ctx, "slow_child", []byte(`{}`))
+			if !res.Success {
+				return nil, res.Error
+			}
+			return res.Data, nil
+		}})
+	start := time.Now()
+	res := reg.Session("conv-budget").Call(ctx, "outer", []byte(`{}`), runtime.CallOptions{})
+	if res.Success || res.Error.Code != runtime.CodeTimeout {
+		t.Fatalf("outer call past its SLA: %s", res.JSON())
+	}
+	if childDeadline.IsZero() || childDeadline.Sub(start) > 60*time.Millisecond {
+		t.Fatalf("the child's deadline is %v after the start; want the outer 50ms budget", childDeadline.Sub(start))
+	}
+}
+
+// TestCompositionDryRun checks that a composite's dry run through the
+// registry runs its dependencies dry: nothing acts.
+func TestCompositionDryRun(t *testing.T) {
+	w := sessionflow.NewWorld()
+	reg := w.Replicas(t, 1, runtime.NewMemorySessionStore())[0]
+	res := reg.Call(context.Background(), "notify_all", []byte(`{}`), runtime.CallOptions{DryRun: true})
+	if !res.Success || !strings.Contains(res.Data.(*runtime.Preview).Summary, "send_email: unsupported") {
+		t.Fatalf("dry run of a composite: %s", res.JSON())
 	}
 }

@@ -91,6 +91,7 @@ type ToolError struct {
 	internal   bool // raised by the runtime itself: no fallback, no hint override
 	appendHint bool // a validation error: the catalog's hint follows its own suggestion
 	toolText   bool // carries text the tool wrote: wrapped when the tool returns untrusted output
+	lastTry    bool // the retry guard's last allowed failure of its step: the model is told to stop
 }
 
 // Error returns "code: message".
@@ -239,8 +240,17 @@ func finish(orig *ToolError, m *Meta) *ToolError {
 			e.Suggestion += " " + hint
 		}
 	}
-	if e.Suggestion == "" {
+	const stop = "That was the last attempt this step allows: do not call this tool again now; tell the user what failed."
+	switch {
+	case e.Suggestion == "" && e.lastTry:
+		e.Suggestion = stop // the code's default would invite a retry
+	case e.Suggestion == "":
 		e.Suggestion = e.Code.DefaultSuggestion()
+	case e.lastTry:
+		e.Suggestion += " " + stop
+	}
+	if e.lastTry {
+		e.RetryAllowed = false
 	}
 	if e.Code == CodeDependencyUnavailable && m != nil && m.FallbackTool != "" && !e.internal &&
 		!strings.Contains(e.Suggestion, m.FallbackTool) {

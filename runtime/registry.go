@@ -575,6 +575,10 @@ func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onL
 		} else {
 			data, te = r.protect(ctx, e, fn, args)
 		}
+		if te != nil && te.Code != CodeTimeout && ctx.Err() == context.DeadlineExceeded &&
+			(errors.Is(te, context.DeadlineExceeded) || te.Code == CodeInternal) {
+			te = callerTimeout(e) // the caller's budget, an outer tool's SLA, ran out
+		}
 		return data, te, false
 	}
 	sc := newSLACtx(ctx, e.deadline)
@@ -618,7 +622,10 @@ func (r *Registry) execute(ctx context.Context, e *entry, fn Func, args any, onL
 		}
 	}
 	if te != nil && te.Code != CodeTimeout && sc.Err() != nil {
-		if errors.Is(te, context.DeadlineExceeded) || errors.Is(te, context.Canceled) || te.Code == CodeInternal {
+		// An error that says the context ended, or that came after the
+		// deadline (such as a dependency's, called with CallTool), is the
+		// deadline's.
+		if errors.Is(te, context.DeadlineExceeded) || errors.Is(te, context.Canceled) || te.Code == CodeInternal || sc.expired() {
 			te = r.timeoutErr(sc, e)
 		}
 	}
@@ -647,6 +654,9 @@ func (r *Registry) timeoutErr(sc *slaCtx, e *entry) *ToolError {
 				"or retry with the same idempotency key, which returns its result if it completed."
 		}
 		return te
+	}
+	if sc.Context.Err() == context.DeadlineExceeded {
+		return callerTimeout(e)
 	}
 	return Timeout("the call was cancelled: " + sc.Err().Error())
 }
@@ -719,6 +729,17 @@ func (r *Registry) goexitErr(ctx context.Context, e *entry) *ToolError {
 		slog.String("tool", e.meta.Name))
 	te := Internal("tool " + e.meta.Name + " failed unexpectedly")
 	te.internal = true
+	return te
+}
+
+// callerTimeout is the answer of a tool whose caller's deadline passed
+// before its own: the budget of an outer tool's SLA, or the host's.
+func callerTimeout(e *entry) *ToolError {
+	te := Timeout("tool " + e.meta.Name + " did not finish before the deadline of the call that made it")
+	if e.meta.HasSideEffects {
+		te.Suggestion = "The action may still have taken effect. Check before repeating it, " +
+			"or retry with the same idempotency key, which returns its result if it completed."
+	}
 	return te
 }
 

@@ -655,9 +655,16 @@ func TestRetryGuard(t *testing.T) {
 				t.Fatalf("attempt %d: %s", i, res.JSON())
 			}
 		}
+		// The failure that uses up the attempts is answered as itself, told
+		// to stop.
 		res := r.Call(ctx, "call_api", []byte(`{}`), opts)
-		if res.Error.Code != runtime.CodeRetryExhausted || res.Error.RetryAllowed || !strings.Contains(res.Error.Suggestion, "Tell the user") {
-			t.Fatalf("third failure: want retry_exhausted, got %s", res.JSON())
+		if res.Error.Code != runtime.CodeExternalError || res.Error.RetryAllowed || !strings.Contains(res.Error.Suggestion, "last attempt") {
+			t.Fatalf("third failure: want external_error, the last attempt, got %s", res.JSON())
+		}
+		res = r.Call(ctx, "call_api", []byte(`{}`), opts)
+		if res.Error.Code != runtime.CodeRetryExhausted || res.Error.RetryAllowed || !strings.Contains(res.Error.Suggestion, "Tell the user") ||
+			!strings.Contains(res.Error.Message, "attempt 3") {
+			t.Fatalf("fourth call: want retry_exhausted quoting the last error, got %s", res.JSON())
 		}
 		before := attempt
 		if res := r.Call(ctx, "call_api", []byte(`{}`), opts); res.Error.Code != runtime.CodeRetryExhausted || attempt != before {
@@ -843,5 +850,45 @@ func TestLateResultIsStoredForItsKey(t *testing.T) {
 				t.Fatalf("runs = %d, want 1", runs)
 			}
 		})
+	}
+}
+
+// TestRetryGuardLastTry checks that with max_retries 0 (the catalog's
+// default) the one failure a step allows keeps its code and catalog hint,
+// told to stop, and that invalid arguments may be corrected.
+func TestRetryGuardLastTry(t *testing.T) {
+	ctx := context.Background()
+	r := runtime.New()
+	m := searchMeta()
+	m.MaxRetries = 0
+	m.ErrorHints = map[runtime.Code]string{runtime.CodeNotFound: "Search with other keywords first."}
+	runs := 0
+	mustRegister(t, r, runtime.Tool{Meta: m, Execute: func(context.Context, any) (any, error) {
+		runs++
+		return nil, runtime.NotFound("no article matched")
+	}})
+	opts := runtime.CallOptions{StepID: "s"}
+	res := r.Call(ctx, m.Name, []byte(`{"query":"pgvector"}`), opts)
+	if res.Error.Code != runtime.CodeNotFound || res.Error.RetryAllowed ||
+		!strings.Contains(res.Error.Suggestion, "Search with other keywords first.") || !strings.Contains(res.Error.Suggestion, "last attempt") {
+		t.Fatalf("the one failure allowed: %s", res.JSON())
+	}
+	if res := r.Call(ctx, m.Name, []byte(`{"query":"other"}`), opts); res.Error.Code != runtime.CodeRetryExhausted || runs != 1 {
+		t.Fatalf("the call after it: %s (runs %d)", res.JSON(), runs)
+	}
+	// Invalid arguments are corrections: three differently wrong calls
+	// answer invalid_args, then the step stops the tool.
+	r2 := runtime.New()
+	mustRegister(t, r2, runtime.Tool{Meta: m, Execute: echo})
+	for i, q := range []string{`"p"`, `"q"`, `"r"`} {
+		if res := r2.Call(ctx, m.Name, []byte(`{"query":`+q+`}`), opts); res.Error.Code != runtime.CodeInvalidArgs || !res.Error.RetryAllowed {
+			t.Fatalf("invalid call %d: %s", i+1, res.JSON())
+		}
+	}
+	if res := r2.Call(ctx, m.Name, []byte(`{"query":"s"}`), opts); res.Error.Code != runtime.CodeInvalidArgs || res.Error.RetryAllowed {
+		t.Fatalf("fourth invalid call: want the last attempt, got %s", res.JSON())
+	}
+	if res := r2.Call(ctx, m.Name, []byte(`{"query":"pgvector"}`), opts); res.Error.Code != runtime.CodeRetryExhausted {
+		t.Fatalf("after the invalid calls: %s", res.JSON())
 	}
 }

@@ -23,13 +23,19 @@ type retryGuard struct {
 type guardKey struct{ step, tool string }
 
 type guardState struct {
-	failures  int
+	failures  int // counted against max_retries
+	invalid   int // invalid_args answers, counted against maxInvalidArgs
 	argsHash  uint64
 	code      Code
 	msgHash   uint64 // of the last error's message, which may be long
 	exhausted *ToolError
 	seen      time.Time
 }
+
+// maxInvalidArgs is how many calls of one tool with invalid arguments a
+// step may make, whatever the tool's max_retries: the model corrects its
+// arguments from the error, which is not a retry of the same operation.
+const maxInvalidArgs = 3
 
 func newRetryGuard(window time.Duration) *retryGuard {
 	return &retryGuard{m: map[guardKey]*guardState{}, window: window}
@@ -90,25 +96,48 @@ func (g *retryGuard) failure(step, tool string, raw []byte, te *ToolError, maxRe
 		st = &guardState{}
 		g.m[k] = st
 	}
-	identical := st.failures > 0 && st.argsHash == h && st.code == te.Code && st.msgHash == mh
-	st.failures++
+	identical := st.failures+st.invalid > 0 && st.argsHash == h && st.code == te.Code && st.msgHash == mh
+	// Arguments the schema refused are fixed, not retried: they count
+	// against their own allowance, whatever max_retries says.
+	if te.Code == CodeInvalidArgs {
+		st.invalid++
+	} else {
+		st.failures++
+	}
 	st.argsHash, st.code, st.msgHash, st.seen = h, te.Code, mh, now
 	var ex *ToolError
 	last := clip(te.Message, maxEchoText)
+	lastTry := false
 	switch {
+	case te.Code == CodeRetryExhausted:
+		// A dependency gave up (a composite returned its answer): that
+		// answer already says so.
+		return nil
 	case identical:
 		ex = RetryExhausted("the same call to " + tool + " failed the same way twice (" + string(te.Code) + ": " + last + "); repeating it will not help")
 	case st.failures > maxRetries:
+		// The failure that uses up the step's attempts is answered as
+		// itself, its catalog hint kept, told to stop; the calls after it
+		// in the step are blocked with retry_exhausted.
 		ex = RetryExhausted(tool + " failed " + strconv.Itoa(st.failures) + " times in this step, the most allowed is " +
 			strconv.Itoa(maxRetries+1) + "; last error: " + string(te.Code) + ": " + last)
+		lastTry = true
+	case st.invalid > maxInvalidArgs:
+		ex = RetryExhausted(tool + " was called with invalid arguments " + strconv.Itoa(st.invalid) + " times in this step; last error: " + last)
+		lastTry = true
 	default:
 		return nil
 	}
 	ex.internal = true
 	ex.toolText = te.toolText // it quotes the last error
 	ex.Suggestion = "Stop calling " + tool + " for this step. Tell the user what failed and ask how to proceed."
-	ex.Details = map[string]any{"attempts": st.failures, "last_code": string(te.Code), "last_message": last}
+	ex.Details = map[string]any{"attempts": st.failures + st.invalid, "last_code": string(te.Code), "last_message": last}
 	st.exhausted = ex
+	if lastTry {
+		cp := *te
+		cp.lastTry = true
+		return &cp
+	}
 	return ex
 }
 

@@ -118,6 +118,16 @@ func (s *Session) hold(ctx context.Context, e *entry, raw []byte, opts CallOptio
 		Sender:  opts.Sender,
 		Turn:    st.Turn,
 	}
+	if pc.Key == "" && e.meta.IdempotencyKeyArg {
+		// The model's key, as the registry would scope it: the same
+		// operation sent again replays once approved.
+		if _, k, te := takeIdempotencyKey(raw); te == nil && k != "" {
+			pc.Key = k
+			if opts.KeyScope != "" {
+				pc.Key = opts.KeyScope + "/" + k
+			}
+		}
+	}
 	if pc.Key == "" {
 		pc.Key = "approval/" + s.id + "/" + pc.ID
 	}

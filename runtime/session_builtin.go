@@ -269,6 +269,9 @@ func (s *Session) runUndo(ctx context.Context, b *builtinTool, raw []byte) Resul
 	if te := b.args(raw, &a); te != nil {
 		return b.fail(te)
 	}
+	if te := s.undoNeedsApproval(ctx, a.Count); te != nil {
+		return b.fail(te)
+	}
 	rep, err := s.undo(ctx, a.Count, false)
 	if err != nil {
 		var te *ToolError
@@ -389,4 +392,34 @@ func untrustedVia(set *toolSet) map[string]string {
 		visit(e)
 	}
 	return out
+}
+
+// undoNeedsApproval refuses the model's undo of calls whose reverts would
+// need the user's approval, as the calls themselves would now (supervised
+// autonomy, taint): the user undoes those through the host (Session.Undo).
+func (s *Session) undoNeedsApproval(ctx context.Context, n int) *ToolError {
+	st, err := s.load(ctx)
+	if err != nil {
+		return DependencyUnavailable("the state of this conversation cannot be read right now")
+	}
+	j, err := s.loadJournal(ctx)
+	if err != nil {
+		return DependencyUnavailable("the journal of this conversation cannot be read right now")
+	}
+	set := s.r.tools.Load().byName
+	for i := len(j.Calls) - 1; i >= 0 && i >= len(j.Calls)-n; i-- {
+		c := j.Calls[i]
+		e := set[c.Tool]
+		if e == nil {
+			continue
+		}
+		if why := s.approvalReason(e, st); why != nil {
+			te := ApprovalRequired("undoing " + c.Tool + " (call " + c.ID + ") needs the user's approval: " + why.reason).
+				WithSuggestion("Tell the user what you would undo and ask them to undo it themselves; do not retry.").
+				WithRetryAllowed(false)
+			te.internal = true
+			return te
+		}
+	}
+	return nil
 }

@@ -10,12 +10,21 @@ import (
 var UntrustedOutputMarked = &Rule{
 	ID:       "UNTRUSTED_OUTPUT_MARKED",
 	Category: "safety",
-	Purpose:  "Checks that tools whose capability_required reads outside content (net:*, web:*, fs:read*, shell:*, email:read*...; configurable: untrusted_capabilities) set returns_untrusted, so their output is wrapped as untrusted data and cannot inject instructions.",
+	Purpose:  "Checks that tools whose capability_required reads outside content (net:*, web:*, fs:read*, shell:*, email:read*...; configurable: untrusted_capabilities), or that depend on a tool returning untrusted output (whose content the runtime then wraps in their result), set returns_untrusted, so their output is wrapped as untrusted data and cannot inject instructions.",
 	Check:    forEachTool(checkUntrustedOutputMarked),
 }
 
 func checkUntrustedOutputMarked(p *Pass, t *catalog.Tool) {
-	if t.ReturnsUntrusted || t.CapabilityRequired == "" {
+	if t.ReturnsUntrusted {
+		return
+	}
+	for _, d := range t.Dependencies {
+		if dt := p.Catalog.Tool(d); dt != nil && dt.ReturnsUntrusted {
+			p.Reportf(t, t.PosOf("dependencies"), "depends on %s, which returns untrusted output: the runtime wraps this tool's result as untrusted too; set returns_untrusted: true so the catalog says so", d)
+			return
+		}
+	}
+	if t.CapabilityRequired == "" {
 		return
 	}
 	for _, pat := range p.Config.UntrustedCapabilities {

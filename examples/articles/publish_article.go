@@ -2,35 +2,51 @@ package articles
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 
 	"github.com/toolcat/toolcat/runtime"
 )
 
-// publishArticle implements the tool publish_article.
+// publishArticle implements the tool publish_article. It reads the draft
+// through the tool get_article_by_id (runtime.CallTool), one of its
+// catalog dependencies, so that the read goes through the registry (or the
+// session) as any call of that tool does.
 type publishArticle struct {
 	store *Store
 }
 
 var _ PublishArticle = (*publishArticle)(nil)
 
-func (t *publishArticle) draft(id int64) (Article, error) {
-	a, ok, err := t.store.get(id)
-	switch {
-	case errors.Is(err, errDown):
-		return a, runtime.DependencyUnavailable(err.Error())
-	case err != nil:
-		return a, err
-	case !ok:
-		return a, PublishArticleNotFound(fmt.Sprintf("no draft has id %d", id))
+// draft reads article id with get_article_by_id, and maps that tool's
+// errors to publish_article's own.
+func (t *publishArticle) draft(ctx context.Context, id int64) (*GetArticleByIDResult, error) {
+	res := runtime.CallTool(ctx, "get_article_by_id", fmt.Appendf(nil, `{"article_id":%d}`, id))
+	if !res.Success {
+		switch res.Error.Code {
+		case runtime.CodeNotFound:
+			return nil, PublishArticleNotFound(fmt.Sprintf("no draft has id %d", id))
+		case runtime.CodeDependencyUnavailable:
+			return nil, PublishArticleDependencyUnavailable(res.Error.Message)
+		}
+		return nil, res.Error
 	}
-	return a, nil
+	switch d := res.Data.(type) {
+	case *GetArticleByIDResult:
+		return d, nil
+	case json.RawMessage: // a replayed or wrapped result: its JSON
+		var a GetArticleByIDResult
+		if err := json.Unmarshal(d, &a); err != nil {
+			return nil, fmt.Errorf("reading article %d: %w", id, err)
+		}
+		return &a, nil
+	}
+	return nil, fmt.Errorf("reading article %d: get_article_by_id returned %T", id, res.Data)
 }
 
 // Execute does the work of publish_article.
 func (t *publishArticle) Execute(ctx context.Context, args *PublishArticleArgs) (*PublishArticleResult, error) {
-	if _, err := t.draft(args.ArticleID); err != nil {
+	if _, err := t.draft(ctx, args.ArticleID); err != nil {
 		return nil, err
 	}
 	at, err := t.store.setPublished(args.ArticleID, true)
@@ -46,7 +62,7 @@ func (t *publishArticle) Execute(ctx context.Context, args *PublishArticleArgs) 
 
 // DryRun previews what Execute would do, changing nothing.
 func (t *publishArticle) DryRun(ctx context.Context, args *PublishArticleArgs) (*runtime.Preview, error) {
-	a, err := t.draft(args.ArticleID)
+	a, err := t.draft(ctx, args.ArticleID)
 	if err != nil {
 		return nil, err
 	}

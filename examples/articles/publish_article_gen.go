@@ -67,6 +67,12 @@ func PublishArticleApprovalRequired(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeApprovalRequired, message).WithSuggestion("Publishing needs the user's approval. Show the dry-run preview and ask.")
 }
 
+// PublishArticleDependencyUnavailable returns the dependency_unavailable error of publish_article, with the catalog's suggestion:
+// "The article database is down. Tell the user the article cannot be published for now.".
+func PublishArticleDependencyUnavailable(message string) *runtime.ToolError {
+	return runtime.NewError(runtime.CodeDependencyUnavailable, message).WithSuggestion("The article database is down. Tell the user the article cannot be published for now.")
+}
+
 // PublishArticleNotFound returns the not_found error of publish_article, with the catalog's suggestion:
 // "No draft has this id. Ask the user which draft to publish.".
 func PublishArticleNotFound(message string) *runtime.ToolError {
@@ -89,8 +95,9 @@ func publishArticleMeta() runtime.Meta {
 		Dependencies:       []string{"postgresql", "get_article_by_id"},
 		Description:        "Publishes a drafted article on the site, where readers see it at once.\nUse when: the user has approved the draft and asks to publish it.\nDo not use: to save a draft; publishing is public and sends notifications.\n",
 		ErrorHints: map[runtime.Code]string{
-			runtime.CodeApprovalRequired: "Publishing needs the user's approval. Show the dry-run preview and ask.",
-			runtime.CodeNotFound:         "No draft has this id. Ask the user which draft to publish.",
+			runtime.CodeApprovalRequired:      "Publishing needs the user's approval. Show the dry-run preview and ask.",
+			runtime.CodeDependencyUnavailable: "The article database is down. Tell the user the article cannot be published for now.",
+			runtime.CodeNotFound:              "No draft has this id. Ask the user which draft to publish.",
 		},
 		Exposure:            runtime.ExposureCore,
 		HasSideEffects:      true,

@@ -102,7 +102,50 @@ func (s *Store) setPublished(id int64, published bool) (time.Time, error) {
 	return s.now().UTC().Truncate(time.Second), nil
 }
 
-var errNotFound = fmt.Errorf("no such article")
+var (
+	errNotFound = fmt.Errorf("no such article")
+	errExists   = fmt.Errorf("an article has this id already")
+)
+
+// remove deletes an article and returns it as it was.
+func (s *Store) remove(id int64) (Article, time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.down {
+		return Article{}, time.Time{}, errDown
+	}
+	a, ok := s.articles[id]
+	if !ok {
+		return Article{}, time.Time{}, errNotFound
+	}
+	delete(s.articles, id)
+	return *a, s.now().UTC().Truncate(time.Second), nil
+}
+
+// restore puts back an article that remove took out.
+func (s *Store) restore(a Article) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.down {
+		return errDown
+	}
+	if _, ok := s.articles[a.ID]; ok {
+		return errExists
+	}
+	s.articles[a.ID] = &a
+	return nil
+}
+
+// Article returns the article id as the store holds it.
+func (s *Store) Article(id int64) (Article, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.articles[id]
+	if !ok {
+		return Article{}, false
+	}
+	return *a, true
+}
 
 // Fetcher downloads a web page; the example's host plugs in a fake one.
 type Fetcher func(ctx context.Context, url string, maxChars int) (title, text string, err error)
@@ -111,6 +154,7 @@ type Fetcher func(ctx context.Context, url string, maxChars int) (title, text st
 func New(store *Store, fetch Fetcher) Tools {
 	return Tools{
 		FetchWebPage:            &fetchWebPage{fetch: fetch},
+		DeleteArticle:           &deleteArticle{store: store},
 		GetArticleByID:          &getArticleByID{store: store},
 		PublishArticle:          &publishArticle{store: store},
 		SearchArticlesByKeyword: &searchArticlesByKeyword{store: store},

@@ -15,6 +15,8 @@ const _ = runtime.GeneratedCodeVersion3
 
 // Tools holds an implementation of every tool of the catalog.
 type Tools struct {
+	// DeleteArticle implements delete_article.
+	DeleteArticle DeleteArticle
 	// FetchWebPage implements fetch_web_page.
 	FetchWebPage FetchWebPage
 	// GetArticleByID implements get_article_by_id.
@@ -31,6 +33,13 @@ type Tools struct {
 func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error) {
 	reg := runtime.New(opts...)
 	var missing []string
+	if impls.DeleteArticle == nil {
+		missing = append(missing, "delete_article")
+	} else if t, err := deleteArticleTool(impls.DeleteArticle); err != nil {
+		return nil, fmt.Errorf("delete_article: %w", err)
+	} else if err := reg.Register(t); err != nil {
+		return nil, err
+	}
 	if impls.FetchWebPage == nil {
 		missing = append(missing, "fetch_web_page")
 	} else if t, err := fetchWebPageTool(impls.FetchWebPage); err != nil {
@@ -68,5 +77,5 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 // Metas returns the catalog entry of every tool, sorted by name: what
 // provider exports and docs are made from.
 func Metas() []runtime.Meta {
-	return []runtime.Meta{fetchWebPageMeta(), getArticleByIDMeta(), publishArticleMeta(), searchArticlesByKeywordMeta()}
+	return []runtime.Meta{deleteArticleMeta(), fetchWebPageMeta(), getArticleByIDMeta(), publishArticleMeta(), searchArticlesByKeywordMeta()}
 }

@@ -401,7 +401,7 @@ func TestFormat(t *testing.T) {
 		fn   Exporter
 		opts []Option
 	}{"mcp hidden", MCP, []Option{IncludeHidden()}}) {
-		want, err := e.fn(metas, e.opts...)
+		want, err := e.fn(metas, append([]Option{KeepOrder()}, e.opts...)...) // a Format keeps the order given
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -409,6 +409,11 @@ func TestFormat(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: Format gives %v\n%s\nwant\n%s", e.desc, err, got, want)
 		}
+	}
+	// Hidden tools without DeferHidden or IncludeHidden are an error, not
+	// silently left out.
+	if _, err := Format(Anthropic)(metas); err == nil || !strings.Contains(err.Error(), "DeferHidden") {
+		t.Errorf("hidden tools without DeferHidden: %v", err)
 	}
 	// The options are copied.
 	opts := []Option{DeferHidden()}

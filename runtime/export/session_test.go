@@ -66,7 +66,8 @@ func TestSessionDefinitions(t *testing.T) {
 	if want := []string{"read_invoice", "read_refund"}; !slices.Equal(deferred, want) {
 		t.Errorf("deferred %v, want %v", deferred, want)
 	}
-	if want := []string{"read_invoice", "read_order", "read_refund", "tool_search_tool_bm25"}; !slices.Equal(names, want) {
+	// In the session's order: core tools, then hidden ones, then the search tool.
+	if want := []string{"read_order", "read_invoice", "read_refund", "tool_search_tool_bm25"}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 

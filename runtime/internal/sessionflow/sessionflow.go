@@ -63,11 +63,12 @@ type PostArgs struct {
 //   - flaky_lookup: core, read-only, fails always, max_retries 1;
 //   - digest_and_post: core composite (fetch_page, publish_post);
 //   - rogue_digest: core composite that calls a tool it does not declare;
-//   - sneaky_lookup: core, no dependencies, calls fetch_page all the same.
+//   - sneaky_lookup: core, no dependencies, calls fetch_page all the same;
+//   - notify_all: core composite with a dry run that calls send_email.
 func (w *World) Tools() []runtime.Tool {
 	postSchema := obj(`{"type":"object","additionalProperties":false,"required":["title"],"properties":{"title":{"type":"string","minLength":1},"draft":{"type":"boolean","default":false}}}`)
 	postMeta := runtime.Meta{Name: "publish_post", Description: "Publishes a blog post.", Risk: runtime.RiskHigh,
-		HasSideEffects: true, SupportsDryRun: true, Revertible: true, MaxRetries: 3, ArgsSchema: postSchema}
+		HasSideEffects: true, SupportsDryRun: true, Revertible: true, MaxRetries: 3, IdempotencyKeyArg: true, ArgsSchema: postSchema}
 	postValidator, err := runtime.NewSchemaValidator(&postMeta)
 	if err != nil {
 		panic(err)
@@ -156,6 +157,19 @@ func (w *World) Tools() []runtime.Tool {
 					return nil, res.Error
 				}
 				return res.Data, nil
+			}},
+		{Meta: runtime.Meta{Name: "notify_all", Description: "Emails every customer.", Risk: runtime.RiskMedium, HasSideEffects: true,
+			SupportsDryRun: true, MaxRetries: 3, Dependencies: []string{"send_email"}, ArgsSchema: obj(`{"type":"object"}`)},
+			Execute: func(ctx context.Context, _ any) (any, error) {
+				res := runtime.CallTool(ctx, "send_email", []byte(`{"to":"all"}`))
+				if !res.Success {
+					return nil, res.Error
+				}
+				return res.Data, nil
+			},
+			DryRun: func(ctx context.Context, _ any) (any, error) {
+				res := runtime.CallTool(ctx, "send_email", []byte(`{"to":"all"}`)) // runs dry: no dry run, so unsupported
+				return &runtime.Preview{Summary: "would email every customer (send_email: " + string(code(res)) + ")"}, nil
 			}},
 		{Meta: runtime.Meta{Name: "sneaky_lookup", Description: "Looks a word up.", MaxRetries: 3, ArgsSchema: obj(`{"type":"object"}`)},
 			Execute: func(ctx context.Context, _ any) (any, error) {
@@ -347,7 +361,7 @@ func definitions(t *testing.T, store runtime.SessionStore) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "digest_and_post,fetch_page,flaky_lookup,publish_post,rogue_digest,search_docs,send_email,sneaky_lookup," +
+	want := "digest_and_post,fetch_page,flaky_lookup,notify_all,publish_post,rogue_digest,search_docs,send_email,sneaky_lookup," +
 		runtime.SearchToolsByKeywords + "," + runtime.SearchToolsByRegex + "," + runtime.UndoLastActions
 	if string(d1) != want {
 		t.Fatalf("definitions:\n got %s\nwant %s", d1, want)
@@ -444,6 +458,23 @@ func approvalFlow(t *testing.T, store runtime.SessionStore) {
 	// Invalid arguments are refused at once, not kept for approval.
 	if res := call(t, a, "publish_post", `{"title":""}`); code(res) != runtime.CodeInvalidArgs || res.Pending != nil {
 		t.Fatalf("invalid call held for approval: %s", res.JSON())
+	}
+	// The model's idempotency key is the held call's: the same operation
+	// sent again, and approved again, replays.
+	keyed := `{"title":"Keyed","idempotency_key":"op-1"}`
+	first := call(t, a, "publish_post", keyed)
+	if _, err := a.Approve(ctx, first.Pending.ID); err != nil {
+		t.Fatal(err)
+	}
+	second := call(t, b, "publish_post", keyed)
+	replay, err := b.Approve(ctx, second.Pending.ID)
+	if err != nil || !replay.Success || !replay.Replayed || w.executed.Load() != 2 {
+		t.Fatalf("the same keyed call approved twice: %s %v executed %d", replay.JSON(), err, w.executed.Load())
+	}
+	// A held composite's preview runs its dependencies dry.
+	held := call(t, a, "notify_all", `{}`)
+	if held.Pending == nil || !strings.Contains(held.Pending.Preview.Summary, "send_email: unsupported") || w.sent != 0 {
+		t.Fatalf("preview of a composite: %+v sent=%d", held.Pending, w.sent)
 	}
 	// A low-risk side effect needs no approval when supervised.
 	mustOK(t, call(t, a, runtime.SearchToolsByRegex, `{"pattern":"create_label"}`))
@@ -568,6 +599,16 @@ func undoTool(t *testing.T, store runtime.SessionStore) {
 	res = call(t, s, runtime.UndoLastActions, `{}`)
 	if code(res) != runtime.CodeUnsupported || !strings.Contains(res.Error.Message, "nothing to undo") {
 		t.Fatalf("undo with an empty journal: %s", res.JSON())
+	}
+	// Under taint the model may not undo a high-risk call; the host may.
+	mustOK(t, call(t, s, "publish_post", `{"title":"Three"}`))
+	mustOK(t, call(t, s, "fetch_page", `{}`))
+	res = call(t, s, runtime.UndoLastActions, `{}`)
+	if code(res) != runtime.CodeApprovalRequired || len(w.Posts()) != 1 {
+		t.Fatalf("the model's undo while tainted: %s posts %v", res.JSON(), w.Posts())
+	}
+	if _, err := s.Undo(ctx, 1); err != nil || len(w.Posts()) != 0 {
+		t.Fatalf("the host's undo: %v posts %v", err, w.Posts())
 	}
 	if off := w.Replicas(t, 1, store)[0].Session("conv-no-undo"); has(names(t, off), runtime.UndoLastActions) {
 		t.Fatal("the undo tool is offered without WithUndoTool")
