@@ -89,11 +89,10 @@ func (r *Registry) Observe(fn func(CallEvent)) (remove func()) {
 }
 
 // observed runs a call of name and tells the observers fns of it.
-func (r *Registry) observed(ctx context.Context, fns []*func(CallEvent), name string, raw []byte, opts CallOptions) Result {
-	e := r.tools.Load().byName[name]
+func (r *Registry) observed(ctx context.Context, fns []*func(CallEvent), e *entry, name string, raw []byte, opts CallOptions) Result {
 	retry := e != nil && r.guard.failedBefore(opts.StepID, name, r.now())
 	start := r.now()
-	res := r.callTool(ctx, name, raw, opts)
+	res := r.callEntry(ctx, e, name, raw, opts)
 	ev := CallEvent{Tool: name, Duration: r.now().Sub(start), DryRun: opts.DryRun, Replayed: res.Replayed, Retry: retry}
 	if e == nil {
 		ev.Tool, ev.Unknown = clipName(name), true

@@ -371,17 +371,31 @@ func (r *Registry) Visible(a Autonomy) []Tool {
 // idempotency; retry guard; deadline; execute (panics become internal);
 // result size cap and result check; untrusted wrapping. A tool disabled or
 // blocked (DisableTool) answers permission_denied after the look-up.
-func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) Result {
+func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) (res Result) {
+	e := r.tools.Load().byName[name]
 	if fns := r.obs.fns.Load(); fns != nil {
-		return r.observed(ctx, *fns, name, rawArgs, opts)
+		return r.observed(ctx, *fns, e, name, rawArgs, opts)
 	}
-	return r.callTool(ctx, name, rawArgs, opts)
+	// callEntry's body, repeated here: one call frame less on every call.
+	if e == nil {
+		return r.notFound(name)
+	}
+	if p := r.ts.stops.Load(); p != nil && (*p)[name] != nil {
+		return r.fail(e, stoppedError((*p)[name]))
+	}
+	defer r.recoverCall(ctx, e, &res)
+	if len(e.meta.Dependencies) > 0 {
+		if ctx, f := r.enter(ctx, e, &opts); f != nil {
+			return r.carryTaint(e, f, r.dispatch(ctx, e, rawArgs, opts))
+		}
+	}
+	return r.dispatch(ctx, e, rawArgs, opts)
 }
 
-// callTool is Call without the observers.
-func (r *Registry) callTool(ctx context.Context, name string, rawArgs []byte, opts CallOptions) (res Result) {
-	e, ok := r.tools.Load().byName[name]
-	if !ok {
+// callEntry is Call of e (nil: no tool is named name) without the
+// observers.
+func (r *Registry) callEntry(ctx context.Context, e *entry, name string, rawArgs []byte, opts CallOptions) (res Result) {
+	if e == nil {
 		return r.notFound(name)
 	}
 	if te := r.stopped(e); te != nil {
