@@ -483,7 +483,7 @@ func TestApprovalWithoutElicitation(t *testing.T) {
 		}
 		id := c.cs.ID()
 		if m.stateless() {
-			id = c.conv
+			id = mcpserver.StatelessSessionID(c.conv)
 		}
 		out, err := srv.Session(id).Approve(context.Background(), env.Error.Details.CallID)
 		if err != nil || !out.Success || w.deleted.Load() != 1 {
@@ -507,5 +507,45 @@ func TestForgedRequestState(t *testing.T) {
 	}
 	if w.deleted.Load() != 0 {
 		t.Error("a forged approval ran the tool")
+	}
+}
+
+func TestToolsChanged(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		reg, _ := newRegistry(t)
+		c, srv := start(t, reg, m, setup{})
+		if slices.Contains(names(c.list()), "ping_later") {
+			t.Fatal("ping_later listed before it is registered")
+		}
+		err := reg.Register(runtime.Tool{Meta: runtime.Meta{Name: "ping_later", Description: "Answers pong.", Risk: runtime.RiskLow,
+			ArgsSchema: schema(`{"type":"object","properties":{}}`)},
+			Execute: func(context.Context, any) (any, error) { return map[string]any{"pong": true}, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.ToolsChanged()
+		c.waitChanged()
+		if !slices.Contains(names(c.list()), "ping_later") {
+			t.Fatal("ping_later not listed after ToolsChanged")
+		}
+		if res := c.mustCall("ping_later", map[string]any{}); res.IsError {
+			t.Errorf("ping_later: %s", text(t, res))
+		}
+	})
+}
+
+func TestStatelessConversations(t *testing.T) {
+	reg, _ := newRegistry(t)
+	c, _ := start(t, reg, modes[3], setup{})
+	c.found()
+	other := &client{t: t, m: c.m, cs: c.cs, conv: "another-conversation"}
+	if slices.Contains(names(other.list()), "delete_note") {
+		t.Error("a promotion of one conversation is listed in another")
+	}
+	for range 2 { // requests naming no conversation are one each
+		res, err := c.cs.ListTools(context.Background(), &mcp.ListToolsParams{})
+		if err != nil || slices.Contains(names(res.Tools), "delete_note") {
+			t.Errorf("a request naming no conversation: %v, %v", err, names(res.Tools))
+		}
 	}
 }
