@@ -169,7 +169,7 @@ func TestList(t *testing.T) {
 		reg, _ := newRegistry(t)
 		c, _ := start(t, reg, m, setup{})
 		tools := c.list()
-		want := []string{"count_slowly", "draw_dot", "fetch_page", "get_note", "greet_user", "wait_for_cancel",
+		want := []string{"count_slowly", "draw_broken", "draw_dot", "fetch_page", "get_note", "greet_user", "wait_for_cancel",
 			runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex}
 		if got := names(tools); !slices.Equal(got, want) {
 			t.Fatalf("tools/list = %v, want %v", got, want)
@@ -250,6 +250,13 @@ func TestCall(t *testing.T) {
 		}
 		if img, ok := res.Content[0].(*mcp.ImageContent); !ok || img.MIMEType != "image/png" || string(img.Data) != "\x89PNG fake" {
 			t.Errorf("draw_dot block 0 = %+v", res.Content[0])
+		}
+		if res := c.mustCall("count_slowly", json.RawMessage("null")); res.IsError {
+			t.Errorf("null arguments: %s", text(t, res))
+		}
+		res = c.mustCall("draw_broken", nil)
+		if !res.IsError || !strings.Contains(text(t, res), "no pixels") {
+			t.Errorf("draw_broken: isError %v, %s", res.IsError, text(t, res))
 		}
 	})
 }

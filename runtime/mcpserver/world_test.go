@@ -38,6 +38,11 @@ func (inputRequired) MCPResult() *mcp.CallToolResult {
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}}}
 }
 
+// broken is a result whose content cannot be made.
+type broken struct{}
+
+func (broken) MCPContent() []mcp.Content { panic("no pixels") }
+
 func schema(s string) json.RawMessage { return json.RawMessage(s) }
 
 type noteArgs struct {
@@ -58,7 +63,7 @@ func decode(args any) noteArgs {
 //   - wait_for_cancel: runs until its context ends;
 //   - fetch_page: returns untrusted text;
 //   - greet_user: asks the user for input (an input_required result);
-//   - draw_dot: returns MCP content blocks.
+//   - draw_dot: returns MCP content blocks; draw_broken panics making them.
 func newRegistry(t testing.TB) (*runtime.Registry, *world) {
 	w := &world{started: make(chan struct{}, 1), cancelled: make(chan struct{}, 1)}
 	idArgs := schema(`{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"integer","minimum":1}}}`)
@@ -117,6 +122,8 @@ func newRegistry(t testing.TB) (*runtime.Registry, *world) {
 			}},
 		{Meta: runtime.Meta{Name: "draw_dot", Description: "Draws a dot.", Risk: runtime.RiskLow, ArgsSchema: empty},
 			Execute: func(context.Context, any) (any, error) { return dot{}, nil }},
+		{Meta: runtime.Meta{Name: "draw_broken", Description: "Draws nothing.", Risk: runtime.RiskLow, ArgsSchema: empty},
+			Execute: func(context.Context, any) (any, error) { return broken{}, nil }},
 	}
 	reg := runtime.New()
 	for _, tool := range tools {
