@@ -44,6 +44,11 @@ func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 		raw = []byte("{}") // arguments are optional in MCP
 	}
 	res := sess.Call(ctx, p.Name, raw, runtime.CallOptions{})
+	if pe, ok := res.Data.(ProtocolError); ok && res.Success && !res.Replayed && res.Untrusted == nil {
+		if err := pe.MCPError(); err != nil {
+			return nil, err
+		}
+	}
 	if res.Pending != nil && canElicit(req) {
 		return c.s.askApproval(sess, res.Pending), nil
 	}
