@@ -36,6 +36,9 @@ type Server struct {
 
 	defs sync.Map // tool name -> *mcp.Tool, rendered once
 
+	handler     http.Handler
+	handlerOnce sync.Once
+
 	mu        sync.Mutex
 	conns     map[*conn]struct{} // live stateful sessions
 	stateless *conn              // the server of every stateless request
@@ -128,8 +131,14 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // Handler returns the streamable HTTP endpoint (mount it at /mcp). A
 // request of protocol revision 2026-07-28 or later (its MCP-Protocol-Version
 // header) is served stateless; older ones in stateful sessions, so that the
-// server can ask the client for input (elicitation) during a call.
+// server can ask the client for input (elicitation) during a call. Every
+// call returns the same handler, which keeps the stateful sessions.
 func (s *Server) Handler() http.Handler {
+	s.handlerOnce.Do(func() { s.handler = s.newHandler() })
+	return s.handler
+}
+
+func (s *Server) newHandler() http.Handler {
 	idle := s.idle
 	if idle < 0 {
 		idle = 0
