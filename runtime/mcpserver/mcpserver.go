@@ -33,6 +33,7 @@ type Server struct {
 	logger       *slog.Logger
 	stateKey     []byte
 	idle         time.Duration
+	runID        string
 
 	defs sync.Map // tool name -> *mcp.Tool, rendered once
 
@@ -90,6 +91,12 @@ const DefaultSessionTimeout = time.Hour
 // clients that never end their sessions hold memory without bound).
 func WithSessionTimeout(d time.Duration) Option { return func(s *Server) { s.idle = d } }
 
+// WithRunSessionID sets the id of the runtime.Session that RunStdio and
+// Run serve (default: a random one for each run), so that the host can
+// find it with Session. Give each process its own when replicas share a
+// SessionStore.
+func WithRunSessionID(id string) Option { return func(s *Server) { s.runID = id } }
+
 // New returns a server of reg's tools.
 func New(reg *runtime.Registry, opts ...Option) *Server {
 	s := &Server{
@@ -122,7 +129,10 @@ func (s *Server) RunStdio(ctx context.Context) error {
 // transport) until the client closes it or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	c := s.newConn(true)
-	c.id = rand.Text()
+	c.id = s.runID
+	if c.id == "" {
+		c.id = rand.Text()
+	}
 	s.track(c)
 	defer s.untrack(c)
 	return c.srv.Run(ctx, t)
