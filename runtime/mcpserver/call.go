@@ -50,7 +50,18 @@ func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 		}
 	}
 	if res.Pending != nil && canElicit(req) {
-		return c.s.askApproval(sess, res.Pending), nil
+		ask := c.s.askApproval(sess, res.Pending)
+		if req.ProtocolVersion() >= statelessVersion {
+			return ask, nil // the client asks the user and retries the call
+		}
+		answer, err := req.Session.Elicit(ctx, ask.InputRequests[approvalInput].(*mcp.ElicitParams))
+		if err != nil {
+			// The call stays pending: the model reads approval_required,
+			// and the host may still approve it (Server.Session).
+			c.s.logger.Warn("mcpserver: the client could not be asked to approve a call", "tool", p.Name, "call", res.Pending.ID, "err", err)
+			return toResult(res), nil
+		}
+		return toResult(decide(ctx, sess, res.Pending.ID, answer)), nil
 	}
 	if p.Name == runtime.SearchToolsByKeywords || p.Name == runtime.SearchToolsByRegex {
 		c.changed(ctx, sess)
@@ -166,10 +177,10 @@ var approvalSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"approve":{"type":"boolean","title":"Approve","description":"Run the call as previewed","default":true},` +
 	`"reason":{"type":"string","title":"Reason","description":"If you do not approve it: why (the assistant is told)"}}}`)
 
-// askApproval answers a call that waits for the user's approval with an
-// elicitation of it: the SDK asks a stateful client at once (elicitation/create)
-// and calls handle again with the answer; a 2026-07-28 client gets an
-// input_required result and retries the call with it.
+// askApproval returns the elicitation of a call that waits for the user's
+// approval: a stateful client is asked at once (elicitation/create); a
+// 2026-07-28 client gets it as an input_required result and retries the
+// call with the answer and the signed requestState.
 func (s *Server) askApproval(sess *runtime.Session, pc *runtime.PendingCall) *mcp.CallToolResult {
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "Approve the call of %s? %s\n", pc.Tool, pc.Reason)
@@ -211,6 +222,12 @@ func (c *conn) resume(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	if answer == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "inputResponses holds no answer to " + approvalInput}
 	}
+	return toResult(decide(ctx, sess, st.Call, answer)), nil
+}
+
+// decide approves or denies the pending call id with the user's answer to
+// its elicitation.
+func decide(ctx context.Context, sess *runtime.Session, id string, answer *mcp.ElicitResult) runtime.Result {
 	approve, reason := false, ""
 	switch answer.Action {
 	case "accept":
@@ -228,10 +245,11 @@ func (c *conn) resume(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 		reason = "the user dismissed the request for approval"
 	}
 	var res runtime.Result
+	var err error
 	if approve {
-		res, err = sess.Approve(ctx, st.Call)
+		res, err = sess.Approve(ctx, id)
 	} else {
-		res, err = sess.Deny(ctx, st.Call, reason)
+		res, err = sess.Deny(ctx, id, reason)
 	}
 	if err != nil {
 		code := runtime.CodeNotFound
@@ -240,5 +258,5 @@ func (c *conn) resume(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 		}
 		res = runtime.Fail(runtime.Errorf(code, "%s", err.Error()))
 	}
-	return toResult(res), nil
+	return res
 }

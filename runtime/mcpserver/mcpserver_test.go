@@ -600,3 +600,32 @@ func TestProtocolErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestApprovalElicitationFails: a stateful client that fails to ask its
+// user gets the approval_required envelope, and the call stays pending for
+// the host.
+func TestApprovalElicitationFails(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		if m.version >= "2026-07-28" {
+			t.Skip("a 2026-07-28 client asks its user itself")
+		}
+		reg, w := newRegistry(t)
+		c, srv := start(t, reg, m, setup{serverOpts: []mcpserver.Option{supervised, mcpserver.WithRunSessionID("stdio-2")},
+			elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return nil, errors.New("no user at the keyboard")
+			}})
+		c.found()
+		res := c.mustCall("delete_note", map[string]any{"id": 5})
+		if !res.IsError || !strings.Contains(text(t, res), `"code":"approval_required"`) || w.deleted.Load() != 0 {
+			t.Fatalf("result %s, deleted %d", text(t, res), w.deleted.Load())
+		}
+		id := c.cs.ID()
+		if !m.http {
+			id = "stdio-2"
+		}
+		pending, err := srv.Session(id).Pending(context.Background())
+		if err != nil || len(pending) != 1 || pending[0].Tool != "delete_note" {
+			t.Fatalf("pending = %+v, %v", pending, err)
+		}
+	})
+}
