@@ -18,8 +18,10 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/toolcat
 
-# What the tests need besides Go: redis-server. As root with apt-get it is
-# installed; otherwise this stops with the command that installs it.
+# What the tests need besides Go: redis-server, Node.js and npm (the MCP
+# tests install the npm clients they run themselves). As root with apt-get
+# they are installed; otherwise this stops with the command that installs
+# them.
 deps:
 	@sh .ci/deps
 
@@ -110,6 +112,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzSessionCall -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzMemorySessionStore -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz FuzzCallArguments -fuzztime $(FUZZTIME) ./runtime/mcpserver/
 	$(GO) test -run '^$$' -fuzz FuzzSearch -fuzztime $(FUZZTIME) ./runtime/discovery/
 	$(GO) test -run '^$$' -fuzz FuzzSchemaTexts -fuzztime $(FUZZTIME) ./runtime/discovery/
 	$(GO) test -count=1 -timeout 0 -run '^TestDifferentialSchemas$$' ./gen/internal/validatortest/ -args -schemafuzz.time=$(FUZZTIME)
