@@ -22,6 +22,17 @@ import (
 // is a conversation of its own.
 const SessionMetaKey = "toolcat/session"
 
+// maxSessionName bounds the conversation a stateless request names; a
+// longer name is read as none.
+const maxSessionName = 200
+
+// StatelessSessionID is the id of the runtime.Session of the stateless
+// requests that name the conversation name in their _meta (SessionMetaKey):
+// "meta/" + name. The prefix keeps them apart from stateful sessions, whose
+// ids are their Mcp-Session-Id, so that a request cannot name its way into
+// another client's session.
+func StatelessSessionID(name string) string { return "meta/" + name }
+
 // conn is one mcp.Server and what it serves: one stateful session, or
 // every stateless request.
 type conn struct {
@@ -59,10 +70,10 @@ func (s *Server) newConn(stateful bool) *conn {
 		// the MCP session id is the toolcat session's.
 		opts.GetSessionID = func() string {
 			c.id = rand.Text()
-			s.track(c)
 			return c.id
 		}
 		opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) {
+			s.track(c)
 			go func() {
 				req.Session.Wait()
 				s.untrack(c)
@@ -128,11 +139,11 @@ func (c *conn) session(req mcp.Request) *runtime.Session {
 			meta = r.Params.GetMeta()
 		}
 	}
-	id, _ := meta[SessionMetaKey].(string)
-	if id == "" || len(id) > 200 {
-		id = "stateless-" + rand.Text()
+	name, _ := meta[SessionMetaKey].(string)
+	if name == "" || len(name) > maxSessionName {
+		name = "anonymous-" + rand.Text()
 	}
-	return c.s.Session(id)
+	return c.s.Session(StatelessSessionID(name))
 }
 
 func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -31,6 +32,7 @@ type Server struct {
 	sessionOpts  func(mcpSessionID string) []runtime.SessionOption
 	logger       *slog.Logger
 	stateKey     []byte
+	idle         time.Duration
 
 	defs sync.Map // tool name -> *mcp.Tool, rendered once
 
@@ -55,8 +57,9 @@ func WithInstructions(text string) Option { return func(s *Server) { s.instructi
 
 // WithSessionOptions gives the options of the runtime.Session of each MCP
 // session (autonomy, trust rules, sender, undo tool...), from its id: the
-// Mcp-Session-Id of a stateful session, the id a stateless request names
-// in its _meta (see SessionMetaKey), or one made for the session.
+// Mcp-Session-Id of a stateful session, StatelessSessionID of the name a
+// stateless request gives in its _meta (SessionMetaKey), or one made for
+// the session (stdio; a stateless request that names none).
 func WithSessionOptions(fn func(mcpSessionID string) []runtime.SessionOption) Option {
 	return func(s *Server) { s.sessionOpts = fn }
 }
@@ -72,10 +75,23 @@ func WithRequestStateKey(key []byte) Option {
 	return func(s *Server) { s.stateKey = append([]byte(nil), key...) }
 }
 
+// DefaultSessionTimeout is how long a stateful HTTP session may stay idle
+// before the server closes it, unless WithSessionTimeout says otherwise.
+// A client whose session was closed gets 404 and starts a new one; the
+// runtime.Session's state stays in the registry's SessionStore for its own
+// TTL.
+const DefaultSessionTimeout = time.Hour
+
+// WithSessionTimeout sets how long a stateful HTTP session may stay idle
+// (default DefaultSessionTimeout; 0 or less: never closed, which lets
+// clients that never end their sessions hold memory without bound).
+func WithSessionTimeout(d time.Duration) Option { return func(s *Server) { s.idle = d } }
+
 // New returns a server of reg's tools.
 func New(reg *runtime.Registry, opts ...Option) *Server {
 	s := &Server{
 		reg:   reg,
+		idle:  DefaultSessionTimeout,
 		impl:  mcp.Implementation{Name: "toolcat", Version: "dev"},
 		conns: map[*conn]struct{}{},
 	}
@@ -114,7 +130,11 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // header) is served stateless; older ones in stateful sessions, so that the
 // server can ask the client for input (elicitation) during a call.
 func (s *Server) Handler() http.Handler {
-	stateful := mcp.NewStreamableHTTPHandler(s.statefulServer, &mcp.StreamableHTTPOptions{Logger: s.logger})
+	idle := s.idle
+	if idle < 0 {
+		idle = 0
+	}
+	stateful := mcp.NewStreamableHTTPHandler(s.statefulServer, &mcp.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: idle})
 	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.statelessConn().srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: s.logger, PropagateRequestCancellation: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -171,7 +191,8 @@ func (s *Server) untrack(c *conn) {
 	s.mu.Unlock()
 }
 
-// Session returns the runtime.Session of the MCP session id, with the
+// Session returns the runtime.Session of id (an Mcp-Session-Id, or a
+// StatelessSessionID), with the
 // options WithSessionOptions gives it: a host approves or denies there the
 // calls a client without elicitation could not ask the user about
 // (Session.Approve with the envelope's details.call_id), or reads the
