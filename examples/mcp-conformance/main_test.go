@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"image/png"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -312,4 +313,46 @@ func textOf(res *mcp.CallToolResult) string {
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// TestServeStdio runs serve --stdio on pipes standing for the process's
+// standard input and output, and calls a fixture through them; closing
+// the input ends the command.
+func TestServeStdio(t *testing.T) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, stdout := os.Stdin, os.Stdout
+	os.Stdin, os.Stdout = inR, outW
+	t.Cleanup(func() { os.Stdin, os.Stdout = stdin, stdout })
+
+	var stderr bytes.Buffer
+	code := make(chan int, 1)
+	go func() { code <- run(context.Background(), []string{"serve", "--stdio"}, io.Discard, &stderr) }()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "fixture-test", Version: "1"}, nil).
+		Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, cs, "test_image_content", nil)
+	if img, ok := only[*mcp.ImageContent](res); !ok || img.MIMEType != "image/png" {
+		t.Errorf("test_image_content over stdio: %s", mustJSON(res))
+	}
+	cs.Close()
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Errorf("serve --stdio exited %d; stderr: %s", c, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("serve --stdio did not stop when its input closed")
+	}
 }
