@@ -20,8 +20,10 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/toolcat
 
-# What the tests need besides Go: redis-server. As root with apt-get it is
-# installed; otherwise this stops with the command that installs it.
+# What the tests need besides Go: redis-server, Node.js and npm (the MCP
+# tests install the npm clients they run themselves). As root with apt-get
+# they are installed; otherwise this stops with the command that installs
+# them.
 deps:
 	@sh .ci/deps
 

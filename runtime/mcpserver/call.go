@@ -25,6 +25,7 @@ const approvalInput = "toolcat_approval"
 func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	p := req.Params
 	ctx = context.WithValue(ctx, peerKey{}, req.Session)
+	ctx = context.WithValue(ctx, requestKey{}, req)
 	if tok := p.GetProgressToken(); tok != nil && req.Session != nil {
 		ss, logger := req.Session, c.s.logger
 		ctx = runtime.WithProgressReporter(ctx, func(progress, total float64, msg string) {
@@ -34,7 +35,7 @@ func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 			}
 		})
 	}
-	if p.RequestState != "" {
+	if strings.HasPrefix(p.RequestState, approvalPrefix) {
 		return c.resume(ctx, req)
 	}
 	sess := c.session(req)
@@ -68,6 +69,11 @@ func toResult(res runtime.Result) *mcp.CallToolResult {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(env)}}}
 	}
 	if res.Untrusted == nil && !res.Replayed {
+		if r, ok := res.Data.(ToolResult); ok {
+			if out := r.MCPResult(); out != nil {
+				return out
+			}
+		}
 		if cc, ok := res.Data.(Content); ok {
 			blocks := cc.MCPContent()
 			if blocks == nil {
@@ -110,16 +116,20 @@ type approvalState struct {
 // maxStateLen bounds the requestState a client sends back.
 const maxStateLen = 2048
 
+// approvalPrefix starts the requestState of an approval; a call retried
+// with another requestState goes to its tool (see Request).
+const approvalPrefix = "toolcat-approval."
+
 func (s *Server) sign(st approvalState) string {
 	b, _ := json.Marshal(st)
 	m := hmac.New(sha256.New, s.stateKey)
 	m.Write(b)
-	return base64.RawURLEncoding.EncodeToString(b) + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+	return approvalPrefix + base64.RawURLEncoding.EncodeToString(b) + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
 func (s *Server) verify(state string) (approvalState, error) {
 	var st approvalState
-	body, sig, ok := strings.Cut(state, ".")
+	body, sig, ok := strings.Cut(strings.TrimPrefix(state, approvalPrefix), ".")
 	if !ok || len(state) > maxStateLen {
 		return st, errors.New("requestState is not one this server made")
 	}

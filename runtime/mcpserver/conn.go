@@ -87,7 +87,9 @@ func (s *Server) newConn(stateful bool) *conn {
 }
 
 // registerTools routes every name the registry and the session's built-in
-// tools may answer to handle.
+// tools may answer to handle. A registry tool is registered with its
+// input schema, so that the SDK checks the x-mcp-header parameters a
+// 2026-07-28 client sends against it.
 func (c *conn) registerTools() {
 	names := append(slices.Clone(c.s.reg.Names()), runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex, runtime.UndoLastActions)
 	c.mu.Lock()
@@ -97,12 +99,33 @@ func (c *conn) registerTools() {
 			continue
 		}
 		t := &mcp.Tool{Name: n, InputSchema: placeholder}
-		c.srv.AddTool(t, c.handle)
+		if tool, ok := c.s.reg.Get(n); ok {
+			if d, err := c.s.definition(&tool.Meta); err == nil {
+				t.InputSchema = d.InputSchema
+			}
+		}
+		if err := c.add(t); err != nil {
+			c.s.logger.Error("mcpserver: the SDK refuses the tool's input schema; its x-mcp-header parameters are not checked", "tool", n, "err", err)
+			t = &mcp.Tool{Name: n, InputSchema: placeholder}
+			c.add(t)
+		}
 		c.registered[n] = true
 		if c.anchor == nil {
 			c.anchor = t
 		}
 	}
+}
+
+// add registers t with the SDK's server, which panics on a schema it
+// refuses.
+func (c *conn) add(t *mcp.Tool) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	c.srv.AddTool(t, c.handle)
+	return nil
 }
 
 // notify makes the SDK send notifications/tools/list_changed to the
@@ -113,7 +136,7 @@ func (c *conn) notify() {
 	a := c.anchor
 	c.mu.Unlock()
 	if a != nil {
-		c.srv.AddTool(a, c.handle)
+		c.add(a)
 	}
 }
 

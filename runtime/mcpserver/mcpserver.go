@@ -236,7 +236,28 @@ type Content interface {
 	MCPContent() []mcp.Content
 }
 
+// ToolResult is implemented by a tool result that is sent as the
+// tools/call result it returns, as it is: content blocks, structuredContent,
+// isError, or the inputRequests and requestState of a 2026-07-28
+// input_required result (the client retries the call with its answers,
+// which the tool reads from Request(ctx).Params.InputResponses). It takes
+// precedence over Content; a nil result falls back to the envelope. A
+// replayed result has lost its Go type and is sent as JSON.
+type ToolResult interface {
+	MCPResult() *mcp.CallToolResult
+}
+
 type peerKey struct{}
+
+type requestKey struct{}
+
+// Request returns the tools/call request running in ctx (its _meta, its
+// progress token, and on a retried call its inputResponses and
+// requestState), nil outside an MCP call.
+func Request(ctx context.Context) *mcp.CallToolRequest {
+	r, _ := ctx.Value(requestKey{}).(*mcp.CallToolRequest)
+	return r
+}
 
 // Peer returns the MCP session of the tool call running in ctx, for a tool
 // that logs to the client (Log), asks it for a completion (CreateMessage)

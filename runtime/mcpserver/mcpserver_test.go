@@ -169,7 +169,7 @@ func TestList(t *testing.T) {
 		reg, _ := newRegistry(t)
 		c, _ := start(t, reg, m, setup{})
 		tools := c.list()
-		want := []string{"count_slowly", "draw_dot", "fetch_page", "get_note", "wait_for_cancel",
+		want := []string{"count_slowly", "draw_dot", "fetch_page", "get_note", "greet_user", "wait_for_cancel",
 			runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex}
 		if got := names(tools); !slices.Equal(got, want) {
 			t.Fatalf("tools/list = %v, want %v", got, want)
@@ -498,12 +498,12 @@ func TestForgedRequestState(t *testing.T) {
 	c.found()
 	// A client that makes up the state of an approval is refused.
 	p := &mcp.CallToolParams{Meta: c.meta(), Name: "delete_note", Arguments: map[string]any{"id": 1},
-		RequestState:   "eyJzIjoiYSIsImMiOiJiIiwidCI6ImRlbGV0ZV9ub3RlIn0.AAAA",
+		RequestState:   "toolcat-approval.eyJzIjoiYSIsImMiOiJiIiwidCI6ImRlbGV0ZV9ub3RlIn0.AAAA",
 		InputResponses: mcp.InputResponseMap{"toolcat_approval": &mcp.ElicitResult{Action: "accept"}}}
-	_, err := c.cs.CallTool(context.Background(), p)
+	res, err := c.cs.CallTool(context.Background(), p)
 	var we *jsonrpc.Error
 	if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
-		t.Errorf("forged requestState: err = %v", err)
+		t.Errorf("forged requestState: err = %v %s", err, text(t, res))
 	}
 	if w.deleted.Load() != 0 {
 		t.Error("a forged approval ran the tool")
@@ -548,4 +548,24 @@ func TestStatelessConversations(t *testing.T) {
 			t.Errorf("a request naming no conversation: %v, %v", err, names(res.Tools))
 		}
 	}
+}
+
+// TestToolAsksForInput: a tool's result implementing ToolResult asks the
+// client for input; the call comes back with the answers, which the tool
+// reads from Request(ctx). A stateful client is asked by the server
+// (elicitation/create), a 2026-07-28 one retries the call itself.
+func TestToolAsksForInput(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		reg, _ := newRegistry(t)
+		c, _ := start(t, reg, m, setup{elicit: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if r.Params.Message != "What is your name?" {
+				return nil, errors.New("unexpected question " + r.Params.Message)
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		}})
+		res := c.mustCall("greet_user", map[string]any{})
+		if res.IsError || !strings.Contains(text(t, res), "hello Ada") {
+			t.Errorf("greet_user: isError %v, %s", res.IsError, text(t, res))
+		}
+	})
 }

@@ -18,8 +18,8 @@ import (
 const inspectorVersion = "1.0.3"
 
 // inspector returns the inspector CLI's entry point, installing the npm
-// package into the cache directory (TOOLCAT_NPM_DIR, else the user's cache
-// directory) when it is missing. Without npm the test fails: make deps
+// package under the cache directory (TOOLCAT_NPM_DIR, else toolcat/npm in
+// the user's cache directory) when it is missing. Without npm the test fails: make deps
 // installs it.
 func inspector(t *testing.T) string {
 	t.Helper()
@@ -31,6 +31,9 @@ func inspector(t *testing.T) string {
 		}
 		dir = filepath.Join(cache, "toolcat", "npm")
 	}
+	// A folder of its own per package and version: tests of other
+	// packages install theirs at the same time.
+	dir = filepath.Join(dir, "inspector-cli@"+inspectorVersion)
 	pkg := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "inspector-cli")
 	entry := filepath.Join(pkg, "build", "index.js")
 	if b, err := os.ReadFile(filepath.Join(pkg, "package.json")); err == nil && strings.Contains(string(b), `"version": "`+inspectorVersion+`"`) {
