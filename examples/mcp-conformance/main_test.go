@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcat/toolcat/examples/mcp-conformance/fixtures"
 )
 
 // serve runs the command with serve --http on a free loopback port and
@@ -112,15 +114,6 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallT
 	return res
 }
 
-// fixtureNames are the tools the server lists, in order.
-var fixtureNames = []string{
-	"json_schema_2020_12_tool", "test_audio_content", "test_elicitation", "test_elicitation_sep1034_defaults",
-	"test_elicitation_sep1330_enums", "test_embedded_resource", "test_error_handling", "test_image_content",
-	"test_logging_tool", "test_missing_capability", "test_multiple_content_types", "test_sampling",
-	"test_simple_text", "test_streaming_elicitation", "test_tool_with_logging", "test_tool_with_progress",
-	"test_trigger_tool_change", "test_x_mcp_header",
-}
-
 // TestServeBothRevisions lists and calls the content fixtures over
 // streamable HTTP at 2025-11-25 (a session) and 2026-07-28 (stateless).
 func TestServeBothRevisions(t *testing.T) {
@@ -141,8 +134,12 @@ func TestServeBothRevisions(t *testing.T) {
 					t.Errorf("%s: no description or input schema", tool.Name)
 				}
 			}
-			if !slices.Equal(names, fixtureNames) {
-				t.Errorf("tools/list:\n got %v\nwant %v", names, fixtureNames)
+			var want []string
+			for _, m := range fixtures.Metas() {
+				want = append(want, m.Name)
+			}
+			if !slices.Equal(names, want) || len(want) != 26 {
+				t.Errorf("tools/list:\n got %v\nwant the %d fixtures %v", names, len(want), want)
 			}
 			if byName["test_simple_text"].OutputSchema == nil || byName["test_image_content"].OutputSchema != nil {
 				t.Error("outputSchema: want one exactly for the tools with a result schema")
