@@ -353,3 +353,62 @@ func TestServeStdio(t *testing.T) {
 		t.Error("serve --stdio did not stop when its input closed")
 	}
 }
+
+// TestServeInputRequired runs the multi-round-trip fixtures at 2026-07-28
+// with go-sdk's client, which answers input_required results with its
+// handlers and calls again; then it hands back a changed requestState.
+func TestServeInputRequired(t *testing.T) {
+	url := serve(t)
+	answers := map[string]any{"name": "Ada", "color": "blue", "ok": true}
+	opts := &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Role: "assistant", Model: "test-model", Content: &mcp.TextContent{Text: "Paris"}}, nil
+		},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: answers}, nil
+		},
+	}
+	connect := func(opts *mcp.ClientOptions) *mcp.ClientSession {
+		c := mcp.NewClient(&mcp.Implementation{Name: "fixture-test", Version: "1"}, opts)
+		c.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
+		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	cs := connect(opts)
+	for name, want := range map[string]string{
+		"test_input_required_result_elicitation":     "Hello, Ada!",
+		"test_input_required_result_sampling":        "Sampling response: Paris",
+		"test_input_required_result_list_roots":      "1 root(s): file:///work",
+		"test_input_required_result_request_state":   "state-ok",
+		"test_input_required_result_multiple_inputs": "Paris Ada: 1 root(s) visible",
+		"test_input_required_result_multi_round":     "Multi-round complete: Ada likes blue",
+		"test_input_required_result_tampered_state":  "state-ok",
+		"test_input_required_result_capabilities":    "were answered",
+	} {
+		if res := call(t, cs, name, nil); res.IsError || !strings.Contains(textOf(res), want) {
+			t.Errorf("%s: want %q, got %s", name, want, mustJSON(res))
+		}
+	}
+
+	// By hand: the first round, then the answer with a changed state.
+	cs = connect(&mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}})
+	first := call(t, cs, "test_input_required_result_tampered_state", nil)
+	if !first.NeedsInput() || first.RequestState == "" || first.InputRequests["confirm"] == nil {
+		t.Fatalf("first round: want input_required asking to confirm, with a requestState; got %s", mustJSON(first))
+	}
+	yes := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}}
+	for _, state := range []string{first.RequestState + "-TAMPERED", "x" + first.RequestState[1:], "not.signed", strings.Repeat("a", 5000)} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "test_input_required_result_tampered_state", InputResponses: yes, RequestState: state})
+		if err != nil || !res.IsError || !strings.Contains(textOf(res), "invalid_args") {
+			t.Errorf("state %.40q: want an invalid_args result, got %v %s", state, err, mustJSON(res))
+		}
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "test_input_required_result_tampered_state", InputResponses: yes, RequestState: first.RequestState})
+	if err != nil || res.IsError || !strings.Contains(textOf(res), "state-ok") {
+		t.Errorf("the state as given: want state-ok, got %v %s", err, mustJSON(res))
+	}
+}
