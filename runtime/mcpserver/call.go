@@ -40,10 +40,15 @@ func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	}
 	sess := c.session(req)
 	raw := []byte(p.Arguments)
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = []byte("{}")
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+		raw = []byte("{}") // arguments are optional in MCP
 	}
 	res := sess.Call(ctx, p.Name, raw, runtime.CallOptions{})
+	if pe, ok := res.Data.(ProtocolError); ok && res.Success && !res.Replayed && res.Untrusted == nil {
+		if err := pe.MCPError(); err != nil {
+			return nil, err
+		}
+	}
 	if res.Pending != nil && canElicit(req) {
 		return c.s.askApproval(sess, res.Pending), nil
 	}
@@ -62,8 +67,14 @@ func canElicit(req *mcp.CallToolRequest) bool {
 	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
 }
 
-// toResult maps an envelope onto a tools/call result.
-func toResult(res runtime.Result) *mcp.CallToolResult {
+// toResult maps an envelope onto a tools/call result. A result whose
+// MCPContent or MCPResult panics is answered as an internal error.
+func toResult(res runtime.Result) (out *mcp.CallToolResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = toResult(runtime.Fail(runtime.Internal(fmt.Sprintf("the tool's result could not be turned into MCP content: %v", p))))
+		}
+	}()
 	env := res.JSON()
 	if !res.Success {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(env)}}}
@@ -82,7 +93,7 @@ func toResult(res runtime.Result) *mcp.CallToolResult {
 			return &mcp.CallToolResult{Content: blocks}
 		}
 	}
-	out := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(env)}}}
+	out = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(env)}}}
 	if res.Untrusted == nil {
 		if d := dataOf(env); len(d) > 0 && d[0] == '{' {
 			out.StructuredContent = json.RawMessage(d)

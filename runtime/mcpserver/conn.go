@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -171,6 +172,10 @@ func (c *conn) session(req mcp.Request) *runtime.Session {
 
 func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if offersNot(method) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+				Message: "method not found: this server offers tools only, not " + method}
+		}
 		switch method {
 		case "tools/list":
 			if r, ok := req.(*mcp.ListToolsRequest); ok {
@@ -185,6 +190,13 @@ func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// offersNot reports whether method belongs to a feature the server does
+// not declare (resources, prompts, completion), which the SDK would
+// otherwise answer with empty lists.
+func offersNot(method string) bool {
+	return strings.HasPrefix(method, "resources/") || strings.HasPrefix(method, "prompts/") || method == "completion/complete"
 }
 
 // list answers tools/list: the session's tools, in its order.

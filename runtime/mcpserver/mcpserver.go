@@ -247,6 +247,16 @@ type ToolResult interface {
 	MCPResult() *mcp.CallToolResult
 }
 
+// ProtocolError is implemented by a tool result that answers the call
+// with a JSON-RPC error instead of a result, such as -32021 (a client
+// capability the call needs and the client did not declare): a successful
+// call whose Result.Data implements it, and whose MCPError is not nil, is
+// answered with that error (a *jsonrpc.Error keeps its code and data).
+// Tool failures the model should read are envelopes, not protocol errors.
+type ProtocolError interface {
+	MCPError() error
+}
+
 type peerKey struct{}
 
 type requestKey struct{}

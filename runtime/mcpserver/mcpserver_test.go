@@ -169,7 +169,7 @@ func TestList(t *testing.T) {
 		reg, _ := newRegistry(t)
 		c, _ := start(t, reg, m, setup{})
 		tools := c.list()
-		want := []string{"count_slowly", "draw_dot", "fetch_page", "get_note", "greet_user", "wait_for_cancel",
+		want := []string{"count_slowly", "draw_broken", "draw_dot", "fetch_page", "get_note", "greet_user", "summarize_with_model", "wait_for_cancel",
 			runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex}
 		if got := names(tools); !slices.Equal(got, want) {
 			t.Fatalf("tools/list = %v, want %v", got, want)
@@ -250,6 +250,13 @@ func TestCall(t *testing.T) {
 		}
 		if img, ok := res.Content[0].(*mcp.ImageContent); !ok || img.MIMEType != "image/png" || string(img.Data) != "\x89PNG fake" {
 			t.Errorf("draw_dot block 0 = %+v", res.Content[0])
+		}
+		if res := c.mustCall("count_slowly", json.RawMessage("null")); res.IsError {
+			t.Errorf("null arguments: %s", text(t, res))
+		}
+		res = c.mustCall("draw_broken", nil)
+		if !res.IsError || !strings.Contains(text(t, res), "no pixels") {
+			t.Errorf("draw_broken: isError %v, %s", res.IsError, text(t, res))
 		}
 	})
 }
@@ -566,6 +573,30 @@ func TestToolAsksForInput(t *testing.T) {
 		res := c.mustCall("greet_user", map[string]any{})
 		if res.IsError || !strings.Contains(text(t, res), "hello Ada") {
 			t.Errorf("greet_user: isError %v, %s", res.IsError, text(t, res))
+		}
+	})
+}
+
+// TestProtocolErrors: features the server does not offer answer method
+// not found; a tool result implementing ProtocolError answers its error.
+func TestProtocolErrors(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		reg, _ := newRegistry(t)
+		c, _ := start(t, reg, m, setup{})
+		ctx := context.Background()
+		var we *jsonrpc.Error
+		if _, err := c.cs.ListPrompts(ctx, &mcp.ListPromptsParams{}); !errors.As(err, &we) || we.Code != jsonrpc.CodeMethodNotFound {
+			t.Errorf("prompts/list: %v", err)
+		}
+		if _, err := c.cs.ListResources(ctx, &mcp.ListResourcesParams{}); !errors.As(err, &we) || we.Code != jsonrpc.CodeMethodNotFound {
+			t.Errorf("resources/list: %v", err)
+		}
+		if caps := c.cs.InitializeResult().Capabilities; caps.Prompts != nil || caps.Resources != nil || caps.Tools == nil || !caps.Tools.ListChanged {
+			t.Errorf("capabilities = %+v", caps)
+		}
+		_, err := c.call("summarize_with_model", nil)
+		if !errors.As(err, &we) || we.Code != -32021 || !strings.Contains(we.Message, "sampling") {
+			t.Errorf("summarize_with_model without sampling: %v", err)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolcat/toolcat/runtime"
@@ -38,6 +39,19 @@ func (inputRequired) MCPResult() *mcp.CallToolResult {
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}}}
 }
 
+// missingCapability answers the call with the protocol error of a client
+// capability the call needs.
+type missingCapability struct{}
+
+func (missingCapability) MCPError() error {
+	return &jsonrpc.Error{Code: -32021, Message: "the client does not declare sampling"}
+}
+
+// broken is a result whose content cannot be made.
+type broken struct{}
+
+func (broken) MCPContent() []mcp.Content { panic("no pixels") }
+
 func schema(s string) json.RawMessage { return json.RawMessage(s) }
 
 type noteArgs struct {
@@ -58,7 +72,8 @@ func decode(args any) noteArgs {
 //   - wait_for_cancel: runs until its context ends;
 //   - fetch_page: returns untrusted text;
 //   - greet_user: asks the user for input (an input_required result);
-//   - draw_dot: returns MCP content blocks.
+//   - summarize_with_model: a protocol error when the client has no sampling;
+//   - draw_dot: returns MCP content blocks; draw_broken panics making them.
 func newRegistry(t testing.TB) (*runtime.Registry, *world) {
 	w := &world{started: make(chan struct{}, 1), cancelled: make(chan struct{}, 1)}
 	idArgs := schema(`{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"integer","minimum":1}}}`)
@@ -115,8 +130,17 @@ func newRegistry(t testing.TB) (*runtime.Registry, *world) {
 				}
 				return inputRequired{}, nil
 			}},
+		{Meta: runtime.Meta{Name: "summarize_with_model", Description: "Summarizes with the client's model.", Risk: runtime.RiskLow, ArgsSchema: empty},
+			Execute: func(ctx context.Context, _ any) (any, error) {
+				if caps := mcpserver.Request(ctx).ClientCapabilities(); caps == nil || caps.Sampling == nil {
+					return missingCapability{}, nil
+				}
+				return map[string]any{"summary": "short"}, nil
+			}},
 		{Meta: runtime.Meta{Name: "draw_dot", Description: "Draws a dot.", Risk: runtime.RiskLow, ArgsSchema: empty},
 			Execute: func(context.Context, any) (any, error) { return dot{}, nil }},
+		{Meta: runtime.Meta{Name: "draw_broken", Description: "Draws nothing.", Risk: runtime.RiskLow, ArgsSchema: empty},
+			Execute: func(context.Context, any) (any, error) { return broken{}, nil }},
 	}
 	reg := runtime.New()
 	for _, tool := range tools {
