@@ -96,7 +96,7 @@ const (
 const (
 	DefaultPromotionTurns = 5
 	DefaultJournalCalls   = 50
-	DefaultJournalBytes   = 4 << 20
+	DefaultJournalBytes   = 1 << 20
 	// MaxPendingCalls is how many calls may wait for approval in one
 	// session; more answer approval_required without waiting.
 	MaxPendingCalls = 20
@@ -362,6 +362,13 @@ func (s *Session) notPromoted(e *entry) Result {
 
 // stateFailed answers a call when the session's state cannot be read.
 func (s *Session) stateFailed(ctx context.Context, e *entry, err error) Result {
+	if err == errNoSessionID {
+		te := Internal("the assistant's host made this conversation without an id").
+			WithSuggestion("Do not retry; tell the user the assistant is misconfigured.")
+		te.internal = true
+		s.r.log.LogAttrs(ctx, slog.LevelError, "toolcat: "+err.Error())
+		return s.r.fail(e, te)
+	}
 	s.r.log.LogAttrs(ctx, slog.LevelError, "toolcat: session state", slog.String("session", s.id), slog.Any("err", err))
 	te := DependencyUnavailable("the state of this conversation cannot be read right now").
 		WithSuggestion("Retry in a moment; if it keeps failing, tell the user the assistant's session store is unavailable.")

@@ -97,12 +97,19 @@ func (s *Session) ttl() time.Duration {
 
 // load reads the core state.
 func (s *Session) load(ctx context.Context) (*coreState, error) {
+	if s.id == "" {
+		return nil, errNoSessionID
+	}
 	b, err := s.r.sessionStore().Load(ctx, s.id)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSessionState, err)
 	}
 	return decodeCore(b)
 }
+
+// errNoSessionID is the error of a session made without an id: a fault of
+// the host.
+var errNoSessionID = &SessionError{Msg: "the session has no id: give Registry.Session the conversation's id"}
 
 // updateCore changes the core state with fn and stores it.
 func (s *Session) updateCore(ctx context.Context, fn func(st *coreState) error) error {
@@ -120,6 +127,9 @@ func (s *Session) updateCore(ctx context.Context, fn func(st *coreState) error) 
 
 // update runs a read-modify-write of one part of the state.
 func (s *Session) update(ctx context.Context, part string, fn func([]byte) ([]byte, error)) error {
+	if s.id == "" {
+		return errNoSessionID
+	}
 	err := s.r.sessionStore().Update(ctx, s.id+part, s.ttl(), fn)
 	if err != nil && !isSessionError(err) {
 		return fmt.Errorf("%w: %w", ErrSessionState, err)

@@ -104,3 +104,17 @@ func TestSessionJournalBounded(t *testing.T) {
 		t.Fatalf("undo of a call too large to keep: %v", err)
 	}
 }
+
+// TestSessionWithoutID checks that a session made without an id answers
+// internal (the host's fault), not a retryable store error.
+func TestSessionWithoutID(t *testing.T) {
+	w := sessionflow.NewWorld()
+	s := w.Replicas(t, 1, runtime.NewMemorySessionStore())[0].Session("")
+	res := s.Call(context.Background(), "search_docs", []byte(`{}`), runtime.CallOptions{})
+	if res.Success || res.Error.Code != runtime.CodeInternal || !strings.Contains(res.Error.Message, "without an id") {
+		t.Fatalf("a session without an id: %s", res.JSON())
+	}
+	if err := s.EndTurn(context.Background()); err == nil || !strings.Contains(err.Error(), "no id") {
+		t.Fatalf("EndTurn without an id: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -22,13 +23,28 @@ type SessionStore interface {
 	// run more than once, when another writer got in first: it must
 	// depend only on its argument, and must not keep or change it. When fn
 	// returns an error nothing is written and Update returns that error;
-	// when it returns nil state the session is deleted.
+	// when it returns nil or empty state the session is deleted.
+	//
+	// An empty id, a ttl of zero or less and a nil fn are errors, as is a
+	// context already done (the error wraps ctx.Err()); fn does not run then.
 	Update(ctx context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error
 }
 
 // ErrSessionConflict is returned by a SessionStore's Update that kept
 // losing the race for a session to other writers.
 var ErrSessionConflict = errors.New("session state: too many concurrent updates")
+
+// checkSession returns the error of a store's call with ctx already done
+// or an empty id, or nil.
+func checkSession(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("session store: %w", err)
+	}
+	if id == "" {
+		return errors.New("session store: the session id is empty")
+	}
+	return nil
+}
 
 // DefaultMaxSessions is how many sessions a MemorySessionStore holds at
 // most unless WithMaxSessions says otherwise.
@@ -87,7 +103,10 @@ func (s *MemorySessionStore) Len() int {
 }
 
 // Load returns a copy of the state of session id.
-func (s *MemorySessionStore) Load(_ context.Context, id string) ([]byte, error) {
+func (s *MemorySessionStore) Load(ctx context.Context, id string) ([]byte, error) {
+	if err := checkSession(ctx, id); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ms := s.get(id)
@@ -98,7 +117,16 @@ func (s *MemorySessionStore) Load(_ context.Context, id string) ([]byte, error) 
 }
 
 // Update runs fn under the store's lock: it runs once.
-func (s *MemorySessionStore) Update(_ context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error {
+func (s *MemorySessionStore) Update(ctx context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error {
+	if err := checkSession(ctx, id); err != nil {
+		return err
+	}
+	if ttl <= 0 {
+		return fmt.Errorf("session store: ttl %v is not positive", ttl)
+	}
+	if fn == nil {
+		return errors.New("session store: Update without a function")
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ms := s.get(id)
@@ -110,7 +138,7 @@ func (s *MemorySessionStore) Update(_ context.Context, id string, ttl time.Durat
 	if err != nil {
 		return err
 	}
-	if state == nil {
+	if len(state) == 0 {
 		if ms != nil {
 			s.remove(s.byID[id])
 		}

@@ -1,6 +1,7 @@
-// Package redisstore is a runtime.IdempotencyStore in Redis, for agent
-// replicas that must share idempotency keys: one execution per key across
-// every process using the same Redis.
+// Package redisstore keeps in Redis what agent replicas must share: Store is
+// a runtime.IdempotencyStore (one execution per key across every process
+// using the same Redis), SessionStore a runtime.SessionStore (the state of a
+// conversation, whichever replica serves its next turn).
 //
 //	rdb := redis.NewClient(&redis.Options{
 //		Addr:                  "localhost:6379",
@@ -12,8 +13,9 @@
 //		MaxRetries:            -1, // the registry answers; the model retries
 //	})
 //	reg := runtime.New(runtime.WithIdempotencyStore(redisstore.New(rdb)))
+//	sessions := redisstore.NewSessionStore(rdb)
 //
-// Give the store a client with these options: without ContextTimeoutEnabled,
+// Give the stores a client with these options: without ContextTimeoutEnabled,
 // go-redis ignores context deadlines on the socket, so a hung Redis holds a
 // call for ReadTimeout (5s by default) times its retries, past the call's
 // deadline and the tool's SLA. The registry bounds every store operation by
@@ -28,9 +30,15 @@
 // cannot be reached every method returns an error, and the registry then
 // refuses to run the tool (fails closed).
 //
-// Results survive a Redis restart only if Redis persists its data (RDB or
-// AOF); without persistence a restart forgets completed keys. The store needs
-// Redis 7.0 or later (SET with both NX and GET).
+// A session is a hash at "toolcat:session:"+id (WithSessionPrefix) holding
+// its state and a version, with the session's TTL on the key; Update writes
+// it with a compare-and-set script on the version and retries, with a
+// jittered wait, when another replica wrote first (see SessionStore). Load
+// and Update honour their context's deadline with the client above.
+//
+// Results and sessions survive a Redis restart only if Redis persists its
+// data (RDB or AOF); without persistence a restart forgets completed keys and
+// sessions. The stores need Redis 7.0 or later (SET with both NX and GET).
 package redisstore
 
 import (
