@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"image/png"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolcat/toolcat/examples/mcp-conformance/fixtures"
@@ -403,12 +405,34 @@ func TestServeInputRequired(t *testing.T) {
 	yes := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}}
 	for _, state := range []string{first.RequestState + "-TAMPERED", "x" + first.RequestState[1:], "not.signed", strings.Repeat("a", 5000)} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "test_input_required_result_tampered_state", InputResponses: yes, RequestState: state})
-		if err != nil || !res.IsError || !strings.Contains(textOf(res), "invalid_args") {
-			t.Errorf("state %.40q: want an invalid_args result, got %v %s", state, err, mustJSON(res))
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("state %.40q: want JSON-RPC invalid params, got %v %s", state, err, mustJSON(res))
 		}
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "test_input_required_result_tampered_state", InputResponses: yes, RequestState: first.RequestState})
 	if err != nil || res.IsError || !strings.Contains(textOf(res), "state-ok") {
 		t.Errorf("the state as given: want state-ok, got %v %s", err, mustJSON(res))
+	}
+}
+
+// TestServeMissingCapability calls test_missing_capability at 2026-07-28
+// without and with the sampling capability.
+func TestServeMissingCapability(t *testing.T) {
+	url := serve(t)
+	cs := new(client).connect(t, url, "2026-07-28") // samples: declares sampling
+	if res := call(t, cs, "test_missing_capability", nil); res.IsError || !strings.Contains(textOf(res), "the tool ran") {
+		t.Errorf("with sampling: %s", mustJSON(res))
+	}
+	bare, err := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Close()
+	res, err := bare.CallTool(context.Background(), &mcp.CallToolParams{Name: "test_missing_capability"})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities || !bytes.Contains(je.Data, []byte(`"sampling":{}`)) {
+		t.Errorf("without sampling: want -32021 naming sampling, got %v %s", err, mustJSON(res))
 	}
 }
