@@ -33,8 +33,12 @@ type Server struct {
 	logger       *slog.Logger
 	stateKey     []byte
 	idle         time.Duration
+	runID        string
 
 	defs sync.Map // tool name -> *mcp.Tool, rendered once
+
+	handler     http.Handler
+	handlerOnce sync.Once
 
 	mu        sync.Mutex
 	conns     map[*conn]struct{} // live stateful sessions
@@ -87,6 +91,12 @@ const DefaultSessionTimeout = time.Hour
 // clients that never end their sessions hold memory without bound).
 func WithSessionTimeout(d time.Duration) Option { return func(s *Server) { s.idle = d } }
 
+// WithRunSessionID sets the id of the runtime.Session that RunStdio and
+// Run serve (default: a random one for each run), so that the host can
+// find it with Session. Give each process its own when replicas share a
+// SessionStore.
+func WithRunSessionID(id string) Option { return func(s *Server) { s.runID = id } }
+
 // New returns a server of reg's tools.
 func New(reg *runtime.Registry, opts ...Option) *Server {
 	s := &Server{
@@ -119,7 +129,10 @@ func (s *Server) RunStdio(ctx context.Context) error {
 // transport) until the client closes it or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	c := s.newConn(true)
-	c.id = rand.Text()
+	c.id = s.runID
+	if c.id == "" {
+		c.id = rand.Text()
+	}
 	s.track(c)
 	defer s.untrack(c)
 	return c.srv.Run(ctx, t)
@@ -128,8 +141,14 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // Handler returns the streamable HTTP endpoint (mount it at /mcp). A
 // request of protocol revision 2026-07-28 or later (its MCP-Protocol-Version
 // header) is served stateless; older ones in stateful sessions, so that the
-// server can ask the client for input (elicitation) during a call.
+// server can ask the client for input (elicitation) during a call. Every
+// call returns the same handler, which keeps the stateful sessions.
 func (s *Server) Handler() http.Handler {
+	s.handlerOnce.Do(func() { s.handler = s.newHandler() })
+	return s.handler
+}
+
+func (s *Server) newHandler() http.Handler {
 	idle := s.idle
 	if idle < 0 {
 		idle = 0

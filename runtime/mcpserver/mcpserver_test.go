@@ -464,11 +464,8 @@ func TestApprovalByElicitation(t *testing.T) {
 
 func TestApprovalWithoutElicitation(t *testing.T) {
 	forEachMode(t, func(t *testing.T, m mode) {
-		if !m.http {
-			t.Skip("the host finds the session by its MCP session id, which a pipe has not")
-		}
 		reg, w := newRegistry(t)
-		c, srv := start(t, reg, m, setup{serverOpts: []mcpserver.Option{supervised}})
+		c, srv := start(t, reg, m, setup{serverOpts: []mcpserver.Option{supervised, mcpserver.WithRunSessionID("stdio-1")}})
 		c.found()
 		res := c.mustCall("delete_note", map[string]any{"id": 9})
 		if !res.IsError {
@@ -489,6 +486,9 @@ func TestApprovalWithoutElicitation(t *testing.T) {
 			t.Fatal("delete_note ran before approval")
 		}
 		id := c.cs.ID()
+		if !m.http {
+			id = "stdio-1"
+		}
 		if m.stateless() {
 			id = mcpserver.StatelessSessionID(c.conv)
 		}

@@ -133,7 +133,7 @@ func TestInspectorHTTP(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"--http", "127.0.0.1:0"}, pw)
+		done <- run(ctx, []string{"serve", "--http", "127.0.0.1:0"}, pw)
 		pw.Close()
 	}()
 	t.Cleanup(func() {

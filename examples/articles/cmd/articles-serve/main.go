@@ -52,8 +52,11 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.admin, "admin", "", "serve the admin API on `ADDR` (with --http)")
 	fs.StringVar(&c.autonomy, "autonomy", "supervised", "the agent's autonomy in each session: read_only, supervised or full")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: articles-serve --stdio | --http ADDR [--admin ADDR] [--autonomy LEVEL]")
+		fmt.Fprintln(stderr, "usage: articles-serve [serve] --stdio | --http ADDR [--admin ADDR] [--autonomy LEVEL]")
 		fs.PrintDefaults()
+	}
+	if len(args) > 0 && args[0] == "serve" { // the subcommand's name may be given
+		args = args[1:]
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
