@@ -10,16 +10,20 @@ RULESDOC := docs/lint-rules.md
 DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
+GEN_DIRS += examples/mcp-conformance/fixtures
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus fuzz bench bench-compare clean
+.PHONY: test-mcp-conformance
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/toolcat
 
-# What the tests need besides Go: redis-server. As root with apt-get it is
-# installed; otherwise this stops with the command that installs it.
+# What the tests need besides Go: redis-server, Node.js and npm (the MCP
+# tests install the npm clients they run themselves). As root with apt-get
+# they are installed; otherwise this stops with the command that installs
+# them.
 deps:
 	@sh .ci/deps
 
@@ -28,6 +32,7 @@ deps:
 # the race detector.
 test: deps
 	$(MAKE) --no-print-directory check-generate lint test-unit test-race test-sdk test-corpus
+	$(MAKE) --no-print-directory test-mcp-conformance
 
 test-unit:
 	$(GO) test -count=1 ./...
@@ -40,6 +45,14 @@ test-race:
 # MCP), in a module of their own so toolcat does not depend on them.
 test-sdk:
 	cd internal/sdkcheck && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The official MCP conformance suite against the fixture server
+# examples/mcp-conformance (tools compiled by toolcat), for revisions
+# 2025-11-25 and 2026-07-28, with their baselines of expected failures.
+# Installs the suite and Node.js 22 from the npm registry on first use
+# (npm must be on PATH; .ci/mcp-conformance says how to get it).
+test-mcp-conformance:
+	.ci/mcp-conformance
 
 # Real tool definitions written by others (MCP servers' tool lists), each
 # set taken through catalog, lint, gen, go vet and the generated
@@ -57,6 +70,7 @@ lint: build
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(BIN) lint $(EXAMPLE)
+	$(BIN) lint examples/mcp-conformance/fixtures/catalog
 
 # The example project, end to end: lint its catalog, compile it into Go,
 # build it, run its conformance tests, then a few calls as an agent host
@@ -110,6 +124,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzSessionCall -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzMemorySessionStore -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz FuzzCallArguments -fuzztime $(FUZZTIME) ./runtime/mcpserver/
 	$(GO) test -run '^$$' -fuzz FuzzSearch -fuzztime $(FUZZTIME) ./runtime/discovery/
 	$(GO) test -run '^$$' -fuzz FuzzSchemaTexts -fuzztime $(FUZZTIME) ./runtime/discovery/
 	$(GO) test -run '^$$' -fuzz FuzzPutState -fuzztime $(FUZZTIME) ./runtime/admin/

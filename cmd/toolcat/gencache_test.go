@@ -40,8 +40,12 @@ func TestGenCache(t *testing.T) {
 	dir := t.TempDir()
 	genInto(t, exampleCatalog, dir)
 	cache := openGenCache(dir)
-	if len(cache.old) != 4 {
-		t.Fatalf("the cache index holds %d files, want the 4 tool files", len(cache.old))
+	toolFiles, err := filepath.Glob(filepath.Join(dir, "*_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(toolFiles) - 1; len(cache.old) != want || want < 4 { // all but toolcat_gen.go
+		t.Fatalf("the cache index holds %d files, want the %d tool files", len(cache.old), want)
 	}
 	// And what the tools' one-pass validators declare, which a run reuses
 	// with their files.

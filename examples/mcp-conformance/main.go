@@ -1,0 +1,134 @@
+// Command mcp-conformance serves the fixture tools of the MCP conformance
+// suite (package fixtures, compiled by toolcat from fixtures/catalog)
+// over MCP, so that the suite can be pointed at it:
+//
+//	go run ./examples/mcp-conformance serve --http 127.0.0.1:3001
+//	npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3001/mcp
+//
+// With --http, it prints the endpoint's URL on its first line of output
+// once it listens (a port of 0 picks a free one). With --stdio, it serves
+// one session on its standard input and output.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/toolcat/toolcat/examples/mcp-conformance/fixtures"
+	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/mcpserver"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `usage: mcp-conformance serve (--http ADDR | --stdio) [--verbose]
+
+Serves the MCP conformance suite's fixture tools. --http ADDR serves
+streamable HTTP at http://ADDR/mcp (2025-11-25 in sessions, 2026-07-28
+stateless) and prints that URL once it listens; --stdio serves one
+session on standard input and output.
+`
+
+// run is the command: it returns the exit code (0 served and stopped, 1
+// the server failed, 2 usage).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "serve" {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (host:port), at /mcp")
+	stdio := fs.Bool("stdio", false, "serve one session on standard input and output")
+	verbose := fs.Bool("verbose", false, "log every warning of the server and the registry")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || (*addr == "") == !*stdio {
+		fmt.Fprint(stderr, "mcp-conformance: give one of --http ADDR and --stdio\n\n"+usage)
+		return 2
+	}
+	level := slog.LevelError
+	if *verbose {
+		level = slog.LevelWarn
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	srv, err := newServer(logger)
+	if err != nil {
+		fmt.Fprintln(stderr, "mcp-conformance:", err)
+		return 1
+	}
+	if *stdio {
+		err = srv.RunStdio(ctx)
+	} else {
+		err = serveHTTP(ctx, srv, *addr, stdout, logger)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mcp-conformance:", err)
+		return 1
+	}
+	return 0
+}
+
+// newServer returns the MCP server of the fixture tools.
+func newServer(logger *slog.Logger) (*mcpserver.Server, error) {
+	var srv *mcpserver.Server
+	reg, err := fixtures.New(func() { srv.ToolsChanged() }, runtime.WithLogger(logger))
+	if err != nil {
+		return nil, err
+	}
+	srv = mcpserver.New(reg,
+		mcpserver.WithImplementation("toolcat-mcp-conformance", "1.0.0"),
+		mcpserver.WithInstructions("The fixture tools of the MCP conformance suite, compiled from a toolcat catalog."),
+		mcpserver.WithLogger(logger))
+	return srv, nil
+}
+
+// serveHTTP serves srv at http://addr/mcp until ctx ends.
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, stdout io.Writer, logger *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler())
+	hs := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	fmt.Fprintf(stdout, "http://%s/mcp\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shut); err != nil {
+		hs.Close()
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,74 @@
+package mcpserver_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcat/toolcat/runtime/mcpserver"
+)
+
+type noteIn struct {
+	ID int `json:"id" jsonschema:"the note's id"`
+}
+
+type noteOut struct {
+	ID   int    `json:"id"`
+	Text string `json:"text"`
+}
+
+// BenchmarkCallHTTP calls get_note over streamable HTTP on loopback, one
+// client session per server, through the toolcat server (the full
+// dispatcher: session, validation, envelope) and through a go-sdk server
+// with mcp.AddTool (typed arguments and result, schemas inferred and
+// checked by the SDK) doing the same work, in the same run.
+func BenchmarkCallHTTP(b *testing.B) {
+	reg, _ := newRegistry(b)
+	toolcat := mcpserver.New(reg, mcpserver.WithLogger(quiet())).Handler()
+
+	sdk := mcp.NewServer(&mcp.Implementation{Name: "sdk", Version: "1"}, &mcp.ServerOptions{Logger: quiet()})
+	mcp.AddTool(sdk, &mcp.Tool{Name: "get_note", Description: "Reads a note by id."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in noteIn) (*mcp.CallToolResult, noteOut, error) {
+			return nil, noteOut{ID: in.ID, Text: "buy milk"}, nil
+		})
+	stateful := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdk }, &mcp.StreamableHTTPOptions{Logger: quiet()})
+	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdk }, &mcp.StreamableHTTPOptions{Logger: quiet(), Stateless: true})
+	sdkHandler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
+	})
+
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		for _, srv := range []struct {
+			name string
+			h    http.Handler
+		}{{"toolcat", toolcat}, {"go-sdk", sdkHandler}} {
+			b.Run(version+"/"+srv.name, func(b *testing.B) {
+				hs := httptest.NewServer(srv.h)
+				defer hs.Close()
+				ctx := context.Background()
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, &mcp.ClientOptions{Logger: quiet()}).
+					Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL, DisableStandaloneSSE: true},
+						&mcp.ClientSessionOptions{ProtocolVersion: version})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer cs.Close()
+				p := &mcp.CallToolParams{Name: "get_note", Arguments: map[string]any{"id": 7}}
+				b.ReportAllocs()
+				for b.Loop() {
+					res, err := cs.CallTool(ctx, p)
+					if err != nil || res.IsError {
+						b.Fatalf("call: %v %+v", err, res)
+					}
+				}
+			})
+		}
+	}
+}
