@@ -52,6 +52,10 @@ type server struct {
 	// Env holds placeholder settings that the server wants before it
 	// starts (tokens, URLs); none is a real credential.
 	Env map[string]string `json:"env,omitempty"`
+	// Files are placeholder files written into the server's home folder
+	// before it starts (a credentials file it insists on reading), by
+	// name relative to that folder.
+	Files map[string]json.RawMessage `json:"files,omitempty"`
 }
 
 // Tool is one tool of a pool file: what tools/list gives of it.
@@ -160,7 +164,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	entries := make([]Entry, 0, len(manifest))
 	total, ok := 0, 0
+	known := map[string]bool{}
+	for _, s := range servers {
+		known[s.Name] = true
+	}
 	for _, e := range manifest {
+		if !known[e.Server] && !strings.HasPrefix(e.Version, "corpus") {
+			continue // no longer in servers.json
+		}
 		entries = append(entries, e)
 		if e.Error == "" {
 			total += e.Tools
@@ -189,6 +200,14 @@ func listServer(dir string, s server, timeout time.Duration) ([]Tool, error) {
 	home := filepath.Join(dir, "home", s.Name)
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return nil, err
+	}
+	for name, content := range s.Files {
+		if !filepath.IsLocal(name) {
+			return nil, fmt.Errorf("file %q: not a path inside the server's home", name)
+		}
+		if err := os.WriteFile(filepath.Join(home, name), content, 0o600); err != nil {
+			return nil, err
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
