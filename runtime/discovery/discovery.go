@@ -64,7 +64,11 @@ const k1 = 1.2
 
 // nameBoost is how much a tool's score grows when the query covers all of
 // its name's terms: ×(1 + nameBoost × share covered).
-const nameBoost = 0.5
+var nameBoost float32 = 1.5
+
+// verbMismatch scales the score of a tool whose name has verbs, none of
+// them in the groups of the request's first verb.
+var verbMismatch float32 = 0.7
 
 // Doc is what the index knows of one tool.
 type Doc struct {
@@ -103,6 +107,8 @@ type Index struct {
 	termIDs  map[string]uint32
 	postings [][]posting // by term ID, ordered by document
 	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
+	idf      []float32   // by term ID
+	verbs    []uint32    // by document: the verb groups of its name's terms
 	pool     sync.Pool   // *scratch
 }
 
@@ -207,6 +213,11 @@ func New(docs []Doc) *Index {
 		idfs[id] = float32(math.Log(1 + (n-float64(f)+0.5)/(float64(f)+0.5)))
 	}
 	ix.invName = make([]float32, len(docs))
+	ix.verbs = make([]uint32, len(docs))
+	termVerbs := make([]uint32, len(b.terms))
+	for id, term := range b.terms {
+		termVerbs[id] = verbClasses[term]
+	}
 	for d, dt := range all {
 		var norm [numFields]float32
 		for f := range numFields {
@@ -225,12 +236,14 @@ func New(docs []Doc) *Index {
 			if t.tf[fieldName] > 0 {
 				p.doc |= inName
 				ix.invName[d]++
+				ix.verbs[d] |= termVerbs[t.term]
 			}
 			ix.postings[t.term] = append(ix.postings[t.term], p)
 		}
 		ix.invName[d] = 1 / max(ix.invName[d], 1)
 	}
 	ix.termIDs = b.termIDs
+	ix.idf = idfs
 	ix.pool.New = func() any {
 		return &scratch{
 			acc: make([]docAcc, len(ix.names)),
@@ -315,6 +328,8 @@ type scratch struct {
 	touched []uint32
 	terms   []queryTerm
 	heap    []uint32
+	wordW   [MaxQueryTerms]float32 // by query word: the idf of its rarest term in the index
+	verbs   uint32                 // verb groups of the request's first verb
 }
 
 // docAcc is what a search gathers for one document.
@@ -342,19 +357,25 @@ func (ix *Index) Search(query string, k int) []Hit {
 	defer ix.pool.Put(sc)
 
 	sc.terms = sc.terms[:0]
+	sc.wordW = [MaxQueryTerms]float32{}
+	sc.verbs = 0
 	words := 0
+	query = rewriteQuery(clip(query, MaxQueryBytes))
 	sc.tok.tokens(clip(query, MaxQueryBytes), func(term []byte) {
 		if words >= MaxQueryTerms {
 			return
 		}
 		word := uint8(words)
+		if word == 0 {
+			sc.verbs = verbClasses[string(term)]
+		}
 		id, ok := ix.termIDs[string(term)]
 		if ok {
-			sc.addTerm(id, 1, word)
+			ix.addTerm(sc, id, 1, word)
 		}
 		for _, syn := range synonyms[string(term)] {
 			if id, ok := ix.termIDs[syn]; ok {
-				sc.addTerm(id, SynonymWeight, word)
+				ix.addTerm(sc, id, SynonymWeight, word)
 			}
 		}
 		words++
@@ -363,10 +384,11 @@ func (ix *Index) Search(query string, k int) []Hit {
 	// it counts as a word whose terms are the reading verbs, at the weight
 	// of synonyms.
 	if words > 0 && words < MaxQueryTerms && isQuestion(query) {
+		sc.verbs = 1 // a question asks to read: the group of find, get, list
 		word := uint8(words)
 		for _, v := range questionTerms {
 			if id, ok := ix.termIDs[v]; ok {
-				sc.addTerm(id, SynonymWeight, word)
+				ix.addTerm(sc, id, SynonymWeight, word)
 			}
 		}
 		words++
@@ -387,7 +409,11 @@ func (ix *Index) Search(query string, k int) []Hit {
 			}
 		}
 	}
-	hits := ix.topK(sc, k, 1/float32(max(words, 1)))
+	var total float32
+	for _, w := range sc.wordW[:words] {
+		total += w
+	}
+	hits := ix.topK(sc, k, 1/max(total, 1e-6))
 	for _, d := range sc.touched {
 		sc.acc[d] = docAcc{}
 	}
@@ -397,7 +423,8 @@ func (ix *Index) Search(query string, k int) []Hit {
 
 // addTerm adds a query term, keeping the larger weight of a term met twice
 // (a word and a synonym of another word, or a word repeated).
-func (sc *scratch) addTerm(id uint32, w float32, word uint8) {
+func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8) {
+	sc.wordW[word] = max(sc.wordW[word], ix.idf[id])
 	for i := range sc.terms {
 		if sc.terms[i].id == id {
 			if w > sc.terms[i].weight {
@@ -412,8 +439,13 @@ func (sc *scratch) addTerm(id uint32, w float32, word uint8) {
 // coordWeight scales a score by the share c of the query's words a tool
 // matches.
 func coordWeight(c float32) float32 {
+	if coordPow != 1 {
+		return float32(math.Pow(float64(c), float64(coordPow)))
+	}
 	return c
 }
+
+var coordPow float32 = 1
 
 // better reports whether document a ranks before document b.
 func (ix *Index) better(sc *scratch, a, b uint32) bool {
@@ -424,9 +456,9 @@ func (ix *Index) better(sc *scratch, a, b uint32) bool {
 }
 
 // topK gives each touched document its final score and selects the k
-// best with a heap whose root is the worst of those kept. invWords is 1 /
-// the number of the query's words.
-func (ix *Index) topK(sc *scratch, k int, invWords float32) []Hit {
+// best with a heap whose root is the worst of those kept. invTotal is 1 /
+// the sum of the query words' weights.
+func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 	h := sc.heap[:0]
 	worse := func(i, j int) bool { return ix.better(sc, h[j], h[i]) }
 	down := func(i int) {
@@ -450,11 +482,20 @@ func (ix *Index) topK(sc *scratch, k int, invWords float32) []Hit {
 		a := &sc.acc[d]
 		// Coordination: a tool that matches more of the query's words
 		// ranks above one that matches a few of them strongly.
-		c := float32(bits.OnesCount32(a.words)) * invWords
+		var matched float32
+		for w := a.words; w != 0; w &= w - 1 {
+			matched += sc.wordW[bits.TrailingZeros32(w)]
+		}
+		c := matched * invTotal
 		// Name coverage: a tool whose name's words the request all says
 		// (list_branches for "list the branches") ranks up.
 		nc := min(1, a.nameHits*ix.invName[d])
 		a.score *= coordWeight(c) * (1 + nameBoost*nc)
+		// Verb agreement: a tool whose name says another action than the
+		// request's verb (get_issue for "create an issue") ranks down.
+		if v := ix.verbs[d]; v != 0 && sc.verbs != 0 && v&sc.verbs == 0 {
+			a.score *= verbMismatch
+		}
 		if !(a.score > 0) {
 			continue
 		}

@@ -12,10 +12,10 @@ import (
 var synonymGroups = [][]string{
 	// verbs
 	{"find", "search", "look", "lookup", "query", "list", "get", "fetch", "retrieve", "read", "show", "view", "display", "browse", "locate", "check"},
-	{"create", "add", "make", "new", "open", "insert", "register"},
+	{"create", "add", "make", "new", "open", "insert", "register", "post"},
 	{"write", "save", "store", "overwrite", "record"},
 	{"delete", "remove", "erase", "drop", "destroy", "purge", "trash", "discard", "wipe"},
-	{"update", "edit", "change", "modify", "set", "rename", "alter", "patch", "adjust", "replace"},
+	{"update", "edit", "change", "modify", "set", "rename", "alter", "patch", "adjust", "replace", "put"},
 	{"send", "post", "email", "message", "mail", "notify", "dm", "ping"},
 	{"run", "execute", "start", "launch", "trigger", "invoke", "kick"},
 	{"stop", "cancel", "kill", "halt", "abort", "terminate", "end"},
@@ -58,6 +58,23 @@ var synonymGroups = [][]string{
 	{"stat", "statistic", "metric"},
 	{"info", "information", "detail"},
 }
+
+// numVerbGroups is how many groups, from the first, are verbs: what a
+// request asks to do, and what a tool name says its tool does.
+const numVerbGroups = 22
+
+// verbClasses maps the stemmed terms of the verb groups to the groups they
+// are in, bit i for group i.
+var verbClasses = func() map[string]uint32 {
+	var t tokenizer
+	m := map[string]uint32{}
+	for i, g := range synonymGroups[:numVerbGroups] {
+		for _, w := range g {
+			t.tokens(w, func(term []byte) { m[string(term)] |= 1 << i })
+		}
+	}
+	return m
+}()
 
 // synonyms maps a stemmed term to the stemmed terms of its groups.
 var synonyms = func() map[string][]string {
