@@ -107,7 +107,7 @@ type Index struct {
 	termIDs  map[string]uint32
 	postings [][]posting // by term ID, ordered by document
 	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
-	idf      []float32   // by term ID
+	coordW   []float32   // by term ID: its weight in coordination, from its idf
 	verbs    []uint32    // by document: the verb groups of its name's terms
 	pool     sync.Pool   // *scratch
 }
@@ -243,7 +243,10 @@ func New(docs []Doc) *Index {
 		ix.invName[d] = 1 / max(ix.invName[d], 1)
 	}
 	ix.termIDs = b.termIDs
-	ix.idf = idfs
+	ix.coordW = make([]float32, len(idfs))
+	for id, f := range idfs {
+		ix.coordW[id] = float32(math.Pow(float64(f), float64(coordIDFPow)))
+	}
 	ix.pool.New = func() any {
 		return &scratch{
 			acc: make([]docAcc, len(ix.names)),
@@ -424,7 +427,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 // addTerm adds a query term, keeping the larger weight of a term met twice
 // (a word and a synonym of another word, or a word repeated).
 func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8) {
-	sc.wordW[word] = max(sc.wordW[word], ix.idf[id])
+	sc.wordW[word] = max(sc.wordW[word], ix.coordW[id])
 	for i := range sc.terms {
 		if sc.terms[i].id == id {
 			if w > sc.terms[i].weight {
@@ -446,6 +449,8 @@ func coordWeight(c float32) float32 {
 }
 
 var coordPow float32 = 1
+
+var coordIDFPow float32 = 1
 
 // better reports whether document a ranks before document b.
 func (ix *Index) better(sc *scratch, a, b uint32) bool {

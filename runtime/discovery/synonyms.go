@@ -13,11 +13,11 @@ var synonymGroups = [][]string{
 	// verbs
 	{"find", "search", "look", "lookup", "query", "list", "get", "fetch", "retrieve", "read", "show", "view", "display", "browse", "locate", "check"},
 	{"create", "add", "make", "new", "open", "insert", "register", "post"},
-	{"write", "save", "store", "overwrite", "record"},
-	{"delete", "remove", "erase", "drop", "destroy", "purge", "trash", "discard", "wipe"},
+	{"write", "save", "store", "overwrite", "record", "remember"},
+	{"delete", "remove", "erase", "drop", "destroy", "purge", "trash", "discard", "wipe", "forget"},
 	{"update", "edit", "change", "modify", "set", "rename", "alter", "patch", "adjust", "replace", "put"},
 	{"send", "post", "email", "message", "mail", "notify", "dm", "ping"},
-	{"run", "execute", "start", "launch", "trigger", "invoke", "kick"},
+	{"run", "execute", "start", "launch", "trigger", "invoke", "kick", "evaluate"},
 	{"stop", "cancel", "kill", "halt", "abort", "terminate", "end"},
 	{"schedule", "book", "plan", "arrange", "reserve"},
 	{"upload", "attach", "put"},
@@ -33,10 +33,12 @@ var synonymGroups = [][]string{
 	{"reject", "decline", "deny"},
 	{"merge", "combine", "join"},
 	{"assign", "assignee", "owner"},
+	{"enable", "activate", "toggle"},
+	{"disable", "deactivate", "toggle"},
 	// abbreviations, nouns, adjectives
 	{"web", "online", "internet", "google"},
 	{"free", "available", "availability"},
-	{"size", "big", "large", "bytes"},
+	{"size", "big", "large", "bytes", "storage", "disk"},
 	{"multiple", "many", "several", "batch", "bulk"},
 	{"url", "link", "page", "website"},
 	{"repo", "repository"},
@@ -44,10 +46,11 @@ var synonymGroups = [][]string{
 	{"db", "database"},
 	{"msg", "message"},
 	{"doc", "document"},
-	{"img", "image", "picture", "photo"},
+	{"img", "image", "picture", "photo", "media"},
 	{"meeting", "event", "appointment"},
 	{"issue", "ticket", "bug"},
 	{"pr", "pull"},
+	{"mr", "merge"},
 	{"customer", "client"},
 	{"user", "account", "member"},
 	{"invoice", "bill"},
@@ -57,11 +60,16 @@ var synonymGroups = [][]string{
 	{"env", "environment"},
 	{"stat", "statistic", "metric"},
 	{"info", "information", "detail"},
+	{"now", "current", "currently"},
+	{"row", "record", "entry"},
+	{"column", "field", "property", "attribute"},
+	{"sheet", "spreadsheet", "worksheet", "workbook", "excel"},
+	{"coordinates", "geocode", "latitude", "longitude"},
 }
 
 // numVerbGroups is how many groups, from the first, are verbs: what a
 // request asks to do, and what a tool name says its tool does.
-const numVerbGroups = 22
+const numVerbGroups = 24
 
 // verbClasses maps the stemmed terms of the verb groups to the groups they
 // are in, bit i for group i.
