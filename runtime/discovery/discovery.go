@@ -64,11 +64,11 @@ const k1 = 1.2
 
 // nameBoost is how much a tool's score grows when the query covers all of
 // its name's terms: ×(1 + nameBoost × share covered).
-var nameBoost float32 = 1.5
+const nameBoost = 1.5
 
 // verbMismatch scales the score of a tool whose name has verbs, none of
 // them in the groups of the request's first verb.
-var verbMismatch float32 = 0.7
+const verbMismatch = 0.7
 
 // Doc is what the index knows of one tool.
 type Doc struct {
@@ -107,7 +107,7 @@ type Index struct {
 	termIDs  map[string]uint32
 	postings [][]posting // by term ID, ordered by document
 	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
-	coordW   []float32   // by term ID: its weight in coordination, from its idf
+	idf      []float32   // by term ID
 	verbs    []uint32    // by document: the verb groups of its name's terms
 	pool     sync.Pool   // *scratch
 }
@@ -243,10 +243,7 @@ func New(docs []Doc) *Index {
 		ix.invName[d] = 1 / max(ix.invName[d], 1)
 	}
 	ix.termIDs = b.termIDs
-	ix.coordW = make([]float32, len(idfs))
-	for id, f := range idfs {
-		ix.coordW[id] = float32(math.Pow(float64(f), float64(coordIDFPow)))
-	}
+	ix.idf = idfs
 	ix.pool.New = func() any {
 		return &scratch{
 			acc: make([]docAcc, len(ix.names)),
@@ -427,7 +424,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 // addTerm adds a query term, keeping the larger weight of a term met twice
 // (a word and a synonym of another word, or a word repeated).
 func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8) {
-	sc.wordW[word] = max(sc.wordW[word], ix.coordW[id])
+	sc.wordW[word] = max(sc.wordW[word], ix.idf[id])
 	for i := range sc.terms {
 		if sc.terms[i].id == id {
 			if w > sc.terms[i].weight {
@@ -442,15 +439,8 @@ func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8) {
 // coordWeight scales a score by the share c of the query's words a tool
 // matches.
 func coordWeight(c float32) float32 {
-	if coordPow != 1 {
-		return float32(math.Pow(float64(c), float64(coordPow)))
-	}
 	return c
 }
-
-var coordPow float32 = 1
-
-var coordIDFPow float32 = 1
 
 // better reports whether document a ranks before document b.
 func (ix *Index) better(sc *scratch, a, b uint32) bool {

@@ -61,6 +61,8 @@ var synonymGroups = [][]string{
 	{"stat", "statistic", "metric"},
 	{"info", "information", "detail"},
 	{"now", "current", "currently"},
+	{"app", "application"},
+	{"org", "organization", "organisation"},
 	{"row", "record", "entry"},
 	{"column", "field", "property", "attribute"},
 	{"sheet", "spreadsheet", "worksheet", "workbook", "excel"},
