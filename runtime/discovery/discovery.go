@@ -27,7 +27,6 @@ package discovery
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 	"sync"
 )
@@ -337,6 +336,7 @@ type docAcc struct {
 	score    float32
 	nameHits float32 // weight of the query terms in its name
 	words    uint32  // bit i set when it matches word i
+	matched  float32 // the weights of the words it matches
 }
 
 type queryTerm struct {
@@ -396,6 +396,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 
 	for _, qt := range sc.terms {
 		bit := uint32(1) << qt.word
+		ww := sc.wordW[qt.word]
 		for _, p := range ix.postings[qt.id] {
 			d := p.doc &^ inName
 			a := &sc.acc[d]
@@ -403,7 +404,10 @@ func (ix *Index) Search(query string, k int) []Hit {
 				sc.touched = append(sc.touched, d)
 			}
 			a.score += qt.weight * p.score
-			a.words |= bit
+			if a.words&bit == 0 {
+				a.words |= bit
+				a.matched += ww
+			}
 			if p.doc&inName != 0 {
 				a.nameHits += qt.weight
 			}
@@ -477,11 +481,7 @@ func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 		a := &sc.acc[d]
 		// Coordination: a tool that matches more of the query's words
 		// ranks above one that matches a few of them strongly.
-		var matched float32
-		for w := a.words; w != 0; w &= w - 1 {
-			matched += sc.wordW[bits.TrailingZeros32(w)]
-		}
-		c := matched * invTotal
+		c := a.matched * invTotal
 		// Name coverage: a tool whose name's words the request all says
 		// (list_branches for "list the branches") ranks up.
 		nc := min(1, a.nameHits*ix.invName[d])
