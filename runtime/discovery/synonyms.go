@@ -15,7 +15,7 @@ var synonymGroups = [][]string{
 	{"create", "add", "make", "new", "open", "insert", "register", "post"},
 	{"write", "save", "store", "overwrite", "record", "remember"},
 	{"delete", "remove", "erase", "drop", "destroy", "purge", "trash", "discard", "wipe", "forget"},
-	{"update", "edit", "change", "modify", "set", "rename", "alter", "patch", "adjust", "replace", "put"},
+	{"update", "edit", "change", "modify", "set", "rename", "alter", "patch", "adjust", "replace"},
 	{"send", "post", "email", "message", "mail", "notify", "dm", "ping"},
 	{"run", "execute", "start", "launch", "trigger", "invoke", "kick", "evaluate"},
 	{"stop", "cancel", "kill", "halt", "abort", "terminate", "end"},
