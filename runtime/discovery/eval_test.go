@@ -161,6 +161,8 @@ func TestEvalQuality(t *testing.T) {
 	}
 	ix := New(docs)
 	t.Logf("pool: %d tools from %d servers", ix.Len(), len(servers))
+	bare, qualified := bareNames(docs)
+	bareIx := New(bare)
 	for _, half := range []string{"tune", "held", ""} {
 		var set []struct{ query, want string }
 		for _, r := range reqs {
@@ -171,6 +173,8 @@ func TestEvalQuality(t *testing.T) {
 		label := map[string]string{"tune": "tuning half", "held": "held-out half", "": "all"}[half]
 		q := measure(ix, set)
 		t.Logf("%s: %d requests: recall@1 %.3f, recall@5 %.3f, MRR %.3f", label, q.n, q.recall1, q.recall5, q.mrr)
+		qb := measure(renamed{bareIx, qualified}, set)
+		t.Logf("%s, names qualified only where they clash: recall@1 %.3f, recall@5 %.3f, MRR %.3f", label, qb.recall1, qb.recall5, qb.mrr)
 		if half != "" && testing.Verbose() {
 			slices.Sort(q.misses)
 			for _, m := range q.misses {
@@ -181,4 +185,39 @@ func TestEvalQuality(t *testing.T) {
 			t.Errorf("%s: recall@1 %.3f, recall@5 %.3f (targets %.2f and %.2f)", label, q.recall1, q.recall5, evalTargetRecall1, evalTargetRecall5)
 		}
 	}
+}
+
+// bareNames renames the pool's tools as a host that qualifies a name by
+// its server only when two servers have a tool of that name would: bare
+// (list_pipelines), or server/tool (github/list_commits). It returns the
+// renamed docs and, by new name, the qualified one.
+func bareNames(docs []Doc) ([]Doc, map[string]string) {
+	count := map[string]int{}
+	for _, d := range docs {
+		count[d.Name[strings.IndexByte(d.Name, '/')+1:]]++
+	}
+	out := make([]Doc, len(docs))
+	qualified := make(map[string]string, len(docs))
+	for i, d := range docs {
+		out[i] = d
+		if bare := d.Name[strings.IndexByte(d.Name, '/')+1:]; count[bare] == 1 {
+			out[i].Name = bare
+		}
+		qualified[out[i].Name] = d.Name
+	}
+	return out, qualified
+}
+
+// renamed is an index whose hits are renamed back to server/tool.
+type renamed struct {
+	ix        *Index
+	qualified map[string]string
+}
+
+func (r renamed) Search(q string, k int) []Hit {
+	hits := r.ix.Search(q, k)
+	for i := range hits {
+		hits[i].Name = r.qualified[hits[i].Name]
+	}
+	return hits
 }
