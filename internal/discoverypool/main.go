@@ -218,6 +218,11 @@ func listServer(dir string, s server, timeout time.Duration) ([]Tool, error) {
 	for k, v := range s.Env {
 		cmd.Env = append(cmd.Env, k+"="+strings.ReplaceAll(v, "$HOME", home))
 	}
+	return listTools(ctx, cmd)
+}
+
+// listTools starts cmd, an MCP server over stdio, and lists its tools.
+func listTools(ctx context.Context, cmd *exec.Cmd) ([]Tool, error) {
 	var errOut bytes.Buffer
 	cmd.Stderr = &limitedWriter{w: &errOut, n: 4096}
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolcat-discoverypool", Version: "1"}, nil)
