@@ -37,9 +37,12 @@ test-race:
 	$(GO) test -count=1 -race -run TestLoadInParts ./catalog/
 
 # The provider exports read by the official SDKs (OpenAI, Anthropic, Gemini,
-# MCP), in a module of their own so toolcat does not depend on them.
+# MCP), in a module of their own so toolcat does not depend on them; and
+# the discovery pool's builder, a module of its own too (its tests need no
+# network).
 test-sdk:
 	cd internal/sdkcheck && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd internal/discoverypool && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # Real tool definitions written by others (MCP servers' tool lists), each
 # set taken through catalog, lint, gen, go vet and the generated
