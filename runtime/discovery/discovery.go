@@ -17,8 +17,11 @@
 // normalisation. Query words also search their synonyms ("remove" finds
 // delete_file) at a lower weight than the words themselves, and a question
 // ("which channels ...") also searches the reading verbs (get, list, ...).
-// A tool's score then grows with the share of the request's words it
-// matches and the share of its name's words the request says.
+// Phrasal verbs are read as what they mean ("set up" as create). A tool's
+// score then grows with the share of the request's words it matches, each
+// weighing its rarity, and the share of its name's words the request
+// says, and falls when its name's verbs are not of the request's first
+// verb ("get_issue" for "create an issue").
 //
 // The package depends on the standard library only and on nothing else of
 // toolcat, so it can index any tool set. An Index is immutable and safe for
