@@ -12,7 +12,7 @@
 // added as servers too. POOL/manifest.json records, per server, the
 // package, its version, the number of tools or why there are none.
 //
-//	go run . -pool DIR [-corpus DIR] [-only name,name] [-timeout 60s]
+//	go run . -pool DIR [-corpus DIR] [-only name,name] [-timeout 60s] [-jobs 3]
 //
 // `make discovery-pool POOL=dir` runs it.
 package main
@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -93,6 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	corpus := fs.String("corpus", "", "test corpus folder whose tool lists join the pool")
 	only := fs.String("only", "", "comma-separated server names to build; others keep their files")
 	timeout := fs.Duration("timeout", 60*time.Second, "time a server has to start and list its tools")
+	jobs := fs.Int("jobs", 3, "servers installed and listed at once")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -137,16 +139,42 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%-16s %s@%s: %s\n", e.Server, e.Package, e.Version, status)
 	}
-	for _, s := range servers {
-		if len(want) > 0 && !want[s.Name] {
-			continue
+	// Servers are installed and listed *jobs at a time (installing is
+	// mostly waiting for the registry); their results are recorded in
+	// turn.
+	type result struct {
+		e     Entry
+		tools []Tool
+	}
+	todo := make(chan server)
+	done := make(chan result)
+	var wg sync.WaitGroup
+	for range max(*jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range todo {
+				tools, err := listServer(dir, s, *timeout)
+				e := Entry{Server: s.Name, Package: s.Package, Version: s.Version, Tools: len(tools)}
+				if err != nil {
+					e.Error, e.Tools, tools = firstLine(err.Error()), 0, nil
+				}
+				done <- result{e, tools}
+			}
+		}()
+	}
+	go func() {
+		for _, s := range servers {
+			if len(want) == 0 || want[s.Name] {
+				todo <- s
+			}
 		}
-		tools, err := listServer(dir, s, *timeout)
-		e := Entry{Server: s.Name, Package: s.Package, Version: s.Version, Tools: len(tools)}
-		if err != nil {
-			e.Error, e.Tools = firstLine(err.Error()), 0
-		}
-		record(e, tools)
+		close(todo)
+		wg.Wait()
+		close(done)
+	}()
+	for r := range done {
+		record(r.e, r.tools)
 	}
 	if *corpus != "" {
 		sets, err := corpusSets(*corpus)
