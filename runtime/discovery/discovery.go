@@ -72,6 +72,10 @@ const nameBoost = 1.5
 // them in the groups of the request's first verb.
 const verbMismatch = 0.7
 
+// contentWeight is the weight of the words of a request's content (a
+// message, a title) against 1 for its other words.
+const contentWeight = 0.3
+
 // Doc is what the index knows of one tool.
 type Doc struct {
 	// Name is the tool's name, such as "search_issues" or "getUser".
@@ -363,26 +367,33 @@ func (ix *Index) Search(query string, k int) []Hit {
 	sc.wordW = [MaxQueryTerms]float32{}
 	sc.verbs = 0
 	words := 0
-	query = rewriteQuery(clip(query, MaxQueryBytes))
-	sc.tok.tokens(clip(query, MaxQueryBytes), func(term []byte) {
+	query = clip(rewriteQuery(clip(query, MaxQueryBytes)), MaxQueryBytes)
+	// The text a request gives for the tool to use (a message, a title,
+	// after a colon or in quotes) says less of which tool it wants.
+	cut := contentStart(query)
+	mult := float32(1)
+	each := func(term []byte) {
 		if words >= MaxQueryTerms {
 			return
 		}
 		word := uint8(words)
 		if word == 0 {
-			sc.verbs = verbClasses[string(term)]
+			sc.verbs = verbClasses[string(term)] | leadingVerbs[string(term)]
 		}
 		id, ok := ix.termIDs[string(term)]
 		if ok {
-			ix.addTerm(sc, id, 1, word)
+			ix.addTerm(sc, id, mult, word, mult)
 		}
 		for _, syn := range synonyms[string(term)] {
 			if id, ok := ix.termIDs[syn]; ok {
-				ix.addTerm(sc, id, SynonymWeight, word)
+				ix.addTerm(sc, id, SynonymWeight*mult, word, mult)
 			}
 		}
 		words++
-	})
+	}
+	sc.tok.tokens(query[:cut], each)
+	mult = contentWeight
+	sc.tok.tokens(query[cut:], each)
 	// A question ("what is on my agenda", "which channels") asks to read:
 	// it counts as a word whose terms are the reading verbs, at the weight
 	// of synonyms.
@@ -391,7 +402,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 		word := uint8(words)
 		for _, v := range questionTerms {
 			if id, ok := ix.termIDs[v]; ok {
-				ix.addTerm(sc, id, SynonymWeight, word)
+				ix.addTerm(sc, id, SynonymWeight, word, 1)
 			}
 		}
 		words++
@@ -430,8 +441,8 @@ func (ix *Index) Search(query string, k int) []Hit {
 
 // addTerm adds a query term, keeping the larger weight of a term met twice
 // (a word and a synonym of another word, or a word repeated).
-func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8) {
-	sc.wordW[word] = max(sc.wordW[word], ix.idf[id])
+func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, mult float32) {
+	sc.wordW[word] = max(sc.wordW[word], mult*ix.idf[id])
 	for i := range sc.terms {
 		if sc.terms[i].id == id {
 			if w > sc.terms[i].weight {

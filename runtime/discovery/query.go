@@ -117,3 +117,30 @@ func lowerWord(w string) string {
 	}
 	return w
 }
+
+// contentMarkers introduce the content a request gives, as whole words.
+var contentMarkers = []string{"saying", "says", "titled", "named", "with the message", "with message"}
+
+// contentStart returns where the content of request q starts: after a
+// colon and a space, at a double quote, or after one of contentMarkers;
+// len(q) when it has none.
+func contentStart(q string) int {
+	end := len(q)
+	for i := 0; i < end; i++ {
+		switch c := q[i]; {
+		case c == '"':
+			return i
+		case c == ':' && i+1 < len(q) && (q[i+1] == ' ' || q[i+1] == '\t') && i > 0 && isASCIILetter(q[i-1]):
+			return i + 1
+		case c == 0xE2 && strings.HasPrefix(q[i:], "“"):
+			return i
+		case isASCIILetter(c) && (i == 0 || !isASCIILetter(q[i-1])):
+			for _, m := range contentMarkers {
+				if len(q)-i > len(m) && strings.EqualFold(q[i:i+len(m)], m) && !isASCIILetter(q[i+len(m)]) {
+					return i + len(m)
+				}
+			}
+		}
+	}
+	return end
+}

@@ -96,3 +96,70 @@ func TestRareWordsCoordinate(t *testing.T) {
 		t.Errorf("hiring funnel: %q, want generate_funnel_chart first", got)
 	}
 }
+
+func TestContentStart(t *testing.T) {
+	for _, c := range []struct{ in, content string }{
+		{"list the branches", ""},
+		{"file a bug: search is broken", " search is broken"},
+		{"get https://example.com", ""},
+		{`rename PR 9 to "Fix race"`, `"Fix race"`},
+		{"post in #general saying the deploy is done", " the deploy is done"},
+		{"create a page titled Q3 plan", " Q3 plan"},
+		{"commit with the message fix typo", " fix typo"},
+		{"a sayings book", ""},
+		{"ends with saying", ""},
+		{"", ""},
+	} {
+		if got := c.in[contentStart(c.in):]; got != c.content {
+			t.Errorf("content of %q: %q, want %q", c.in, got, c.content)
+		}
+	}
+}
+
+func TestContentWeighsLess(t *testing.T) {
+	// The words of an issue's text (after the colon) say less of the tool
+	// than the same words in the request itself.
+	docs := []Doc{
+		{Name: "search_issues", Description: "Search issues by their text."},
+		{Name: "create_issue", Description: "Create an issue."},
+	}
+	for i := range 10 {
+		docs = append(docs, Doc{Name: "tool_" + string(rune('a'+i)), Description: "Something else."})
+	}
+	ix := New(docs)
+	ratio := func(q string) float64 {
+		s := map[string]float64{}
+		for _, h := range ix.Search(q, 2) {
+			s[h.Name] = h.Score
+		}
+		if s["search_issues"] == 0 || s["create_issue"] == 0 {
+			t.Fatalf("%q: %v", q, s)
+		}
+		return s["create_issue"] / s["search_issues"]
+	}
+	content, words := ratio("create an issue: search is broken"), ratio("create an issue search is broken")
+	if !(content > words*1.2) {
+		t.Errorf("create_issue/search_issues: %.3f with the words as content, %.3f without", content, words)
+	}
+}
+
+func TestLeadingVerb(t *testing.T) {
+	// "file", first, is to create: a tool named for reading ranks down,
+	// as it does not when "file" comes later (a file, not filing).
+	ix := New([]Doc{
+		{Name: "get_bug", Description: "Get a bug about login."},
+		{Name: "create_bug", Description: "Create a bug."},
+	})
+	score := func(q string) float64 {
+		for _, h := range ix.Search(q, 2) {
+			if h.Name == "get_bug" {
+				return h.Score
+			}
+		}
+		t.Fatalf("%q: get_bug not found", q)
+		return 0
+	}
+	if a, b := score("file a bug about login"), score("a bug about login file"); math.Abs(a/b-verbMismatch) > 1e-4 {
+		t.Errorf("get_bug: %.4f when file leads, %.4f when it does not; ratio %.4f, want %v", a, b, a/b, verbMismatch)
+	}
+}

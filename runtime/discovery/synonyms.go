@@ -114,6 +114,14 @@ var synonymGroups = [][]string{
 // request asks to do, and what a tool name says its tool does.
 const numVerbGroups = 24
 
+// Groups of synonymGroups by their index.
+const (
+	findGroup   = 0
+	createGroup = 1
+	writeGroup  = 2
+	sendGroup   = 5
+)
+
 // verbClasses maps the stemmed terms of the verb groups to the groups they
 // are in, bit i for group i.
 var verbClasses = func() map[string]uint32 {
@@ -123,6 +131,21 @@ var verbClasses = func() map[string]uint32 {
 		for _, w := range g {
 			t.tokens(w, func(term []byte) { m[string(term)] |= 1 << i })
 		}
+	}
+	return m
+}()
+
+// leadingVerbs are words that, first in a request, are the verb of one of
+// the verb groups, though they are not its synonyms elsewhere: "file a
+// bug" creates, as "read the file" does not.
+var leadingVerbs = func() map[string]uint32 {
+	var t tokenizer
+	m := map[string]uint32{}
+	for w, g := range map[string]int{
+		"file": createGroup, "raise": createGroup, "log": createGroup, "jot": writeGroup, "note": writeGroup,
+		"pull": findGroup, "grab": findGroup, "tell": sendGroup, "ask": sendGroup, "announce": sendGroup,
+	} {
+		t.tokens(w, func(term []byte) { m[string(term)] |= 1 << g })
 	}
 	return m
 }()
