@@ -47,6 +47,7 @@ var phrasalVerbs = map[[2]string]string{
 	{"keep", "track"}: "track",
 	{"make", "sure"}:  "check",
 	{"mouse", "over"}: "hover",
+	{"how", "many"}:   "how many count",
 }
 
 // rewriteQuery reads a request's phrasal verbs as the words they mean and

@@ -68,7 +68,7 @@ var synonymGroups = [][]string{
 	{"sheet", "spreadsheet", "worksheet", "workbook", "excel"},
 	{"coordinates", "geocode", "latitude", "longitude"},
 	{"error", "exception", "crash", "failure", "fail", "broken"},
-	{"log", "output"},
+	{"log", "output", "print"},
 	{"deploy", "ship", "rollout"},
 	{"restart", "reboot", "bounce"},
 	{"team", "group", "squad"},
