@@ -82,18 +82,25 @@ func TestVerbAgreement(t *testing.T) {
 }
 
 func TestRareWordsCoordinate(t *testing.T) {
-	// A tool that matches the request's rare word ranks above one that
-	// matches more of its common words.
-	docs := []Doc{
-		{Name: "generate_funnel_chart", Description: "Funnel chart of stages."},
-		{Name: "show_logs", Description: "Show application logs for the offers service."},
-	}
-	for i := range 20 {
-		docs = append(docs, Doc{Name: "tool_" + string(rune('a'+i)), Description: "Show the application details for offers."})
+	// A tool that matches one of a request's two words scores more when
+	// the word it misses is common than when it is rare: coordination
+	// weighs each word by its rarity.
+	docs := []Doc{{Name: "funnel_chart", Description: "A funnel of stages."}, {Name: "zebra_tool", Description: "Zebra."}}
+	for i := range 10 {
+		docs = append(docs, Doc{Name: "tool_" + string(rune('a'+i)), Description: "Show things."})
 	}
 	ix := New(docs)
-	if got := names(ix.Search("show the hiring funnel from applications to offers", 3)); len(got) == 0 || got[0] != "generate_funnel_chart" {
-		t.Errorf("hiring funnel: %q, want generate_funnel_chart first", got)
+	score := func(q string) float64 {
+		for _, h := range ix.Search(q, 20) {
+			if h.Name == "funnel_chart" {
+				return h.Score
+			}
+		}
+		t.Fatalf("%q: funnel_chart not found", q)
+		return 0
+	}
+	if common, rare := score("funnel show"), score("funnel zebra"); !(common > rare*1.2) {
+		t.Errorf("funnel_chart scores %.3f missing a common word, %.3f missing a rare one", common, rare)
 	}
 }
 
