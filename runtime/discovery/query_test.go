@@ -170,3 +170,17 @@ func TestLeadingVerb(t *testing.T) {
 		t.Errorf("get_bug: %.4f when file leads, %.4f when it does not; ratio %.4f, want %v", a, b, a/b, verbMismatch)
 	}
 }
+
+func TestVerbGroupIndexes(t *testing.T) {
+	// The constants that name groups by index, and numVerbGroups, must
+	// follow synonymGroups' order.
+	for _, c := range []struct {
+		i    int
+		head string
+	}{{findGroup, "find"}, {createGroup, "create"}, {writeGroup, "write"}, {sendGroup, "send"},
+		{numVerbGroups - 1, "disable"}, {numVerbGroups, "web"}} {
+		if got := synonymGroups[c.i][0]; got != c.head {
+			t.Errorf("synonymGroups[%d] starts with %q, want %q", c.i, got, c.head)
+		}
+	}
+}
