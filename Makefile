@@ -12,7 +12,7 @@ DOCS_DIRS := examples/articles
 GEN_DIRS := examples/articles gen/internal/validatortest
 GEN_DIRS += examples/mcp-conformance/fixtures
 
-.PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus fuzz bench bench-compare clean
+.PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
 .PHONY: test-mcp-conformance
 
 all: build
@@ -42,9 +42,12 @@ test-race:
 	$(GO) test -count=1 -race -run TestLoadInParts ./catalog/
 
 # The provider exports read by the official SDKs (OpenAI, Anthropic, Gemini,
-# MCP), in a module of their own so toolcat does not depend on them.
+# MCP), in a module of their own so toolcat does not depend on them; and
+# the discovery pool's builder, a module of its own too (its tests need no
+# network).
 test-sdk:
 	cd internal/sdkcheck && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd internal/discoverypool && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # The official MCP conformance suite against the fixture server
 # examples/mcp-conformance (tools compiled by toolcat), for revisions
@@ -64,6 +67,21 @@ test-corpus:
 	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpus$$' -v ./cmd/toolcat/ && \
 	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpusQuality$$' -v ./runtime/discovery/; \
 	else echo "test-corpus: no corpus at $(CORPUS); not run (CORPUS=dir to give one)"; fi
+
+# The discovery evaluation (runtime/discovery/README.md): a pool of public
+# tool definitions, outside the repository, then the evaluation's requests
+# searched over it. discovery-pool installs the MCP servers of
+# internal/discoverypool/servers.json from npm, asks each for its tools and
+# adds the corpus's; it needs the npm registry and takes a few minutes the
+# first time. Neither is part of `make test`. POOL=dir for another folder.
+POOL ?= ../discovery-pool
+discovery-pool:
+	cd internal/discoverypool && $(GO) run . -pool "$(abspath $(POOL))" $(if $(wildcard $(CORPUS)),-corpus "$(abspath $(CORPUS))")
+
+eval-discovery:
+	@if [ -f "$(POOL)/manifest.json" ]; then \
+	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestEval' -v ./runtime/discovery/; \
+	else echo "eval-discovery: no pool at $(POOL); not run (make discovery-pool POOL=dir builds one)"; fi
 
 lint: build
 	$(GO) vet ./...

@@ -17,8 +17,11 @@
 // normalisation. Query words also search their synonyms ("remove" finds
 // delete_file) at a lower weight than the words themselves, and a question
 // ("which channels ...") also searches the reading verbs (get, list, ...).
-// A tool's score then grows with the share of the request's words it
-// matches and the share of its name's words the request says.
+// Phrasal verbs are read as what they mean ("set up" as create). A tool's
+// score then grows with the share of the request's words it matches, each
+// weighing its rarity, and the share of its name's words the request
+// says, and falls when its name's verbs are not of the request's first
+// verb ("get_issue" for "create an issue").
 //
 // The package depends on the standard library only and on nothing else of
 // toolcat, so it can index any tool set. An Index is immutable and safe for
@@ -27,7 +30,6 @@ package discovery
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 	"sync"
 )
@@ -64,7 +66,15 @@ const k1 = 1.2
 
 // nameBoost is how much a tool's score grows when the query covers all of
 // its name's terms: ×(1 + nameBoost × share covered).
-const nameBoost = 0.5
+const nameBoost = 1.5
+
+// verbMismatch scales the score of a tool whose name has verbs, none of
+// them in the groups of the request's first verb.
+const verbMismatch = 0.7
+
+// contentWeight is the weight of the words of a request's content (a
+// message, a title) against 1 for its other words.
+const contentWeight = 0.3
 
 // Doc is what the index knows of one tool.
 type Doc struct {
@@ -103,6 +113,8 @@ type Index struct {
 	termIDs  map[string]uint32
 	postings [][]posting // by term ID, ordered by document
 	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
+	idf      []float32   // by term ID
+	verbs    []uint32    // by document: the verb groups of its name's terms
 	pool     sync.Pool   // *scratch
 }
 
@@ -207,6 +219,11 @@ func New(docs []Doc) *Index {
 		idfs[id] = float32(math.Log(1 + (n-float64(f)+0.5)/(float64(f)+0.5)))
 	}
 	ix.invName = make([]float32, len(docs))
+	ix.verbs = make([]uint32, len(docs))
+	termVerbs := make([]uint32, len(b.terms))
+	for id, term := range b.terms {
+		termVerbs[id] = verbClasses[term]
+	}
 	for d, dt := range all {
 		var norm [numFields]float32
 		for f := range numFields {
@@ -225,12 +242,14 @@ func New(docs []Doc) *Index {
 			if t.tf[fieldName] > 0 {
 				p.doc |= inName
 				ix.invName[d]++
+				ix.verbs[d] |= termVerbs[t.term]
 			}
 			ix.postings[t.term] = append(ix.postings[t.term], p)
 		}
 		ix.invName[d] = 1 / max(ix.invName[d], 1)
 	}
 	ix.termIDs = b.termIDs
+	ix.idf = idfs
 	ix.pool.New = func() any {
 		return &scratch{
 			acc: make([]docAcc, len(ix.names)),
@@ -315,6 +334,8 @@ type scratch struct {
 	touched []uint32
 	terms   []queryTerm
 	heap    []uint32
+	wordW   [MaxQueryTerms]float32 // by query word: the idf of its rarest term in the index
+	verbs   uint32                 // verb groups of the request's first verb
 }
 
 // docAcc is what a search gathers for one document.
@@ -322,6 +343,7 @@ type docAcc struct {
 	score    float32
 	nameHits float32 // weight of the query terms in its name
 	words    uint32  // bit i set when it matches word i
+	matched  float32 // the weights of the words it matches
 }
 
 type queryTerm struct {
@@ -342,31 +364,45 @@ func (ix *Index) Search(query string, k int) []Hit {
 	defer ix.pool.Put(sc)
 
 	sc.terms = sc.terms[:0]
+	sc.wordW = [MaxQueryTerms]float32{}
+	sc.verbs = 0
 	words := 0
-	sc.tok.tokens(clip(query, MaxQueryBytes), func(term []byte) {
+	query = clip(rewriteQuery(clip(query, MaxQueryBytes)), MaxQueryBytes)
+	// The text a request gives for the tool to use (a message, a title,
+	// after a colon or in quotes) says less of which tool it wants.
+	cut := contentStart(query)
+	mult := float32(1)
+	each := func(term []byte) {
 		if words >= MaxQueryTerms {
 			return
 		}
 		word := uint8(words)
+		if word == 0 {
+			sc.verbs = verbClasses[string(term)] | leadingVerbs[string(term)]
+		}
 		id, ok := ix.termIDs[string(term)]
 		if ok {
-			sc.addTerm(id, 1, word)
+			ix.addTerm(sc, id, mult, word, mult)
 		}
 		for _, syn := range synonyms[string(term)] {
 			if id, ok := ix.termIDs[syn]; ok {
-				sc.addTerm(id, SynonymWeight, word)
+				ix.addTerm(sc, id, SynonymWeight*mult, word, mult)
 			}
 		}
 		words++
-	})
+	}
+	sc.tok.tokens(query[:cut], each)
+	mult = contentWeight
+	sc.tok.tokens(query[cut:], each)
 	// A question ("what is on my agenda", "which channels") asks to read:
 	// it counts as a word whose terms are the reading verbs, at the weight
 	// of synonyms.
 	if words > 0 && words < MaxQueryTerms && isQuestion(query) {
+		sc.verbs = 1 // a question asks to read: the group of find, get, list
 		word := uint8(words)
 		for _, v := range questionTerms {
 			if id, ok := ix.termIDs[v]; ok {
-				sc.addTerm(id, SynonymWeight, word)
+				ix.addTerm(sc, id, SynonymWeight, word, 1)
 			}
 		}
 		words++
@@ -374,6 +410,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 
 	for _, qt := range sc.terms {
 		bit := uint32(1) << qt.word
+		ww := sc.wordW[qt.word]
 		for _, p := range ix.postings[qt.id] {
 			d := p.doc &^ inName
 			a := &sc.acc[d]
@@ -381,13 +418,20 @@ func (ix *Index) Search(query string, k int) []Hit {
 				sc.touched = append(sc.touched, d)
 			}
 			a.score += qt.weight * p.score
-			a.words |= bit
+			if a.words&bit == 0 {
+				a.words |= bit
+				a.matched += ww
+			}
 			if p.doc&inName != 0 {
 				a.nameHits += qt.weight
 			}
 		}
 	}
-	hits := ix.topK(sc, k, 1/float32(max(words, 1)))
+	var total float32
+	for _, w := range sc.wordW[:words] {
+		total += w
+	}
+	hits := ix.topK(sc, k, 1/max(total, 1e-6))
 	for _, d := range sc.touched {
 		sc.acc[d] = docAcc{}
 	}
@@ -397,7 +441,8 @@ func (ix *Index) Search(query string, k int) []Hit {
 
 // addTerm adds a query term, keeping the larger weight of a term met twice
 // (a word and a synonym of another word, or a word repeated).
-func (sc *scratch) addTerm(id uint32, w float32, word uint8) {
+func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, mult float32) {
+	sc.wordW[word] = max(sc.wordW[word], mult*ix.idf[id])
 	for i := range sc.terms {
 		if sc.terms[i].id == id {
 			if w > sc.terms[i].weight {
@@ -424,9 +469,9 @@ func (ix *Index) better(sc *scratch, a, b uint32) bool {
 }
 
 // topK gives each touched document its final score and selects the k
-// best with a heap whose root is the worst of those kept. invWords is 1 /
-// the number of the query's words.
-func (ix *Index) topK(sc *scratch, k int, invWords float32) []Hit {
+// best with a heap whose root is the worst of those kept. invTotal is 1 /
+// the sum of the query words' weights.
+func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 	h := sc.heap[:0]
 	worse := func(i, j int) bool { return ix.better(sc, h[j], h[i]) }
 	down := func(i int) {
@@ -450,11 +495,16 @@ func (ix *Index) topK(sc *scratch, k int, invWords float32) []Hit {
 		a := &sc.acc[d]
 		// Coordination: a tool that matches more of the query's words
 		// ranks above one that matches a few of them strongly.
-		c := float32(bits.OnesCount32(a.words)) * invWords
+		c := a.matched * invTotal
 		// Name coverage: a tool whose name's words the request all says
 		// (list_branches for "list the branches") ranks up.
 		nc := min(1, a.nameHits*ix.invName[d])
 		a.score *= coordWeight(c) * (1 + nameBoost*nc)
+		// Verb agreement: a tool whose name says another action than the
+		// request's verb (get_issue for "create an issue") ranks down.
+		if v := ix.verbs[d]; v != 0 && sc.verbs != 0 && v&sc.verbs == 0 {
+			a.score *= verbMismatch
+		}
 		if !(a.score > 0) {
 			continue
 		}

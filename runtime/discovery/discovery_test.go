@@ -20,7 +20,13 @@ type quality struct {
 	misses           []string
 }
 
-func measure(ix *Index, requests []struct{ query, want string }) quality {
+// searcher is what measure searches: an Index, or one whose names are
+// mapped.
+type searcher interface {
+	Search(query string, k int) []Hit
+}
+
+func measure(ix searcher, requests []struct{ query, want string }) quality {
 	var q quality
 	for _, r := range requests {
 		hits := ix.Search(r.query, 10)

@@ -32,7 +32,7 @@ var fieldParams = [numFields]struct {
 	b      float32
 }{
 	fieldName:     {3.0, 0.5},
-	fieldSummary:  {1.5, 0.6},
+	fieldSummary:  {2.0, 0.6},
 	fieldBody:     {0.8, 0.75},
 	fieldUseWhen:  {2.0, 0.5},
 	fieldArgName:  {0.6, 0.5},

@@ -12,16 +12,16 @@ import (
 var synonymGroups = [][]string{
 	// verbs
 	{"find", "search", "look", "lookup", "query", "list", "get", "fetch", "retrieve", "read", "show", "view", "display", "browse", "locate", "check"},
-	{"create", "add", "make", "new", "open", "insert", "register"},
-	{"write", "save", "store", "overwrite", "record"},
-	{"delete", "remove", "erase", "drop", "destroy", "purge", "trash", "discard", "wipe"},
+	{"create", "add", "make", "new", "open", "insert", "register", "post"},
+	{"write", "save", "store", "overwrite", "record", "remember"},
+	{"delete", "remove", "erase", "drop", "destroy", "purge", "trash", "discard", "wipe", "forget"},
 	{"update", "edit", "change", "modify", "set", "rename", "alter", "patch", "adjust", "replace"},
 	{"send", "post", "email", "message", "mail", "notify", "dm", "ping"},
-	{"run", "execute", "start", "launch", "trigger", "invoke", "kick"},
+	{"run", "execute", "start", "launch", "trigger", "invoke", "kick", "evaluate"},
 	{"stop", "cancel", "kill", "halt", "abort", "terminate", "end"},
 	{"schedule", "book", "plan", "arrange", "reserve"},
 	{"upload", "attach", "put"},
-	{"download", "export", "fetch"},
+	{"download", "export", "fetch", "dump"},
 	{"copy", "duplicate", "clone"},
 	{"move", "relocate", "transfer"},
 	{"close", "resolve", "finish", "complete"},
@@ -33,10 +33,12 @@ var synonymGroups = [][]string{
 	{"reject", "decline", "deny"},
 	{"merge", "combine", "join"},
 	{"assign", "assignee", "owner"},
+	{"enable", "activate", "toggle"},
+	{"disable", "deactivate", "toggle"},
 	// abbreviations, nouns, adjectives
 	{"web", "online", "internet", "google"},
 	{"free", "available", "availability"},
-	{"size", "big", "large", "bytes"},
+	{"size", "big", "large", "bytes", "storage", "disk"},
 	{"multiple", "many", "several", "batch", "bulk"},
 	{"url", "link", "page", "website"},
 	{"repo", "repository"},
@@ -44,10 +46,11 @@ var synonymGroups = [][]string{
 	{"db", "database"},
 	{"msg", "message"},
 	{"doc", "document"},
-	{"img", "image", "picture", "photo"},
+	{"img", "image", "picture", "photo", "media"},
 	{"meeting", "event", "appointment"},
 	{"issue", "ticket", "bug"},
 	{"pr", "pull"},
+	{"mr", "merge"},
 	{"customer", "client"},
 	{"user", "account", "member"},
 	{"invoice", "bill"},
@@ -57,7 +60,112 @@ var synonymGroups = [][]string{
 	{"env", "environment"},
 	{"stat", "statistic", "metric"},
 	{"info", "information", "detail"},
+	{"now", "current", "currently"},
+	{"app", "application"},
+	{"org", "organization", "organisation"},
+	{"row", "record", "entry"},
+	{"column", "field", "property", "attribute"},
+	{"sheet", "spreadsheet", "worksheet", "workbook", "excel"},
+	{"coordinates", "geocode", "latitude", "longitude"},
+	{"error", "exception", "crash", "failure", "fail", "broken"},
+	{"log", "output", "print"},
+	{"deploy", "ship", "rollout"},
+	{"restart", "reboot", "bounce"},
+	{"team", "group", "squad"},
+	{"chart", "graph", "plot", "diagram", "visualize", "visualise"},
+	{"note", "comment", "remark"},
+	{"reply", "respond", "answer"},
+	{"task", "todo", "chore"},
+	{"sprint", "iteration", "cycle"},
+	{"label", "tag"},
+	{"star", "favorite", "favourite", "bookmark"},
+	{"permission", "access", "role", "privilege"},
+	{"slow", "latency", "performance", "speed", "fast"},
+	{"health", "status"},
+	{"backup", "snapshot"},
+	{"server", "host", "machine", "vm", "instance"},
+	{"container", "pod"},
+	{"near", "nearby", "around"},
+	{"route", "directions", "path"},
+	{"address", "location", "place"},
+	{"paper", "article", "publication"},
+	{"news", "headline"},
+	{"video", "clip", "movie"},
+	{"dependency", "depend", "block", "blocker", "prerequisite"},
+	{"review", "feedback"},
+	{"reaction", "emoji", "react"},
+	{"follower", "subscriber", "friend"},
+	{"broadcast", "announce", "blast"},
+	{"remote", "origin", "upstream"},
+	{"undo", "revert", "rollback"},
+	{"pipeline", "workflow"},
+	{"job", "build"},
+	{"contact", "person", "people"},
+	{"inbox", "mailbox"},
+	{"agenda", "calendar"},
+	{"reminder", "alarm"},
+	{"monitor", "alert", "alarm"},
+	{"incident", "outage"},
+	{"usage", "consumption", "quota", "limit"},
+	{"summary", "overview"},
+	{"import", "load", "ingest"},
+	{"sync", "synchronize", "synchronise", "refresh"},
+	{"restore", "recover"},
+	{"publish", "release"},
+	{"analyze", "analyse", "inspect", "diagnose", "debug", "investigate", "troubleshoot"},
+	{"compare", "diff"},
+	{"validate", "verify", "lint"},
+	{"count", "total", "tally"},
+	{"explain", "describe"},
+	{"watch", "track"},
+	{"mute", "silence"},
+	{"login", "signin", "authenticate"},
+	{"logout", "signout"},
+	{"invite", "share"},
+	{"generate", "render", "draw"},
+	{"extract", "parse", "scrape"},
+	{"scale", "resize"},
 }
+
+// numVerbGroups is how many groups, from the first, are verbs: what a
+// request asks to do, and what a tool name says its tool does.
+const numVerbGroups = 24
+
+// Groups of synonymGroups by their index.
+const (
+	findGroup   = 0
+	createGroup = 1
+	writeGroup  = 2
+	sendGroup   = 5
+)
+
+// verbClasses maps the stemmed terms of the verb groups to the groups they
+// are in, bit i for group i.
+var verbClasses = func() map[string]uint32 {
+	var t tokenizer
+	m := map[string]uint32{}
+	for i, g := range synonymGroups[:numVerbGroups] {
+		for _, w := range g {
+			t.tokens(w, func(term []byte) { m[string(term)] |= 1 << i })
+		}
+	}
+	return m
+}()
+
+// leadingVerbs are words that, first in a request, are the verb of one of
+// the verb groups, though they are not its synonyms elsewhere: "file a
+// bug" creates, as "read the file" does not.
+var leadingVerbs = func() map[string]uint32 {
+	var t tokenizer
+	m := map[string]uint32{}
+	for w, g := range map[string]int{
+		"file": createGroup, "raise": createGroup, "log": createGroup, "jot": writeGroup, "note": writeGroup,
+		"pull": findGroup, "grab": findGroup, "tell": sendGroup, "ask": sendGroup, "announce": sendGroup,
+	} {
+		t.tokens(w, func(term []byte) { m[string(term)] |= 1 << g })
+	}
+	return m
+}()
 
 // synonyms maps a stemmed term to the stemmed terms of its groups.
 var synonyms = func() map[string][]string {

@@ -312,7 +312,7 @@ var stopWords = func() map[string]bool {
 		"what", "which", "who", "whom", "whose", "how", "when", "where", "why",
 		"some", "any", "all", "each", "every", "so", "than", "then", "too", "very",
 		"if", "else", "also", "just", "only", "not", "no", "yes", "hey", "hi",
-		"called", "s", "t", "d", "ll", "re", "ve", "m",
+		"called", "s", "t", "d", "ll", "re", "ve", "m", "have", "has", "had",
 	} {
 		m[w] = true
 	}
