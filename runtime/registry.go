@@ -435,6 +435,9 @@ func (r *Registry) recoverCall(ctx context.Context, e *entry, res *Result) {
 
 func (r *Registry) notFound(name string) Result {
 	names := r.Names()
+	if p := r.ts.stops.Load(); p != nil { // never point to a tool switched off
+		names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return (*p)[n] != nil })
+	}
 	closest := ClosestN(name, names, 3)
 	msg := "no tool is named " + quoteClipped(name, maxEchoName)
 	var sug string

@@ -308,3 +308,20 @@ func TestOnToolsChangedRemove(t *testing.T) {
 		t.Errorf("a removed hook was called")
 	}
 }
+
+// TestNotFoundSkipsDisabled checks that the closest names an unknown tool's
+// answer suggests leave out the tools switched off.
+func TestNotFoundSkipsDisabled(t *testing.T) {
+	ctx := context.Background()
+	r := runtime.New()
+	stateTools(t, r)
+	if res := r.Call(ctx, "get_ordr", []byte(`{}`), runtime.CallOptions{}); !strings.Contains(res.Error.Message, "get_order") {
+		t.Fatalf("before: %s", res.JSON())
+	}
+	if err := r.DisableTool(ctx, "get_order", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if res := r.Call(ctx, "get_ordr", []byte(`{}`), runtime.CallOptions{}); strings.Contains(string(res.JSON()), "get_order") {
+		t.Fatalf("a disabled tool suggested: %s", res.JSON())
+	}
+}
