@@ -181,6 +181,9 @@ type Registry struct {
 	sessions     SessionStore
 	sessionTTL   time.Duration
 	index        atomic.Pointer[toolIndex] // the discovery index of tools, made on first search
+	states       ToolStateStore            // where tools switched off are kept
+	ts           toolStates                // the tools switched off, applied
+	obs          observers                 // told of every call (Observe)
 
 	// results whose Complete failed, written before the key is used again.
 	unflushedN atomic.Int64
@@ -247,6 +250,9 @@ func New(opts ...Option) *Registry {
 	if r.autonomy == AutonomyDefault {
 		r.autonomy = AutonomyFull
 	}
+	if r.states == nil {
+		r.states = NewMemoryToolStateStore()
+	}
 	r.tools.Store(&toolSet{byName: map[string]*entry{}})
 	return r
 }
@@ -287,9 +293,9 @@ func (r *Registry) Register(t Tool) error {
 		e.results = v
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	old := r.tools.Load()
 	if _, dup := old.byName[t.Meta.Name]; dup {
+		r.mu.Unlock()
 		return fmt.Errorf("tool %s is already registered", t.Meta.Name)
 	}
 	ns := &toolSet{byName: make(map[string]*entry, len(old.byName)+1)}
@@ -304,6 +310,9 @@ func (r *Registry) Register(t Tool) error {
 		ns.names[i] = s.meta.Name
 	}
 	r.tools.Store(ns)
+	r.mu.Unlock()
+	r.restop() // a tool switched off before it was registered, or one depending on it
+	r.toolsChanged()
 	return nil
 }
 
@@ -339,15 +348,16 @@ func (r *Registry) List() []Tool {
 func (r *Registry) Names() []string { return r.tools.Load().names }
 
 // Visible returns the tools to show a model at autonomy level a, sorted by
-// name: core tools (not hidden) that a may call. Tools that need approval
-// are included; the call answers approval_required until approved.
+// name: core tools (not hidden) that a may call, and that are not disabled
+// or blocked (see DisableTool). Tools that need approval are included; the
+// call answers approval_required until approved.
 func (r *Registry) Visible(a Autonomy) []Tool {
 	if a == AutonomyDefault {
 		a = r.autonomy
 	}
 	var out []Tool
 	for _, e := range r.tools.Load().sorted {
-		if e.meta.Exposure == ExposureHidden || a < e.need {
+		if e.meta.Exposure == ExposureHidden || a < e.need || r.isStopped(e) {
 			continue
 		}
 		out = append(out, e.tool)
@@ -359,11 +369,37 @@ func (r *Registry) Visible(a Autonomy) []Tool {
 // envelope; it never panics and never returns a Go error. The steps, in
 // order: look up; autonomy and policy gate; validate and apply defaults;
 // idempotency; retry guard; deadline; execute (panics become internal);
-// result size cap and result check; untrusted wrapping.
+// result size cap and result check; untrusted wrapping. A tool disabled or
+// blocked (DisableTool) answers permission_denied after the look-up.
 func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) (res Result) {
-	e, ok := r.tools.Load().byName[name]
-	if !ok {
+	e := r.tools.Load().byName[name]
+	if fns := r.obs.fns.Load(); fns != nil {
+		return r.observed(ctx, *fns, e, name, rawArgs, opts)
+	}
+	// callEntry's body, repeated here: one call frame less on every call.
+	if e == nil {
 		return r.notFound(name)
+	}
+	if p := r.ts.stops.Load(); p != nil && (*p)[name] != nil {
+		return r.fail(e, stoppedError((*p)[name]))
+	}
+	defer r.recoverCall(ctx, e, &res)
+	if len(e.meta.Dependencies) > 0 {
+		if ctx, f := r.enter(ctx, e, &opts); f != nil {
+			return r.carryTaint(e, f, r.dispatch(ctx, e, rawArgs, opts))
+		}
+	}
+	return r.dispatch(ctx, e, rawArgs, opts)
+}
+
+// callEntry is Call of e (nil: no tool is named name) without the
+// observers.
+func (r *Registry) callEntry(ctx context.Context, e *entry, name string, rawArgs []byte, opts CallOptions) (res Result) {
+	if e == nil {
+		return r.notFound(name)
+	}
+	if te := r.stopped(e); te != nil {
+		return r.fail(e, te)
 	}
 	defer r.recoverCall(ctx, e, &res)
 	if len(e.meta.Dependencies) > 0 {
@@ -399,6 +435,9 @@ func (r *Registry) recoverCall(ctx context.Context, e *entry, res *Result) {
 
 func (r *Registry) notFound(name string) Result {
 	names := r.Names()
+	if p := r.ts.stops.Load(); p != nil { // never point to a tool switched off
+		names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return (*p)[n] != nil })
+	}
 	closest := ClosestN(name, names, 3)
 	msg := "no tool is named " + quoteClipped(name, maxEchoName)
 	var sug string
@@ -417,7 +456,7 @@ func (r *Registry) notFound(name string) Result {
 // fallback runs e's fallback tool when the arguments fit it.
 func (r *Registry) fallback(ctx context.Context, e *entry, raw []byte, opts CallOptions) *Result {
 	fb, ok := r.tools.Load().byName[e.meta.FallbackTool]
-	if !ok {
+	if !ok || r.isStopped(fb) {
 		return nil
 	}
 	if e.meta.IdempotencyKeyArg {
@@ -827,13 +866,17 @@ func (r *Registry) wrap(e *entry, res Result, source string, at time.Time, conte
 // Revert undoes an earlier call of tool name, given that call's raw
 // arguments and the JSON of the data it returned. It runs through the same
 // gate, validation, deadline and panic recovery as Call; a tool without a
-// Revert function answers unsupported.
+// Revert function answers unsupported, a disabled or blocked one
+// permission_denied.
 func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, result json.RawMessage, opts CallOptions) (res Result) {
 	e, ok := r.tools.Load().byName[name]
 	if !ok {
 		return r.notFound(name)
 	}
 	defer r.recoverCall(ctx, e, &res)
+	if te := r.stopped(e); te != nil {
+		return r.fail(e, te)
+	}
 	if e.tool.Revert == nil {
 		te := Unsupported("tool " + name + " cannot be reverted")
 		te.internal = true

@@ -166,3 +166,15 @@ func hashArgs(raw []byte) uint64 {
 	h.Write(bytes.TrimSpace(raw))
 	return h.Sum64()
 }
+
+// failedBefore reports whether tool failed earlier in step, within the
+// window, for the observers' CallEvent.Retry.
+func (g *retryGuard) failedBefore(step, tool string, now time.Time) bool {
+	if step == "" || g.count.Load() == 0 {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	st := g.m[guardKey{step, tool}]
+	return st != nil && st.failures+st.invalid > 0 && now.Sub(st.seen) <= g.window
+}

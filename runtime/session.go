@@ -213,6 +213,9 @@ func (s *Session) fill(opts *CallOptions, st *coreState) {
 // run is a call of e past the session's visibility checks: approval, the
 // call itself in a frame of its own, and what the session keeps of it.
 func (s *Session) run(ctx context.Context, e *entry, raw []byte, opts CallOptions, st *coreState, parent *frame) Result {
+	if te := s.r.stopped(e); te != nil {
+		return s.r.fail(e, te) // switched off: not kept pending either
+	}
 	if !opts.DryRun && !opts.Approved {
 		if why := s.approvalReason(e, st); why != nil {
 			args, te := s.validate(e, raw)

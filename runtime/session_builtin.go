@@ -237,9 +237,10 @@ func (s *Session) found(ctx context.Context, b *builtinTool, found []*entry, ret
 }
 
 // mayCall reports whether the session's agent may call e, perhaps with the
-// user's approval: a read-only agent only tools without side effects.
+// user's approval: a read-only agent only tools without side effects, and
+// no agent a tool disabled or blocked (Registry.DisableTool).
 func (s *Session) mayCall(e *entry) bool {
-	return s.autonomy >= AutonomySupervised || e.need <= s.autonomy
+	return (s.autonomy >= AutonomySupervised || e.need <= s.autonomy) && !s.r.isStopped(e)
 }
 
 // oneLine is the first line of a description, at most 200 bytes.

@@ -250,6 +250,9 @@ func (c *conn) check(ctx context.Context, req *mcp.CallToolRequest) error {
 			return nil
 		}
 	}
+	if st, ok := c.s.reg.ToolStatus(name); ok && st.State != runtime.ToolEnabled {
+		return nil // switched off by an operator: the call answers permission_denied with the reason
+	}
 	msg := fmt.Sprintf("unknown tool %q", name)
 	if _, ok := c.s.reg.Get(name); ok {
 		msg += ": it is not listed in this session; a hidden tool is listed once " +

@@ -3,6 +3,10 @@
 //
 //	articles-serve --stdio                   # one session on stdin/stdout
 //	articles-serve --http 127.0.0.1:8080     # streamable HTTP at /mcp
+//	articles-serve --http 127.0.0.1:8080 --admin 127.0.0.1:9091  # and the admin API
+//
+// The admin API (runtime/admin) needs its bearer token in the environment,
+// TOOLCAT_ADMIN_TOKEN (16 bytes or more).
 //
 // Each MCP session is one runtime.Session, supervised by default: the
 // hidden delete_article is listed once a search finds it, and calls that
@@ -26,8 +30,12 @@ import (
 
 	"github.com/toolcat/toolcat/examples/articles"
 	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/admin"
 	"github.com/toolcat/toolcat/runtime/mcpserver"
 )
+
+// adminTokenEnv holds the admin API's bearer token.
+const adminTokenEnv = "TOOLCAT_ADMIN_TOKEN"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -118,17 +126,27 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 			return []runtime.SessionOption{runtime.WithAutonomy(level), runtime.WithUndoTool(true)}
 		}),
 	)
+	reg.OnToolsChanged(srv.ToolsChanged) // a tool switched off or on: clients list again
 	if c.stdio {
 		return srv.RunStdio(ctx)
 	}
-	return serveHTTP(ctx, c, srv, stderr)
+	return serveHTTP(ctx, c, reg, srv, logger, stderr)
 }
 
-func serveHTTP(ctx context.Context, c config, srv *mcpserver.Server, stderr io.Writer) error {
+func serveHTTP(ctx context.Context, c config, reg *runtime.Registry, srv *mcpserver.Server, logger *slog.Logger, stderr io.Writer) error {
 	if c.admin != "" {
-		// The admin API (runtime/admin) is served here, on its own
-		// listener, once it is part of the build.
-		return errors.New("--admin: the admin API is not part of this build yet")
+		// The admin API, on a listener of its own.
+		adm, err := admin.New(reg, admin.WithToken(os.Getenv(adminTokenEnv)), admin.WithLogger(logger))
+		if err != nil {
+			return fmt.Errorf("--admin needs the token in %s: %w", adminTokenEnv, err)
+		}
+		defer adm.Close()
+		aln, err := net.Listen("tcp", c.admin)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "articles-serve: admin API at http://%s/api/tools\n", aln.Addr())
+		go adm.Serve(ctx, aln)
 	}
 	ln, err := net.Listen("tcp", c.http)
 	if err != nil {

@@ -1,0 +1,116 @@
+package runtime
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// CallEvent describes one call the registry answered, for metrics: every
+// Registry.Call, and so every tool call of a Session that reaches a tool
+// (calls a session answers itself, such as its built-in search tools, a
+// hidden tool not yet found, or a call kept pending for approval, are not
+// calls of the registry), and every call a tool's body makes with
+// CallTool.
+type CallEvent struct {
+	// Tool is the tool called (at most 128 bytes of the name asked for,
+	// when Unknown).
+	Tool string
+	// Unknown is set when the registry has no such tool: the call answered
+	// not_found.
+	Unknown bool
+	// Code is the error code, "" for success.
+	Code Code
+	// Duration is how long the registry took to answer, from the
+	// registry's clock (WithClock).
+	Duration time.Duration
+	// DryRun is set for a dry run.
+	DryRun bool
+	// Replayed is set when an idempotency key replayed a stored result.
+	Replayed bool
+	// Retry is set when the same tool failed earlier in the same step
+	// (CallOptions.StepID), so this call retries it.
+	Retry bool
+	// RetryExhausted is set when the retry guard shaped the answer: the
+	// failure that used up the step's attempts, or a call refused after it
+	// with retry_exhausted.
+	RetryExhausted bool
+	// SLAMiss is set when the tool has an SLA (sla_ms) and the call took
+	// longer, or answered timeout.
+	SLAMiss bool
+	// Fallback names the fallback tool that answered instead
+	// (WithAutoFallback), or is empty.
+	Fallback string
+}
+
+// WithObserver adds fn to the functions told of every call the registry
+// answers (see Registry.Observe).
+func WithObserver(fn func(CallEvent)) Option {
+	return func(r *Registry) { r.Observe(fn) }
+}
+
+// observers is the list of observer functions, replaced whole on change.
+type observers struct {
+	mu  sync.Mutex
+	fns atomic.Pointer[[]*func(CallEvent)]
+}
+
+// Observe adds fn to the functions told of every call the registry
+// answers, after it answered, on the caller's goroutine: fn must be quick
+// and safe for concurrent use. A registry without observers measures
+// nothing. The function returned removes fn.
+func (r *Registry) Observe(fn func(CallEvent)) (remove func()) {
+	p := &fn
+	o := &r.obs
+	o.mu.Lock()
+	var fns []*func(CallEvent)
+	if old := o.fns.Load(); old != nil {
+		fns = slices.Clone(*old)
+	}
+	fns = append(fns, p)
+	o.fns.Store(&fns)
+	o.mu.Unlock()
+	return func() {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		old := o.fns.Load()
+		if old == nil {
+			return
+		}
+		fns := slices.DeleteFunc(slices.Clone(*old), func(q *func(CallEvent)) bool { return q == p })
+		if len(fns) == 0 {
+			o.fns.Store(nil)
+		} else {
+			o.fns.Store(&fns)
+		}
+	}
+}
+
+// observed runs a call of name and tells the observers fns of it.
+func (r *Registry) observed(ctx context.Context, fns []*func(CallEvent), e *entry, name string, raw []byte, opts CallOptions) Result {
+	retry := e != nil && r.guard.failedBefore(opts.StepID, name, r.now())
+	start := r.now()
+	res := r.callEntry(ctx, e, name, raw, opts)
+	ev := CallEvent{Tool: name, Duration: r.now().Sub(start), DryRun: opts.DryRun, Replayed: res.Replayed, Retry: retry}
+	if e == nil {
+		ev.Tool, ev.Unknown = clipName(name), true
+	} else if e.meta.SLA > 0 && ev.Duration > e.meta.SLA {
+		ev.SLAMiss = true
+	}
+	if res.Error != nil {
+		ev.Code = res.Error.Code
+		ev.RetryExhausted = ev.Code == CodeRetryExhausted || res.Error.lastTry
+		if ev.Code == CodeTimeout && e != nil && e.meta.SLA > 0 {
+			ev.SLAMiss = true
+		}
+	}
+	if res.Tool != "" && res.Tool != name && e != nil {
+		ev.Fallback = res.Tool
+	}
+	for _, fn := range fns {
+		(*fn)(ev)
+	}
+	return res
+}
