@@ -22,7 +22,6 @@ import (
 func TestMCPListChanged(t *testing.T) {
 	reg := registry(t)
 	ms := mcpserver.New(reg, mcpserver.WithLogger(quiet()))
-	reg.OnToolsChanged(ms.ToolsChanged)
 	_, hs := server(t, reg)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", ms.Handler())

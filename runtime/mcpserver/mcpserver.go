@@ -44,6 +44,8 @@ type Server struct {
 	conns     map[*conn]struct{} // live stateful sessions
 	stateless *conn              // the server of every stateless request
 	base      *mcp.Server        // answers the version check of requests in a session
+
+	unwatch func() // stops following the registry's tool changes
 }
 
 // Option configures a Server.
@@ -116,8 +118,16 @@ func New(reg *runtime.Registry, opts ...Option) *Server {
 		rand.Read(s.stateKey)
 	}
 	s.base = mcp.NewServer(&s.impl, &mcp.ServerOptions{Logger: s.logger})
+	// A tool registered, enabled or disabled (here or, with a shared tool
+	// state store, on another replica): clients list again.
+	s.unwatch = reg.OnToolsChanged(s.ToolsChanged)
 	return s
 }
+
+// Close stops the server following the registry's tool changes. Serving
+// goes on until its contexts end; a server made for the life of the
+// process needs no Close.
+func (s *Server) Close() { s.unwatch() }
 
 // RunStdio serves one MCP session on the process's standard input and
 // output until the client closes it or ctx ends.
@@ -225,9 +235,10 @@ func (s *Server) Session(mcpSessionID string) *runtime.Session {
 }
 
 // ToolsChanged tells every client that the tool list may have changed
-// (notifications/tools/list_changed, or its 2026-07-28 subscription form):
-// call it after registering tools, or enabling or disabling one, so that
-// clients list them again. Tools registered since New become callable.
+// (notifications/tools/list_changed, or its 2026-07-28 subscription form),
+// so that clients list them again; tools registered since New become
+// callable. The server calls it itself when the registry's tools change
+// (Registry.OnToolsChanged): registered, enabled or disabled.
 func (s *Server) ToolsChanged() {
 	s.defs.Clear()
 	s.mu.Lock()

@@ -126,7 +126,6 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 			return []runtime.SessionOption{runtime.WithAutonomy(level), runtime.WithUndoTool(true)}
 		}),
 	)
-	reg.OnToolsChanged(srv.ToolsChanged) // a tool switched off or on: clients list again
 	if c.stdio {
 		return srv.RunStdio(ctx)
 	}
