@@ -221,21 +221,12 @@ func (s *Session) preview(ctx context.Context, e *entry, raw []byte, opts CallOp
 // replayed from the idempotency store. It is an error to approve a call
 // that is not pending in the session or was denied.
 func (s *Session) Approve(ctx context.Context, id string) (Result, error) {
-	var pc PendingCall
-	err := s.updatePending(ctx, func(p *pendingState) error {
-		for i := range p.Calls {
-			c := &p.Calls[i]
-			if c.ID != id {
-				continue
-			}
-			if c.Status == PendingDenied {
-				return sessionErrorf("call %s of %s was denied; it cannot be approved", id, c.Tool)
-			}
-			c.Status = PendingApproved
-			pc = *c
-			return nil
+	pc, err := s.resolve(ctx, id, func(c *PendingCall) error {
+		if c.Status == PendingDenied {
+			return sessionErrorf("call %s of %s was denied; it cannot be approved", id, c.Tool)
 		}
-		return sessionErrorf("no call %s waits for approval in session %s", id, s.id)
+		c.Status = PendingApproved
+		return nil
 	})
 	if err != nil {
 		return Result{}, err
@@ -253,23 +244,14 @@ func (s *Session) Approve(ctx context.Context, id string) (Result, error) {
 // the model so, with the user's reason. Denying a call again gives the same
 // envelope; denying an approved call is an error.
 func (s *Session) Deny(ctx context.Context, id, reason string) (Result, error) {
-	var pc PendingCall
-	err := s.updatePending(ctx, func(p *pendingState) error {
-		for i := range p.Calls {
-			c := &p.Calls[i]
-			if c.ID != id {
-				continue
-			}
-			if c.Status == PendingApproved {
-				return sessionErrorf("call %s of %s was approved; it cannot be denied", id, c.Tool)
-			}
-			if c.Status == PendingWaiting {
-				c.Status, c.Denial = PendingDenied, reason
-			}
-			pc = *c
-			return nil
+	pc, err := s.resolve(ctx, id, func(c *PendingCall) error {
+		if c.Status == PendingApproved {
+			return sessionErrorf("call %s of %s was approved; it cannot be denied", id, c.Tool)
 		}
-		return sessionErrorf("no call %s waits for approval in session %s", id, s.id)
+		if c.Status == PendingWaiting {
+			c.Status, c.Denial = PendingDenied, reason
+		}
+		return nil
 	})
 	if err != nil {
 		return Result{}, err
@@ -287,4 +269,23 @@ func (s *Session) Deny(ctx context.Context, id, reason string) (Result, error) {
 		return Result{Error: finish(te, nil), Tool: pc.Tool}, nil
 	}
 	return s.r.fail(e, te), nil
+}
+
+// resolve applies decide to the pending call id, in one update of the
+// session's pending calls, and returns the call as decide left it.
+func (s *Session) resolve(ctx context.Context, id string, decide func(c *PendingCall) error) (PendingCall, error) {
+	var pc PendingCall
+	err := s.updatePending(ctx, func(p *pendingState) error {
+		for i := range p.Calls {
+			if c := &p.Calls[i]; c.ID == id {
+				if err := decide(c); err != nil {
+					return err
+				}
+				pc = *c
+				return nil
+			}
+		}
+		return sessionErrorf("no call %s waits for approval in session %s", id, s.id)
+	})
+	return pc, err
 }
