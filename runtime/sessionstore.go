@@ -34,14 +34,29 @@ type SessionStore interface {
 // losing the race for a session to other writers.
 var ErrSessionConflict = errors.New("session state: too many concurrent updates")
 
-// checkSession returns the error of a store's call with ctx already done
-// or an empty id, or nil.
-func checkSession(ctx context.Context, id string) error {
+// CheckSessionLoad is what every SessionStore checks before a Load: the
+// context is live and the id not empty. Stores return its error as is.
+func CheckSessionLoad(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("session store: %w", err)
 	}
 	if id == "" {
 		return errors.New("session store: the session id is empty")
+	}
+	return nil
+}
+
+// CheckSessionUpdate is what every SessionStore checks before an Update:
+// CheckSessionLoad, a positive ttl and a function.
+func CheckSessionUpdate(ctx context.Context, id string, ttl time.Duration, fn func([]byte) ([]byte, error)) error {
+	if err := CheckSessionLoad(ctx, id); err != nil {
+		return err
+	}
+	if ttl <= 0 {
+		return fmt.Errorf("session store: ttl %v is not positive", ttl)
+	}
+	if fn == nil {
+		return errors.New("session store: Update without a function")
 	}
 	return nil
 }
@@ -104,7 +119,7 @@ func (s *MemorySessionStore) Len() int {
 
 // Load returns a copy of the state of session id.
 func (s *MemorySessionStore) Load(ctx context.Context, id string) ([]byte, error) {
-	if err := checkSession(ctx, id); err != nil {
+	if err := CheckSessionLoad(ctx, id); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -118,14 +133,8 @@ func (s *MemorySessionStore) Load(ctx context.Context, id string) ([]byte, error
 
 // Update runs fn under the store's lock: it runs once.
 func (s *MemorySessionStore) Update(ctx context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error {
-	if err := checkSession(ctx, id); err != nil {
+	if err := CheckSessionUpdate(ctx, id, ttl, fn); err != nil {
 		return err
-	}
-	if ttl <= 0 {
-		return fmt.Errorf("session store: ttl %v is not positive", ttl)
-	}
-	if fn == nil {
-		return errors.New("session store: Update without a function")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -89,16 +89,6 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 `)
 
-func checkSession(ctx context.Context, id string) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("session store: %w", err)
-	}
-	if id == "" {
-		return errors.New("session store: the session id is empty")
-	}
-	return nil
-}
-
 // redisErr wraps err of Redis doing what; when ctx ended meanwhile, the
 // error wraps ctx.Err() too: go-redis reports a deadline on the socket as
 // an i/o timeout, which can fire before the context's own timer marks it
@@ -116,7 +106,7 @@ func redisErr(ctx context.Context, what string, err error) error {
 
 // Load implements runtime.SessionStore.
 func (s *SessionStore) Load(ctx context.Context, id string) ([]byte, error) {
-	if err := checkSession(ctx, id); err != nil {
+	if err := runtime.CheckSessionLoad(ctx, id); err != nil {
 		return nil, err
 	}
 	b, err := s.c.HGet(ctx, s.prefix+id, "state").Bytes()
@@ -134,14 +124,8 @@ func (s *SessionStore) Load(ctx context.Context, id string) ([]byte, error) {
 
 // Update implements runtime.SessionStore.
 func (s *SessionStore) Update(ctx context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error {
-	if err := checkSession(ctx, id); err != nil {
+	if err := runtime.CheckSessionUpdate(ctx, id, ttl, fn); err != nil {
 		return err
-	}
-	if ttl <= 0 {
-		return fmt.Errorf("session store: ttl %v is not positive", ttl)
-	}
-	if fn == nil {
-		return errors.New("session store: Update without a function")
 	}
 	ms := ttl.Milliseconds()
 	if time.Duration(ms)*time.Millisecond < ttl {
