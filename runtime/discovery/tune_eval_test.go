@@ -93,11 +93,11 @@ func BenchmarkTuneEval(b *testing.B) {
 			orig := *p.p
 			var tries []float32
 			if p.mult {
-				for _, m := range []float32{0.5, 0.7, 0.85, 1.2, 1.4, 2} {
+				for _, m := range []float32{0.5, 0.7, 0.85, 0.93, 1.07, 1.2, 1.4, 2} {
 					tries = append(tries, orig*m)
 				}
 			} else {
-				for _, v := range []float32{0.1, 0.3, 0.5, 0.6, 0.75, 0.9} {
+				for _, v := range []float32{0.1, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9} {
 					if v != orig {
 						tries = append(tries, v)
 					}
