@@ -75,7 +75,7 @@ var corpusRequests = []struct{ query, want string }{
 
 // corpusDocs reads the tool lists of the corpus in $TOOLCAT_CORPUS, which
 // `make test-corpus` sets.
-func corpusDocs(t *testing.T) []Doc {
+func corpusDocs(t testing.TB) []Doc {
 	dir := os.Getenv("TOOLCAT_CORPUS")
 	if dir == "" {
 		t.Skip("TOOLCAT_CORPUS is not set: `make test-corpus` runs this test on a corpus of real tool definitions")

@@ -61,20 +61,28 @@ const (
 	maxEnumBytes   = 256  // an argument name or enum value
 )
 
-// BM25 saturation: how fast repeated occurrences stop adding to a score.
-const k1 = 1.2
+// Ranking parameters. They are variables only so that the tuning
+// benchmarks (tune_test.go) can vary them; nothing else changes them.
+var (
+	// k1 is BM25's saturation: how fast repeated occurrences stop adding
+	// to a score.
+	k1 float32 = 1.44
 
-// nameBoost is how much a tool's score grows when the query covers all of
-// its name's terms: ×(1 + nameBoost × share covered).
-const nameBoost = 1.5
+	// nameBoost is how much a tool's score grows when the query covers
+	// all of its name's terms: ×(1 + nameBoost × share covered).
+	nameBoost float32 = 1.5
 
-// verbMismatch scales the score of a tool whose name has verbs, none of
-// them in the groups of the request's first verb.
-const verbMismatch = 0.7
+	// verbMismatch scales the score of a tool whose name has verbs, none
+	// of them in the groups of the request's first verb.
+	verbMismatch float32 = 0.7
 
-// contentWeight is the weight of the words of a request's content (a
-// message, a title) against 1 for its other words.
-const contentWeight = 0.3
+	// contentWeight is the weight of the words of a request's content (a
+	// message, a title) against 1 for its other words.
+	contentWeight float32 = 0.3
+
+	// synonymWeight is SynonymWeight.
+	synonymWeight float32 = SynonymWeight
+)
 
 // Doc is what the index knows of one tool.
 type Doc struct {
@@ -386,7 +394,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 		}
 		for _, syn := range synonyms[string(term)] {
 			if id, ok := ix.termIDs[syn]; ok {
-				ix.addTerm(sc, id, SynonymWeight*mult, word, mult)
+				ix.addTerm(sc, id, synonymWeight*mult, word, mult)
 			}
 		}
 		words++
@@ -402,7 +410,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 		word := uint8(words)
 		for _, v := range questionTerms {
 			if id, ok := ix.termIDs[v]; ok {
-				ix.addTerm(sc, id, SynonymWeight, word, 1)
+				ix.addTerm(sc, id, synonymWeight, word, 1)
 			}
 		}
 		words++

@@ -53,7 +53,7 @@ type poolFile struct {
 
 // evalPool reads the pool in $TOOLCAT_DISCOVERY_POOL, which `make
 // eval-discovery` sets: its docs, named server/tool, and its servers.
-func evalPool(t *testing.T) ([]Doc, []string) {
+func evalPool(t testing.TB) ([]Doc, []string) {
 	dir := os.Getenv("TOOLCAT_DISCOVERY_POOL")
 	if dir == "" {
 		t.Skip("TOOLCAT_DISCOVERY_POOL is not set: `make discovery-pool POOL=dir` builds the pool and `make eval-discovery POOL=dir` runs this test on it")
@@ -87,7 +87,7 @@ func evalPool(t *testing.T) ([]Doc, []string) {
 	return docs, servers
 }
 
-func readEvalRequests(t *testing.T) []evalRequest {
+func readEvalRequests(t testing.TB) []evalRequest {
 	b, err := os.ReadFile(evalRequestsFile)
 	if err != nil {
 		t.Fatal(err)

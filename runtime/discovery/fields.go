@@ -31,14 +31,14 @@ var fieldParams = [numFields]struct {
 	weight float32
 	b      float32
 }{
-	fieldName:     {3.0, 0.5},
-	fieldSummary:  {2.0, 0.6},
+	fieldName:     {2.1, 0.75},
+	fieldSummary:  {2.0, 0.75},
 	fieldBody:     {0.8, 0.75},
-	fieldUseWhen:  {2.0, 0.5},
-	fieldArgName:  {0.6, 0.5},
-	fieldArgText:  {0.4, 0.75},
-	fieldEnum:     {0.5, 0.5},
-	fieldQueries:  {1.5, 0.6},
+	fieldUseWhen:  {3.4, 0.5},
+	fieldArgName:  {0.42, 0.5},
+	fieldArgText:  {0.2, 0.75},
+	fieldEnum:     {0.35, 0.5},
+	fieldQueries:  {1.5, 0.75},
 	fieldCategory: {0.8, 0.3},
 }
 

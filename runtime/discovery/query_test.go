@@ -69,7 +69,7 @@ func TestVerbAgreement(t *testing.T) {
 		return 0
 	}
 	verbFirst, verbLast := "create a story for the pricing page", "the story for the pricing page, create it"
-	if a, b := score(verbFirst, "get_story"), score(verbLast, "get_story"); math.Abs(a/b-verbMismatch) > 1e-4 {
+	if a, b := score(verbFirst, "get_story"), score(verbLast, "get_story"); math.Abs(a/b-float64(verbMismatch)) > 1e-4 {
 		t.Errorf("get_story scores %.4f for %q and %.4f for %q: ratio %.4f, want %v", a, verbFirst, b, verbLast, a/b, verbMismatch)
 	}
 	if a, b := score(verbFirst, "create_story"), score(verbLast, "create_story"); math.Abs(a/b-1) > 1e-4 {
@@ -166,7 +166,7 @@ func TestLeadingVerb(t *testing.T) {
 		t.Fatalf("%q: get_bug not found", q)
 		return 0
 	}
-	if a, b := score("file a bug about login"), score("a bug about login file"); math.Abs(a/b-verbMismatch) > 1e-4 {
+	if a, b := score("file a bug about login"), score("a bug about login file"); math.Abs(a/b-float64(verbMismatch)) > 1e-4 {
 		t.Errorf("get_bug: %.4f when file leads, %.4f when it does not; ratio %.4f, want %v", a, b, a/b, verbMismatch)
 	}
 }
