@@ -58,6 +58,8 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 				toolName, _ = f.String()
 			case "description":
 				t.Description, _ = f.String()
+			case "original_name":
+				t.OriginalName, _ = f.String()
 			case "category":
 				t.Category, _ = f.String()
 			case "version":
