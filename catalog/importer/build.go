@@ -93,10 +93,11 @@ func SnakeCase(s string) string {
 
 // entry is one tool on its way into the catalog.
 type entry struct {
-	name  string
-	t     Tool
-	notes []Note
-	node  *yaml.Node
+	name     string
+	keepWire bool // write original_name
+	t        Tool
+	notes    []Note
+	node     *yaml.Node
 }
 
 func (e *entry) note(decide bool, format string, args ...any) {
@@ -114,13 +115,24 @@ func Build(tools []Tool, o Options) (*Result, error) {
 	}
 	res := &Result{}
 	byName := map[string]*entry{}
+	byBase := map[string][]*entry{} // by the name before any suffix
 	var entries []*entry
-	for _, t := range tools {
+	// Tools already named in snake_case keep their names first, so that a
+	// converted name never takes the name another tool is called by.
+	var order []Tool
+	for _, pass := range []bool{true, false} {
+		for _, t := range tools {
+			if (SnakeCase(t.Name) == t.Name) == pass {
+				order = append(order, t)
+			}
+		}
+	}
+	for _, t := range order {
 		e := &entry{name: SnakeCase(t.Name), t: t}
 		if prev, dup := byName[e.name]; dup {
-			if same(prev.t, t) {
+			if twin := sameAs(byBase[e.name], t); twin != nil {
 				res.Merged++
-				prev.note(false, "%s (%s) is the same tool as %s (%s); imported once", t.Name, t.Source, prev.t.Name, prev.t.Source)
+				twin.note(false, "%s (%s) is the same tool as %s (%s); imported once", t.Name, t.Source, twin.t.Name, twin.t.Source)
 				continue
 			}
 			base := e.name
@@ -131,7 +143,18 @@ func Build(tools []Tool, o Options) (*Result, error) {
 			e.note(true, "%s (%s) has the name of %s (%s) once in snake_case; named %s", t.Name, t.Source, prev.t.Name, prev.t.Source, e.name)
 		}
 		byName[e.name] = e
+		byBase[SnakeCase(t.Name)] = append(byBase[SnakeCase(t.Name)], e)
 		entries = append(entries, e)
+	}
+	// A wire name is kept only when no other tool answers to it.
+	wire := map[string]int{}
+	for _, e := range entries {
+		wire[e.t.Name]++
+	}
+	for _, e := range entries {
+		if e.name != e.t.Name && namePattern.MatchString(e.t.Name) {
+			e.keepWire = byName[e.t.Name] == nil && wire[e.t.Name] == 1
+		}
 	}
 	// The catalog lists tools by name.
 	sortEntries(entries)
@@ -178,6 +201,16 @@ func sortEntries(es []*entry) {
 	}
 }
 
+// sameAs returns the entry of es that defines t, or nil.
+func sameAs(es []*entry, t Tool) *entry {
+	for _, e := range es {
+		if same(e.t, t) {
+			return e
+		}
+	}
+	return nil
+}
+
 // same reports whether a and b define one tool.
 func same(a, b Tool) bool {
 	js := func(n *yaml.Node) string {
@@ -210,9 +243,12 @@ func (e *entry) build() {
 		e.note(false, "%d field(s) of the source kept as a comment: %s", len(t.Extra), strings.Join(sortedKeys(t.Extra), ", "))
 	}
 	if e.name != t.Name {
-		if namePattern.MatchString(t.Name) {
+		if e.keepWire {
 			set(n, "original_name", strNode(t.Name))
 			e.note(false, "renamed from %s, kept as original_name (the wire name)", t.Name)
+		} else if namePattern.MatchString(t.Name) {
+			e.note(true, "renamed from %s, which another tool is called by; callers must use %s", t.Name, e.name)
+			n.HeadComment = fmt.Sprintf("The source named this tool %q, as another tool.", t.Name)
 		} else {
 			e.note(true, "renamed from %q, which no provider accepts as a name; callers must use %s", t.Name, e.name)
 			n.HeadComment = fmt.Sprintf("The source named this tool %q.", t.Name)
@@ -315,6 +351,9 @@ func (e *entry) metadata(n *yaml.Node) {
 			risk, riskWhy = "medium", "the source says it changes data without destroying it"
 		} else if a.Destructive == nil {
 			riskWhy = "no destructiveHint; MCP assumes destructive"
+			if e.t.Format != FormatMCP {
+				riskWhy = src + " do not say how much harm a call can do; assumed high"
+			}
 		}
 		field("risk", strNode(risk), riskWhy)
 		field("has_side_effects", boolNode(true), why)
