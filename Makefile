@@ -59,12 +59,12 @@ test-mcp-conformance:
 
 # Real tool definitions written by others (MCP servers' tool lists), each
 # set taken through catalog, lint, gen, go vet and the generated
-# conformance test. The corpus sits beside the checkout; CORPUS=dir for
+# conformance test, and through toolcat import, lint, gen and go vet. The corpus sits beside the checkout; CORPUS=dir for
 # another.
 CORPUS ?= ../shared/corpus
 test-corpus:
 	@if [ -d "$(CORPUS)" ]; then \
-	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpus$$' -v ./cmd/toolcat/ && \
+	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^(TestCorpus|TestImportCorpus)$$' -v ./cmd/toolcat/ && \
 	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpusQuality$$' -v ./runtime/discovery/; \
 	else echo "test-corpus: no corpus at $(CORPUS); not run (CORPUS=dir to give one)"; fi
 

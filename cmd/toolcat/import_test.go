@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/gen"
+	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/export"
+)
+
+// importCLI runs toolcat import with args and returns the loaded catalog
+// it wrote and its stderr.
+func importCLI(t *testing.T, args ...string) (*catalog.Catalog, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "catalog", "tools.yaml")
+	var stdout, stderr bytes.Buffer
+	if code := Main(append([]string{"import", "--out", out}, args...), nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("toolcat import %v: exit %d\n%s", args, code, stderr.String())
+	}
+	cat, err := catalog.Load(filepath.Dir(out))
+	if err != nil {
+		data, _ := os.ReadFile(out)
+		t.Fatalf("the imported catalog does not load: %v\n%s", err, data)
+	}
+	return cat, stderr.String()
+}
+
+// canonical is the JSON of a schema with the keys the exporters add or
+// take away for the model's sake ($schema, $comment) left out.
+func canonical(t *testing.T, raw []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	var strip func(any)
+	strip = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			delete(v, "$schema")
+			delete(v, "$comment")
+			for _, c := range v {
+				strip(c)
+			}
+		case []any:
+			for _, c := range v {
+				strip(c)
+			}
+		}
+	}
+	strip(v)
+	return v
+}
+
+// TestImportRoundTrip exports the example catalog as toolcat docs does
+// for MCP, OpenAI (Chat and Responses) and Anthropic, imports each file
+// and checks the catalog is equivalent: the same tools, wire names,
+// descriptions and argument schemas; from MCP also the result schemas,
+// side effects, idempotency and untrusted output the annotations carry.
+// One tool has a wire name of its own (getArticleById), which comes back
+// as original_name.
+func TestImportRoundTrip(t *testing.T) {
+	src, err := catalog.Load(filepath.Join("..", "..", "examples", "articles", "catalog"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	metas := gen.Metas(src)
+	renamed := false
+	for i := range metas {
+		if metas[i].Name == "get_article_by_id" {
+			metas[i].OriginalName = "getArticleById"
+			renamed = true
+		}
+	}
+	if !renamed {
+		t.Fatal("the example catalog has no get_article_by_id")
+	}
+	exporters := []struct {
+		name string
+		fn   func([]runtime.Meta, ...export.Option) ([]byte, error)
+		mcp  bool
+	}{
+		{"mcp", export.MCP, true},
+		{"openai", export.OpenAIChat, false},
+		{"openai-responses", export.OpenAIResponses, false},
+		{"anthropic", export.Anthropic, false},
+	}
+	for _, ex := range exporters {
+		t.Run(ex.name, func(t *testing.T) {
+			data, err := ex.fn(metas, export.IncludeHidden())
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(t.TempDir(), ex.name+".json")
+			if err := os.WriteFile(file, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, report := importCLI(t, "--package", src.Package, file)
+			t.Log(lastLine(report))
+			if len(got.Tools) != len(metas) {
+				t.Fatalf("%d tools imported, want %d", len(got.Tools), len(metas))
+			}
+			for _, m := range metas {
+				g := got.Tool(m.Name)
+				if g == nil {
+					t.Errorf("tool %s is missing", m.Name)
+					continue
+				}
+				if g.OriginalName != m.OriginalName {
+					t.Errorf("%s: original_name %q, want %q", m.Name, g.OriginalName, m.OriginalName)
+				}
+				if strings.TrimSpace(g.Description) != strings.TrimSpace(m.Description) {
+					t.Errorf("%s: description %q, want %q", m.Name, g.Description, m.Description)
+				}
+				// A schema with the idempotency_key argument is exported
+				// with it.
+				if d := cmp.Diff(canonical(t, m.ArgsSchema), canonical(t, g.Args.JSON())); d != "" && !m.IdempotencyKeyArg {
+					t.Errorf("%s: args differ (-want +got):\n%s", m.Name, d)
+				}
+				if !ex.mcp {
+					continue
+				}
+				if g.HasSideEffects != m.HasSideEffects || g.ReturnsUntrusted != m.ReturnsUntrusted || (m.HasSideEffects && g.Idempotent != m.Idempotent) {
+					t.Errorf("%s: side effects %v idempotent %v untrusted %v, want %v %v %v", m.Name,
+						g.HasSideEffects, g.Idempotent, g.ReturnsUntrusted, m.HasSideEffects, m.Idempotent, m.ReturnsUntrusted)
+				}
+				if len(m.ResultSchema) > 0 && strings.Contains(string(m.ResultSchema), `"type":"object"`) {
+					if g.Result == nil {
+						t.Errorf("%s: no result schema", m.Name)
+					} else if d := cmp.Diff(canonical(t, m.ResultSchema), canonical(t, g.Result.JSON())); d != "" {
+						t.Errorf("%s: result differs (-want +got):\n%s", m.Name, d)
+					}
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			dir := filepath.Dir(got.Files[0])
+			if code := Main([]string{"lint", "--format", "text", dir}, nil, &stdout, &stderr); code == 2 {
+				t.Errorf("toolcat lint: exit 2\n%s%s", stdout.String(), stderr.String())
+			}
+			if _, err := gen.Generate(got); err != nil {
+				t.Errorf("gen: %v", err)
+			}
+			// The wire names survive a second export.
+			again, err := ex.fn(gen.Metas(got), export.IncludeHidden())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(again, []byte(`"getArticleById"`)) {
+				t.Errorf("the re-export lacks the wire name getArticleById")
+			}
+		})
+	}
+}
+
+func TestImportUsage(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "tools.json")
+	write(t, good, []byte(`{"tools":[{"name":"getUser","description":"Reads a user.","inputSchema":{"type":"object"}}]}`))
+	write(t, filepath.Join(dir, "empty", "README"), []byte("x"))
+	exists := filepath.Join(dir, "exists.yaml")
+	write(t, exists, []byte("x"))
+	tests := []struct {
+		desc string
+		args []string
+		code int
+		want string
+	}{
+		{"no input", nil, 2, "give files or directories"},
+		{"missing file", []string{filepath.Join(dir, "nope.json")}, 2, "no such file"},
+		{"directory without json", []string{filepath.Join(dir, "empty")}, 2, "no .json or .snap files"},
+		{"out exists", []string{"--out", exists, good}, 2, "--force overwrites it"},
+		{"bad package", []string{"--package", "My-Tools", good}, 2, "not a lower-case Go identifier"},
+		{"bad command", []string{"--mcp-command", `"unterminated`}, 2, "unterminated quote"},
+		{"command not found", []string{"--mcp-command", "toolcat-no-such-server --x", "--timeout", "10s"}, 2, "connect"},
+		{"stdout", []string{good}, 0, "1 tools (1 renamed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(append([]string{"import"}, tt.args...), nil, &stdout, &stderr)
+			if code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), tt.code, tt.want)
+			}
+			if code == 0 && !strings.Contains(stdout.String(), "original_name: getUser") {
+				t.Errorf("stdout:\n%s", stdout.String())
+			}
+		})
+	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"node server.js", []string{"node", "server.js"}},
+		{`npx -y "@scope/pkg@1.0" 'a b' c\ d`, []string{"npx", "-y", "@scope/pkg@1.0", "a b", "c d"}},
+		{`  a  ""  `, []string{"a", ""}},
+	}
+	for _, tt := range tests {
+		got, err := splitCommand(tt.in)
+		if err != nil || !cmp.Equal(got, tt.want) {
+			t.Errorf("splitCommand(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "   ", `a "b`, `a\`} {
+		if _, err := splitCommand(bad); err == nil {
+			t.Errorf("splitCommand(%q): no error", bad)
+		}
+	}
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndex(s, "\n")+1:]
+}
