@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"log/slog"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +17,7 @@ import (
 	"github.com/toolcat/toolcat/gen"
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/export"
+	"github.com/toolcat/toolcat/runtime/mcpserver"
 )
 
 // importCLI runs toolcat import with args and returns the loaded catalog
@@ -221,4 +225,42 @@ func TestSplitCommand(t *testing.T) {
 func lastLine(s string) string {
 	s = strings.TrimSpace(s)
 	return s[strings.LastIndex(s, "\n")+1:]
+}
+
+// TestImportMCPURL serves the example catalog's tools over streamable
+// HTTP with runtime/mcpserver and imports them with --mcp-url: the wire
+// name and what the annotations carry come back.
+func TestImportMCPURL(t *testing.T) {
+	src, err := catalog.Load(filepath.Join("..", "..", "examples", "articles", "catalog"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := runtime.New()
+	metas := gen.Metas(src)
+	for _, m := range metas {
+		if m.Name == "get_article_by_id" {
+			m.OriginalName = "getArticleById"
+		}
+		m.Exposure = runtime.ExposureCore // listed without a search
+		reg.MustRegister(runtime.Tool{Meta: m, Execute: func(context.Context, any) (any, error) { return nil, nil }})
+	}
+	srv := httptest.NewServer(mcpserver.New(reg, mcpserver.WithLogger(slog.New(slog.DiscardHandler))).Handler())
+	defer srv.Close()
+	got, report := importCLI(t, "--mcp-url", srv.URL, "--timeout", "20s")
+	t.Log(lastLine(report))
+	if len(got.Tools) != len(metas) {
+		t.Fatalf("%d tools imported, want %d", len(got.Tools), len(metas))
+	}
+	for _, m := range metas {
+		g := got.Tool(m.Name)
+		if g == nil {
+			t.Fatalf("%s is missing", m.Name)
+		}
+		if g.HasSideEffects != m.HasSideEffects || g.ReturnsUntrusted != m.ReturnsUntrusted {
+			t.Errorf("%s: side effects %v untrusted %v, want %v %v", m.Name, g.HasSideEffects, g.ReturnsUntrusted, m.HasSideEffects, m.ReturnsUntrusted)
+		}
+	}
+	if g := got.Tool("get_article_by_id"); g.OriginalName != "getArticleById" {
+		t.Errorf("get_article_by_id: original_name %q, want getArticleById", g.OriginalName)
+	}
 }
