@@ -47,3 +47,17 @@ func TestOriginalName(t *testing.T) {
 		t.Errorf("original_name \"get user\": Load error %v, want one about original_name", err)
 	}
 }
+
+// TestOriginalNameTaken checks that the catalog refuses an original_name
+// another tool is called by.
+func TestOriginalNameTaken(t *testing.T) {
+	for _, src := range []string{
+		"tools:\n  get_user: {description: A., original_name: getUser}\n  getUser: {description: B.}\n",
+		"tools:\n  get_user: {description: A., original_name: getUser}\n  fetch_user: {description: B., original_name: getUser}\n",
+	} {
+		_, err := catalog.LoadFiles(catalog.File{Name: "c.yaml", Data: []byte(src)})
+		if err == nil || !strings.Contains(err.Error(), `original_name "getUser"`) {
+			t.Errorf("Load error %v, want one about original_name \"getUser\"\n%s", err, src)
+		}
+	}
+}
