@@ -119,7 +119,8 @@ check-generate: build
 	@for d in $(DOCS_DIRS); do $(BIN) docs --check --out $$d/docs $$d/catalog || exit 1; done
 	@$(BIN) lint --rules --format markdown | diff -u $(RULESDOC) - || { echo "$(RULESDOC) is stale: run make generate"; exit 1; }
 
-# Short fuzzing runs of the parsers and configuration files; of exact
+# Short fuzzing runs of the parsers and configuration files (the
+# catalog's and toolcat import's); of exact
 # integer reading against math/big and of the general validator's decoding
 # against encoding/json; of generation
 # from drawn catalogs into code that must type-check; and of the generated
@@ -133,6 +134,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadCUE -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadInParts -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./catalog/lint/
+	$(GO) test -run '^$$' -fuzz FuzzImport -fuzztime $(FUZZTIME) ./catalog/importer/
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzParseInt64 -fuzztime $(FUZZTIME) ./runtime/jsonscan/
 	$(GO) test -run '^$$' -fuzz FuzzDecodeExact -fuzztime $(FUZZTIME) ./runtime/

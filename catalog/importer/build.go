@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -226,9 +227,9 @@ func same(a, b Tool) bool {
 func (e *entry) headComment() string {
 	var lines []string
 	if len(e.t.Extra) > 0 {
-		lines = append(lines, fmt.Sprintf("From %s (%s); not mapped, kept here:", e.t.Source, e.t.Format))
+		lines = append(lines, fmt.Sprintf("From %s (%s); not mapped, kept here:", oneLine(e.t.Source), e.t.Format))
 		for _, k := range sortedKeys(e.t.Extra) {
-			lines = append(lines, "  "+k+": "+e.t.Extra[k])
+			lines = append(lines, "  "+oneLine(k)+": "+e.t.Extra[k])
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -371,4 +372,14 @@ func (e *entry) metadata(n *yaml.Node) {
 		uWhy = "no openWorldHint; output assumed to carry outside content"
 	}
 	field("returns_untrusted", boolNode(untrusted), uWhy)
+}
+
+// oneLine writes s for a comment line: control characters as JSON
+// escapes, so that a key or file name cannot end the comment.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	q, _ := json.Marshal(s)
+	return string(q)
 }

@@ -320,6 +320,22 @@ func TestBuildDeterministic(t *testing.T) {
 	}
 }
 
+// A key or file name with a line break stays inside its comment.
+func TestBuildCommentsStayComments(t *testing.T) {
+	tools := parseString(t, "a\nb.json", `[{"name":"t","description":"d","inputSchema":{},"x\nevil: 1":{"a\nb":"c\nd"}}]`)
+	res, err := Build(tools, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if err := yaml.Unmarshal(res.YAML, &v); err != nil {
+		t.Fatalf("%v\n%s", err, res.YAML)
+	}
+	if _, ok := v["evil"]; ok || len(v) != 2 {
+		t.Errorf("keys %v, want package and tools:\n%s", v, res.YAML)
+	}
+}
+
 func FuzzImport(f *testing.F) {
 	f.Add(`{"tools":[{"name":"getUser","inputSchema":{"type":"object","definitions":{"a":{"type":"dict"}},"properties":{"x":{"$ref":"#/definitions/a"}}}}]}`)
 	f.Add(`[{"type":"function","function":{"name":"a-b","parameters":{"type":"object","properties":{"n":{"type":"int","minimum":1,"exclusiveMinimum":true}}}}}]`)
