@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,6 +49,8 @@ func runImport(e *env, args []string) int {
 	mcpCommand := fs.String("mcp-command", "", "run this MCP server (\"cmd args\") and import its tools over stdio")
 	mcpURL := fs.String("mcp-url", "", "import the tools of the MCP server at this streamable HTTP URL")
 	timeout := fs.Duration("timeout", time.Minute, "how long a live MCP server may take to list its tools")
+	headers := headerFlags{}
+	fs.Var(headers, "header", "an HTTP header for --mcp-url, as \"Name: value\" (repeatable)")
 	quiet := fs.Bool("quiet", false, "print only the summary, not every note")
 	if code := parse(e, fs, args); code >= 0 {
 		return code
@@ -76,7 +80,7 @@ func runImport(e *env, args []string) int {
 			if live.target == "" {
 				continue
 			}
-			ts, err := listLive(ctx, live.kind, live.target)
+			ts, err := listLive(ctx, live.kind, live.target, http.Header(headers))
 			if err != nil {
 				fmt.Fprintf(e.stderr, "toolcat import: %v\n", err)
 				return exitUsage
@@ -163,9 +167,9 @@ func parseFile(path string) ([]importer.Tool, error) {
 // listLive asks a running MCP server for its tools, through the go-sdk
 // client: kind "command" starts target over stdio, "url" connects to it
 // over streamable HTTP.
-func listLive(ctx context.Context, kind, target string) ([]importer.Tool, error) {
+func listLive(ctx context.Context, kind, target string, headers http.Header) ([]importer.Tool, error) {
 	var transport mcp.Transport
-	var stderr bytes.Buffer
+	var stderr tailBuffer
 	source := "mcp " + kind + " " + target
 	switch kind {
 	case "command":
@@ -177,7 +181,8 @@ func listLive(ctx context.Context, kind, target string) ([]importer.Tool, error)
 		cmd.Stderr = &stderr
 		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	default:
-		transport = &mcp.StreamableClientTransport{Endpoint: target, MaxRetries: -1}
+		client := &http.Client{Transport: withHeaders{headers, http.DefaultTransport}}
+		transport = &mcp.StreamableClientTransport{Endpoint: target, HTTPClient: client, MaxRetries: -1}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolcat-import", Version: toolcatVersion()}, nil)
 	sess, err := client.Connect(ctx, transport, nil)
@@ -202,15 +207,71 @@ func listLive(ctx context.Context, kind, target string) ([]importer.Tool, error)
 	return importer.Parse(source, bytes.NewReader(data))
 }
 
-func stderrTail(b *bytes.Buffer) string {
-	s := strings.TrimSpace(b.String())
+// tailBuffer keeps the last 2,000 bytes written to it: what a server
+// wrote last on stderr, however much it writes.
+type tailBuffer struct {
+	mu   sync.Mutex
+	buf  []byte
+	lost bool
+}
+
+const tailMax = 2000
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > tailMax {
+		b.buf = append(b.buf[:0], b.buf[len(b.buf)-tailMax:]...)
+		b.lost = true
+	}
+	return len(p), nil
+}
+
+func stderrTail(b *tailBuffer) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := strings.TrimSpace(string(b.buf))
 	if s == "" {
 		return ""
 	}
-	if len(s) > 2000 {
-		s = "..." + s[len(s)-2000:]
+	if b.lost {
+		s = "..." + s
 	}
 	return "\nthe server wrote:\n" + s
+}
+
+// headerFlags collects --header values.
+type headerFlags http.Header
+
+func (h headerFlags) String() string { return fmt.Sprint(http.Header(h)) }
+
+func (h headerFlags) Set(v string) error {
+	name, value, ok := strings.Cut(v, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") || strings.ContainsAny(value, "\r\n") {
+		return fmt.Errorf("want \"Name: value\", got %q", v)
+	}
+	http.Header(h).Add(name, strings.TrimSpace(value))
+	return nil
+}
+
+// withHeaders adds headers to every request.
+type withHeaders struct {
+	h    http.Header
+	next http.RoundTripper
+}
+
+func (w withHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(w.h) > 0 {
+		r = r.Clone(r.Context())
+		for k, vs := range w.h {
+			for _, v := range vs {
+				r.Header.Add(k, v)
+			}
+		}
+	}
+	return w.next.RoundTrip(r)
 }
 
 // splitCommand splits a command line into words: spaces separate them,

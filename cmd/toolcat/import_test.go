@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -188,6 +190,7 @@ func TestImportUsage(t *testing.T) {
 		{"out exists", []string{"--out", exists, good}, 2, "--force overwrites it"},
 		{"bad package", []string{"--package", "My-Tools", good}, 2, "not a lower-case Go identifier"},
 		{"bad command", []string{"--mcp-command", `"unterminated`}, 2, "unterminated quote"},
+		{"bad header", []string{"--header", "no colon", "--mcp-url", "http://127.0.0.1:9/mcp"}, 2, `want "Name: value"`},
 		{"command not found", []string{"--mcp-command", "toolcat-no-such-server --x", "--timeout", "10s"}, 2, "connect"},
 		{"stdout", []string{good}, 0, "1 tools (1 renamed"},
 	}
@@ -249,9 +252,20 @@ func TestImportMCPURL(t *testing.T) {
 		m.Exposure = runtime.ExposureCore // listed without a search
 		reg.MustRegister(runtime.Tool{Meta: m, Execute: func(context.Context, any) (any, error) { return nil, nil }})
 	}
-	srv := httptest.NewServer(mcpserver.New(reg, mcpserver.WithLogger(slog.New(slog.DiscardHandler))).Handler())
+	h := mcpserver.New(reg, mcpserver.WithLogger(slog.New(slog.DiscardHandler))).Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
 	defer srv.Close()
-	got, report := importCLI(t, "--mcp-url", srv.URL, "--timeout", "20s")
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"import", "--mcp-url", srv.URL, "--timeout", "10s"}, nil, &stdout, &stderr); code != 2 {
+		t.Errorf("without the header: exit %d, want 2\n%s", code, stderr.String())
+	}
+	got, report := importCLI(t, "--mcp-url", srv.URL, "--header", "Authorization: Bearer s3cret", "--timeout", "20s")
 	t.Log(lastLine(report))
 	if len(got.Tools) != len(metas) {
 		t.Fatalf("%d tools imported, want %d", len(got.Tools), len(metas))
@@ -267,5 +281,17 @@ func TestImportMCPURL(t *testing.T) {
 	}
 	if g := got.Tool("get_article_by_id"); g.OriginalName != "getArticleById" {
 		t.Errorf("get_article_by_id: original_name %q, want getArticleById", g.OriginalName)
+	}
+}
+
+// A server's stderr is kept to its last lines, however much it writes.
+func TestTailBuffer(t *testing.T) {
+	var b tailBuffer
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	got := stderrTail(&b)
+	if len(got) > tailMax+100 || !strings.HasSuffix(got, "line 999") || !strings.Contains(got, "...") {
+		t.Errorf("stderrTail: %d bytes, ends %q", len(got), got[max(0, len(got)-20):])
 	}
 }
