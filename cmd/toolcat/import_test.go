@@ -295,3 +295,19 @@ func TestTailBuffer(t *testing.T) {
 		t.Errorf("stderrTail: %d bytes, ends %q", len(got), got[max(0, len(got)-20):])
 	}
 }
+
+// TestImportKeepsValues checks that strings YAML would read as other
+// types, numbers past float64's exact range, nulls and nested defaults
+// load from the imported catalog as the source wrote them.
+func TestImportKeepsValues(t *testing.T) {
+	schema := `{"type":"object","additionalProperties":false,"properties":{
+		"a":{"type":"string","enum":["1","true","null","0x10","~","yes","no","on","1e3","-","a: b","#x"," lead","trail ","multi\nline","","é","\u0007bell"],"default":"007"},
+		"n":{"type":"number","minimum":-1.5e3,"maximum":12345678901234567890},
+		"b":{"const":false},"z":{"const":null},"o":{"default":{"k":[1,"2",true]}}}}`
+	file := filepath.Join(t.TempDir(), "tools.json")
+	write(t, file, []byte(`{"tools":[{"name":"check_values","description":"d","inputSchema":`+schema+`}]}`))
+	cat, _ := importCLI(t, file)
+	if d := cmp.Diff(canonical(t, []byte(schema)), canonical(t, cat.Tools[0].Args.JSON())); d != "" {
+		t.Errorf("args differ (-source +imported):\n%s", d)
+	}
+}
