@@ -391,8 +391,8 @@ func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts C
 	if e == nil {
 		return r.notFound(name)
 	}
-	if p := r.ts.stops.Load(); p != nil && (*p)[name] != nil {
-		return r.fail(e, stoppedError((*p)[name]))
+	if p := r.ts.stops.Load(); p != nil && (*p)[e.meta.Name] != nil {
+		return r.fail(e, stoppedError((*p)[e.meta.Name]))
 	}
 	defer r.recoverCall(ctx, e, &res)
 	if len(e.meta.Dependencies) > 0 {
