@@ -153,7 +153,7 @@ func Build(tools []Tool, o Options) (*Result, error) {
 		wire[e.t.Name]++
 	}
 	for _, e := range entries {
-		if e.name != e.t.Name && namePattern.MatchString(e.t.Name) {
+		if e.name != e.t.Name && namePattern.MatchString(e.t.Name) && e.t.Format != FormatSchema {
 			e.keepWire = byName[e.t.Name] == nil && wire[e.t.Name] == 1
 		}
 	}
@@ -243,7 +243,9 @@ func (e *entry) build() {
 	if len(e.t.Extra) > 0 {
 		e.note(false, "%d field(s) of the source kept as a comment: %s", len(t.Extra), strings.Join(sortedKeys(t.Extra), ", "))
 	}
-	if e.name != t.Name {
+	if e.name != t.Name && t.Format == FormatSchema {
+		e.note(false, "named %s after the schema's title or file, %q", e.name, t.Name)
+	} else if e.name != t.Name {
 		if e.keepWire {
 			set(n, "original_name", strNode(t.Name))
 			e.note(false, "renamed from %s, kept as original_name (the wire name)", t.Name)

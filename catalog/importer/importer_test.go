@@ -271,6 +271,22 @@ func TestBuildAnnotations(t *testing.T) {
 	}
 }
 
+// A plain schema has no wire name: its title or file names the tool.
+func TestBuildSchemaName(t *testing.T) {
+	tools := parseString(t, "defs/GetWeather.json", `{"$schema":"http://json-schema.org/draft-07/schema#","description":"Reads the weather.","type":"object","properties":{"city":{"type":"str"}}}`)
+	res, err := Build(tools, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := built(t, res)["get_weather"].(map[string]any)
+	if !ok || g["original_name"] != nil || g["description"] != "Reads the weather." {
+		t.Fatalf("get_weather = %v, want the schema's description and no original_name:\n%s", g, res.YAML)
+	}
+	if !strings.Contains(notesText(res), `named get_weather after the schema's title or file, "GetWeather"`) {
+		t.Errorf("notes:\n%s", notesText(res))
+	}
+}
+
 func TestBuildKeepsWhatItCannotMap(t *testing.T) {
 	tools := parseString(t, "a.json", `[{"name":"t","title":"The Tool","_meta":{"x":1},"description":"d",
 		"inputSchema":{"type":"object","additionalProperties":false,"x-vendor":true},
