@@ -229,7 +229,7 @@ func (e *entry) headComment() string {
 	if len(e.t.Extra) > 0 {
 		lines = append(lines, fmt.Sprintf("From %s (%s); not mapped, kept here:", oneLine(e.t.Source), e.t.Format))
 		for _, k := range sortedKeys(e.t.Extra) {
-			lines = append(lines, "  "+oneLine(k)+": "+e.t.Extra[k])
+			lines = append(lines, "  "+oneLine(k)+": "+escapeControl(e.t.Extra[k]))
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -383,5 +383,20 @@ func oneLine(s string) string {
 		return s
 	}
 	q, _ := json.Marshal(s)
-	return string(q)
+	return escapeControl(string(q))
+}
+
+// escapeControl writes the control characters of s as \u escapes, as a
+// YAML comment must not hold them (JSON leaves DEL and C1 ones as they
+// are).
+func escapeControl(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
