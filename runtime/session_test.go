@@ -130,7 +130,9 @@ func TestSessionFailedPreviewKeepsAttempts(t *testing.T) {
 		Meta: runtime.Meta{Name: "wire_money", Description: "Wires money.", Risk: runtime.RiskHigh, HasSideEffects: true,
 			SupportsDryRun: true, ArgsSchema: []byte(`{"type":"object"}`)},
 		Execute: func(context.Context, any) (any, error) { runs++; return map[string]bool{"sent": true}, nil },
-		DryRun:  func(context.Context, any) (any, error) { return nil, runtime.ExternalError("the bank's preview API is down") },
+		DryRun: func(context.Context, any) (any, error) {
+			return nil, runtime.ExternalError("the bank's preview API is down")
+		},
 	})
 	s := reg.Session("conv-preview", runtime.WithAutonomy(runtime.AutonomySupervised))
 	res := s.Call(ctx, "wire_money", []byte(`{}`), runtime.CallOptions{})
