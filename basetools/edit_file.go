@@ -106,13 +106,12 @@ func unifiedDiff(name, s string, at, n int, repl string) string {
 	const context = 3
 	start := strings.LastIndexByte(s[:at], '\n') + 1 // first changed line
 	end := at + n                                    // end of the last changed line
-	if i := strings.IndexByte(s[end:], '\n'); i >= 0 {
-		end += i + 1
-	} else {
-		end = len(s)
-	}
-	if n > 0 && at+n > 0 && s[at+n-1] == '\n' && at+n == end-0 {
-		end = at + n
+	if end == start || s[end-1] != '\n' {
+		if i := strings.IndexByte(s[end:], '\n'); i >= 0 {
+			end += i + 1
+		} else {
+			end = len(s)
+		}
 	}
 	oldMid := s[start:end]
 	newMid := s[start:at] + repl + s[at+n:end]
