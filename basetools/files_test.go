@@ -41,11 +41,7 @@ func (j *jail) dryRun(t *testing.T, tool string, args map[string]any) *runtime.P
 	if !res.Success {
 		t.Fatalf("dry run of %s: %s", tool, res.JSON())
 	}
-	p, ok := res.Data.(*runtime.Preview)
-	if !ok {
-		t.Fatalf("dry run of %s returned %T", tool, res.Data)
-	}
-	return p
+	return decode[runtime.Preview](t, res)
 }
 
 func (j *jail) revert(t *testing.T, tool string, args map[string]any, res runtime.Result) {
