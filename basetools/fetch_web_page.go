@@ -59,7 +59,7 @@ func newWebFetcher(cfg WebConfig) *webFetcher {
 		Timeout:   cfg.Timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > cfg.MaxRedirects {
-				return &errRefused{fmt.Sprintf("more than %d redirects", cfg.MaxRedirects)}
+				return fmt.Errorf("the page redirects more than %d times", cfg.MaxRedirects)
 			}
 			return w.checkURL(req.URL)
 		},

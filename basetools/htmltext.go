@@ -34,7 +34,14 @@ func htmlText(doc []byte) (title, text string, err error) {
 					title = strings.Join(strings.Fields(nodeText(n)), " ")
 				}
 				return
-			case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Head, atom.Iframe, atom.Object:
+			case atom.Head:
+				for c := n.FirstChild; c != nil; c = c.NextSibling {
+					if c.Type == html.ElementNode && c.DataAtom == atom.Title && title == "" {
+						title = strings.Join(strings.Fields(nodeText(c)), " ")
+					}
+				}
+				return
+			case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Iframe, atom.Object:
 				return
 			case atom.Br:
 				b.newline()
