@@ -28,7 +28,7 @@ type jail struct {
 	key               atomic.Int64
 }
 
-func newJail(t *testing.T) *jail {
+func newJail(t testing.TB) *jail {
 	t.Helper()
 	base := t.TempDir()
 	j := &jail{base: base, ws: filepath.Join(base, "ws"), out: filepath.Join(base, "outside"), ro: filepath.Join(base, "ro")}
@@ -307,7 +307,7 @@ func TestConfinementSymlinkRace(t *testing.T) {
 }
 
 // snapshotOutside describes the outside and read-only folders.
-func snapshotOutside(t *testing.T, j *jail) string {
+func snapshotOutside(t testing.TB, j *jail) string {
 	t.Helper()
 	var b strings.Builder
 	for _, d := range []string{j.out, j.ro} {
