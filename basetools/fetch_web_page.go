@@ -1,7 +1,6 @@
 package basetools
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html/charset"
 )
@@ -217,18 +217,14 @@ func (t *fetchWebPage) Execute(ctx context.Context, args *FetchWebPageArgs) (*Fe
 	if ct == "" {
 		ct = http.DetectContentType(body)
 	}
-	mt, params, err := mime.ParseMediaType(ct)
+	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {
 		return nil, FetchWebPageUnsupported(fmt.Sprintf("the Content-Type %q does not parse", clip(ct, 100)))
 	}
 	if !readable(mt) {
 		return nil, FetchWebPageUnsupported(fmt.Sprintf("the page is %s, not text", mt))
 	}
-	if r, err := charset.NewReader(bytes.NewReader(body), ct); err == nil && !strings.EqualFold(params["charset"], "utf-8") && params["charset"] != "" {
-		if b, err := io.ReadAll(r); err == nil {
-			body = b
-		}
-	}
+	body = toUTF8(body, ct)
 	res := &FetchWebPageResult{URL: resp.Request.URL.String(), Status: int64(resp.StatusCode), ContentType: mt}
 	text := strings.ToValidUTF8(string(body), "\uFFFD")
 	if mt == "text/html" || mt == "application/xhtml+xml" {
@@ -266,4 +262,20 @@ func (t *fetchWebPage) fetchError(ctx context.Context, err error) error {
 		err = ue.Err
 	}
 	return FetchWebPageExternalError("fetching the page failed: " + err.Error())
+}
+
+// toUTF8 converts body to UTF-8 when its encoding is declared (a byte
+// order mark, the Content-Type's charset) or, for a body that is not valid
+// UTF-8, guessed (an HTML meta tag, else windows-1252). Valid UTF-8 with
+// no declaration is left as it is.
+func toUTF8(body []byte, contentType string) []byte {
+	enc, name, certain := charset.DetermineEncoding(body, contentType)
+	if name == "utf-8" || !certain && utf8.Valid(body) {
+		return body
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return body
+	}
+	return out
 }

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/toolcat/toolcat/runtime"
 )
@@ -260,4 +262,23 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func TestReadFileFIFO(t *testing.T) {
+	j := newFilesJail(t, Config{})
+	if err := syscall.Mkfifo(filepath.Join(j.ws, "pipe"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	for _, tool := range []string{"read_file", "edit_file"} {
+		done := make(chan runtime.Result, 1)
+		go func() { done <- j.call(t, tool, argsFor(tool, "pipe")) }()
+		select {
+		case res := <-done:
+			if res.Success || res.Error.Code != runtime.CodeInvalidArgs {
+				t.Errorf("%s of a FIFO: %s", tool, res.JSON())
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s of a FIFO hangs", tool)
+		}
+	}
 }

@@ -28,7 +28,7 @@ func (t *listDir) Execute(ctx context.Context, args *ListDirArgs) (*ListDirResul
 	if err != nil {
 		return nil, listDirErrs.toolError(err)
 	}
-	f, err := l.root.r.Open(l.rel)
+	f, err := openRead(l)
 	if err != nil {
 		return nil, listDirErrs.toolError(t.ws.classify(l, err))
 	}

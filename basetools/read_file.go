@@ -23,7 +23,7 @@ func (t *readFile) Execute(ctx context.Context, args *ReadFileArgs) (*ReadFileRe
 	if err != nil {
 		return nil, readFileErrs.toolError(err)
 	}
-	f, err := l.root.r.Open(l.path())
+	f, err := openRead(l)
 	if err != nil {
 		return nil, readFileErrs.toolError(t.ws.classify(l, err))
 	}

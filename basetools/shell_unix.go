@@ -14,3 +14,6 @@ func killGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }
+
+// oNonblock keeps opening a FIFO from waiting for a writer.
+const oNonblock = syscall.O_NONBLOCK

@@ -63,6 +63,10 @@ func TestFetchWebPageText(t *testing.T) {
 		w.Header().Set("Content-Type", "text/plain; charset=iso-8859-1")
 		w.Write([]byte("caf\xe9"))
 	})
+	mux.HandleFunc("/meta", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><head><meta charset=\"iso-8859-1\"></head><body><p>na\xefve</p></body></html>"))
+	})
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write([]byte(strings.Repeat("x", 5000)))
@@ -105,6 +109,7 @@ func TestFetchWebPageText(t *testing.T) {
 		truncated  bool
 	}{
 		{desc: "charset converted", path: "/latin1", text: "café"},
+		{desc: "charset of an HTML meta tag", path: "/meta", text: "naïve"},
 		{desc: "body cut at MaxBytes", path: "/big", text: strings.Repeat("x", 1000), truncated: true},
 		{desc: "text cut at max_chars", path: "/big", args: map[string]any{"max_chars": 100}, text: strings.Repeat("x", 100), truncated: true},
 		{desc: "not text", path: "/image", code: runtime.CodeUnsupported},

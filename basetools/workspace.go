@@ -211,8 +211,9 @@ func (w *workspace) classify(l loc, err error) error {
 		return denied("%s leaves its folder (through .. or a symlink)", quote(l.show))
 	}
 	var errno syscall.Errno
+	errors.As(err, &errno)
 	switch {
-	case errors.Is(err, fs.ErrNotExist), errors.As(err, &errno) && errno == syscall.ENOTDIR:
+	case errors.Is(err, fs.ErrNotExist), errno == syscall.ENOTDIR:
 		return notFound("%s does not exist", quote(l.show))
 	case errors.Is(err, fs.ErrPermission):
 		return denied("%s: permission denied", quote(l.show))
@@ -239,12 +240,18 @@ func clip(s string, n int) string {
 
 func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 
-// rootPath returns l.rel with "." for the root, as os.Root takes it.
+// path returns the path to give os.Root: l.rel, "." for the root itself.
 func (l loc) path() string { return l.rel }
+
+// openRead opens l for reading without blocking on a FIFO or a device
+// (the callers then refuse what is not a regular file or a folder).
+func openRead(l loc) (*os.File, error) {
+	return l.root.r.OpenFile(l.path(), os.O_RDONLY|oNonblock, 0)
+}
 
 // readFile reads the whole file at l, refusing folders and files above max.
 func (w *workspace) readAll(l loc, max int64) ([]byte, fs.FileMode, error) {
-	f, err := l.root.r.Open(l.path())
+	f, err := openRead(l)
 	if err != nil {
 		return nil, 0, w.classify(l, err)
 	}
