@@ -10,6 +10,8 @@
 //	defer set.Close()
 //	reg, err := basetools.NewRegistry(set.Tools())
 //
+// or adds them to a registry of its own with set.Register(reg).
+//
 // The file tools are confined to the workspace (and to the extra read-only
 // folders) with os.Root. run_shell_command is not a sandbox: see README.md.
 package basetools
@@ -24,6 +26,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/toolcat/toolcat/runtime"
 )
 
 // Config is what the host decides about the base tools. Only Workspace is
@@ -208,6 +212,21 @@ func (s *Set) Tools() Tools {
 		FetchWebPage:    &fetchWebPage{web: s.web},
 		GetCurrentTime:  &getCurrentTime{now: s.cfg.Now},
 	}
+}
+
+// Register adds every base tool to reg, a registry that may hold other
+// tools too (a host's own catalog, say); a name already taken is an error.
+func (s *Set) Register(reg *runtime.Registry) error {
+	own, err := NewRegistry(s.Tools())
+	if err != nil {
+		return err
+	}
+	for _, t := range own.List() {
+		if err := reg.Register(t); err != nil {
+			return fmt.Errorf("basetools: %w", err)
+		}
+	}
+	return nil
 }
 
 // Workspace is the workspace folder, absolute.

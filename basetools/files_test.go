@@ -282,3 +282,33 @@ func TestReadFileFIFO(t *testing.T) {
 		}
 	}
 }
+
+func TestSetRegister(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"hello.txt": "hi"})
+	set, err := Open(Config{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	reg := runtime.New()
+	if err := set.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(reg.Names(), " "); got != "append_file edit_file fetch_web_page find_files get_current_time list_dir read_file run_shell_command write_file" {
+		t.Errorf("names: %s", got)
+	}
+	res := reg.Call(t.Context(), "read_file", []byte(`{"path":"hello.txt"}`), runtime.CallOptions{})
+	if !res.Success || !strings.Contains(string(res.JSON()), `"content":"hi"`) {
+		t.Errorf("read_file through the host's registry: %s", res.JSON())
+	}
+	if err := set.Register(reg); err == nil {
+		t.Error("registering twice succeeded")
+	}
+	if _, err := Open(Config{Workspace: filepath.Join(ws, "hello.txt")}); err == nil {
+		t.Error("a file as the workspace was accepted")
+	}
+	if _, err := Open(Config{}); err == nil {
+		t.Error("no workspace was accepted")
+	}
+}
