@@ -93,7 +93,7 @@ func runShellCommandMeta() runtime.Meta {
 		Exposure:            runtime.ExposureCore,
 		HasSideEffects:      true,
 		IdempotencyRequired: true,
-		MinAutonomy:         runtime.AutonomyFull,
+		MinAutonomy:         runtime.AutonomySupervised,
 		Name:                "run_shell_command",
 		Owner:               "toolcat",
 		Queries:             []string{"run the unit tests of the project", "execute git status in the repository"},

@@ -117,3 +117,29 @@ func TestRunShellCommandModes(t *testing.T) {
 		t.Error("a bad deny pattern was accepted")
 	}
 }
+
+// TestRunShellCommandSupervised checks that a supervised agent is offered
+// run_shell_command, needs approval for each call, and may preview it.
+func TestRunShellCommandSupervised(t *testing.T) {
+	j := newShellJail(t, ShellConfig{Allow: []string{"echo"}})
+	visible := false
+	for _, tool := range j.reg.Visible(runtime.AutonomySupervised) {
+		visible = visible || tool.Meta.Name == "run_shell_command"
+	}
+	if !visible {
+		t.Error("run_shell_command is not offered to a supervised agent")
+	}
+	args := []byte(`{"argv":["echo","hi"]}`)
+	res := j.reg.Call(t.Context(), "run_shell_command", args, runtime.CallOptions{IdempotencyKey: "s1", Autonomy: runtime.AutonomySupervised})
+	if res.Success || res.Error.Code != runtime.CodeApprovalRequired {
+		t.Errorf("unapproved call: %s", res.JSON())
+	}
+	res = j.reg.Call(t.Context(), "run_shell_command", args, runtime.CallOptions{IdempotencyKey: "s2", Autonomy: runtime.AutonomySupervised, DryRun: true})
+	if !res.Success || !strings.Contains(string(res.JSON()), "would run") {
+		t.Errorf("dry run: %s", res.JSON())
+	}
+	res = j.reg.Call(t.Context(), "run_shell_command", args, runtime.CallOptions{IdempotencyKey: "s3", Autonomy: runtime.AutonomySupervised, Approved: true})
+	if !res.Success {
+		t.Errorf("approved call: %s", res.JSON())
+	}
+}
