@@ -41,7 +41,8 @@ type Config struct {
 	// there.
 	ReadOnly []string
 
-	// MaxReadBytes caps what one read_file returns (default 1 MiB).
+	// MaxReadBytes caps what one read_file returns (default and most
+	// 1 MiB, the catalog's bound on max_bytes).
 	MaxReadBytes int64
 	// MaxFileBytes caps the size of a file that write_file, append_file
 	// and edit_file leave behind (default 8 MiB).
@@ -83,7 +84,8 @@ type ShellConfig struct {
 	ShellMode bool
 	// MaxTimeout caps the timeout of one command (default 2 minutes).
 	MaxTimeout time.Duration
-	// MaxOutputBytes caps stdout and stderr, each (default 64 KiB).
+	// MaxOutputBytes caps stdout and stderr, each (default 64 KiB, at
+	// most 256 KiB, which keeps the result within its max_result_bytes).
 	MaxOutputBytes int
 	// Env is the environment of the commands; nil means PATH and LANG
 	// from the host, and HOME set to the workspace.
@@ -182,6 +184,7 @@ func setDefaults(cfg *Config) {
 	if cfg.Shell.MaxOutputBytes <= 0 {
 		cfg.Shell.MaxOutputBytes = 64 << 10
 	}
+	cfg.Shell.MaxOutputBytes = min(cfg.Shell.MaxOutputBytes, 256<<10)
 	if cfg.Shell.Deny == nil {
 		cfg.Shell.Deny = DefaultDenyPatterns
 	}

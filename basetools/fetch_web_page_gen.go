@@ -91,6 +91,7 @@ func fetchWebPageMeta() runtime.Meta {
 		},
 		Exposure:         runtime.ExposureCore,
 		Idempotent:       true,
+		MaxResultBytes:   4194304,
 		MaxRetries:       1,
 		MinAutonomy:      runtime.AutonomyReadOnly,
 		Name:             "fetch_web_page",

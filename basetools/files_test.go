@@ -2,6 +2,7 @@ package basetools
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -310,5 +311,29 @@ func TestSetRegister(t *testing.T) {
 	}
 	if _, err := Open(Config{}); err == nil {
 		t.Error("no workspace was accepted")
+	}
+}
+
+// TestLargestResults checks that the largest reads the limits allow fit
+// in the tools' max_result_bytes, escaping included.
+func TestLargestResults(t *testing.T) {
+	j := newFilesJail(t, Config{})
+	writeTree(t, j.ws, map[string]string{"huge.txt": strings.Repeat("\x01\"", 1<<19)})
+	res := j.call(t, "read_file", map[string]any{"path": "huge.txt", "max_bytes": 1 << 20})
+	if got := decode[ReadFileResult](t, res); !res.Success || len(got.Content) != 1<<20 || got.Truncated {
+		t.Errorf("a 1 MiB read of control characters: %s", clip(string(res.JSON()), 300))
+	}
+	files := map[string]string{}
+	for i := range 3000 {
+		files[fmt.Sprintf("wide/%s%04d", strings.Repeat("\x01", 240), i)] = ""
+	}
+	writeTree(t, j.ws, files)
+	res = j.call(t, "list_dir", map[string]any{"path": "wide", "max_entries": 10000})
+	if got := decode[ListDirResult](t, res); !res.Success || got.Truncated || len(got.Entries) != 3000 {
+		t.Errorf("listing 3000 long names: %s", clip(string(res.JSON()), 300))
+	}
+	res = j.call(t, "find_files", map[string]any{"pattern": "wide/*", "max_results": 5000})
+	if got := decode[FindFilesResult](t, res); !res.Success || got.Truncated || len(got.Paths) != 3000 {
+		t.Errorf("finding 3000 long names: %s", clip(string(res.JSON()), 300))
 	}
 }

@@ -46,7 +46,7 @@ func (t *findFiles) Execute(ctx context.Context, args *FindFilesArgs) (*FindFile
 	}
 	limit := int(max(args.MaxResults, 1))
 	res := &FindFilesResult{Paths: []string{}}
-	visits := 0
+	visits, budget := 0, maxListingBytes
 	fsys := l.root.r.FS()
 	err = fs.WalkDir(fsys, l.rel, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
@@ -73,7 +73,7 @@ func (t *findFiles) Execute(ctx context.Context, args *FindFilesArgs) (*FindFile
 		if !matchGlob(segs, strings.Split(rel, "/")) {
 			return nil
 		}
-		if len(res.Paths) == limit {
+		if budget -= len(p) + len(l.root.dir) + 4; len(res.Paths) == limit || budget < 0 {
 			res.Truncated = true
 			return errStop
 		}

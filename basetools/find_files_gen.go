@@ -77,6 +77,7 @@ func findFilesMeta() runtime.Meta {
 		},
 		Exposure:         runtime.ExposureCore,
 		Idempotent:       true,
+		MaxResultBytes:   8388608,
 		MaxRetries:       1,
 		MinAutonomy:      runtime.AutonomyReadOnly,
 		Name:             "find_files",

@@ -63,7 +63,12 @@ func (t *listDir) Execute(ctx context.Context, args *ListDirArgs) (*ListDirResul
 		all, truncated = all[:limit], true
 	}
 	res := &ListDirResult{Path: l.show, Entries: make([]ListDirResultEntriesItem, 0, len(all)), Truncated: truncated}
+	budget := maxListingBytes
 	for _, e := range all {
+		if budget -= len(e.Name()) + 16; budget < 0 {
+			res.Truncated = true
+			break
+		}
 		it := ListDirResultEntriesItem{Name: e.Name(), Kind: kindOf(e.Type())}
 		if e.Type().IsRegular() {
 			if fi, err := e.Info(); err == nil {
@@ -75,6 +80,10 @@ func (t *listDir) Execute(ctx context.Context, args *ListDirArgs) (*ListDirResul
 	}
 	return res, nil
 }
+
+// maxListingBytes bounds the names one list_dir or find_files returns, so
+// that the result, escaped as JSON, stays below its max_result_bytes.
+const maxListingBytes = 1 << 20
 
 func kindOf(m fs.FileMode) ListDirResultEntriesItemKind {
 	switch {

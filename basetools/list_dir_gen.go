@@ -107,6 +107,7 @@ func listDirMeta() runtime.Meta {
 		},
 		Exposure:         runtime.ExposureCore,
 		Idempotent:       true,
+		MaxResultBytes:   8388608,
 		MaxRetries:       1,
 		MinAutonomy:      runtime.AutonomyReadOnly,
 		Name:             "list_dir",

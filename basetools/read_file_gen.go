@@ -81,6 +81,7 @@ func readFileMeta() runtime.Meta {
 		},
 		Exposure:         runtime.ExposureCore,
 		Idempotent:       true,
+		MaxResultBytes:   8388608,
 		MaxRetries:       1,
 		MinAutonomy:      runtime.AutonomyReadOnly,
 		Name:             "read_file",

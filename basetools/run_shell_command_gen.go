@@ -93,6 +93,7 @@ func runShellCommandMeta() runtime.Meta {
 		Exposure:            runtime.ExposureCore,
 		HasSideEffects:      true,
 		IdempotencyRequired: true,
+		MaxResultBytes:      4194304,
 		MinAutonomy:         runtime.AutonomySupervised,
 		Name:                "run_shell_command",
 		Owner:               "toolcat",
