@@ -142,6 +142,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzUntrusted -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzSessionCall -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz FuzzFileToolPaths -fuzztime $(FUZZTIME) ./basetools/
 	$(GO) test -run '^$$' -fuzz FuzzMemorySessionStore -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzCallArguments -fuzztime $(FUZZTIME) ./runtime/mcpserver/
 	$(GO) test -run '^$$' -fuzz FuzzSearch -fuzztime $(FUZZTIME) ./runtime/discovery/
