@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/catalog/importer"
 	"github.com/toolcat/toolcat/gen"
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/export"
@@ -66,29 +67,38 @@ func canonical(t *testing.T, raw []byte) any {
 	return v
 }
 
-// TestImportRoundTrip exports the example catalog as toolcat docs does
-// for MCP, OpenAI (Chat and Responses), Anthropic and Gemini, imports each file
+// TestImportRoundTrip exports the repository's catalogs (the example,
+// the MCP conformance fixtures, basetools) as toolcat docs does for MCP,
+// OpenAI (Chat and Responses), Anthropic and Gemini, imports each file
 // and checks the catalog is equivalent: the same tools, wire names,
 // descriptions and argument schemas (Gemini's: the names and
-// descriptions); from MCP also the result schemas,
-// side effects, idempotency and untrusted output the annotations carry.
-// One tool has a wire name of its own (getArticleById), which comes back
+// descriptions); from MCP also the result schemas, side effects,
+// idempotency and untrusted output the annotations carry. In each, one
+// tool is given a camelCase wire name (getArticleById), which comes back
 // as original_name.
 func TestImportRoundTrip(t *testing.T) {
-	src, err := catalog.Load(filepath.Join("..", "..", "examples", "articles", "catalog"))
-	if err != nil {
-		t.Fatal(err)
+	for _, dir := range []string{"examples/articles/catalog", "examples/mcp-conformance/fixtures/catalog", "basetools/catalog"} {
+		t.Run(strings.ReplaceAll(strings.TrimSuffix(dir, "/catalog"), "/", "_"), func(t *testing.T) {
+			src, err := catalog.Load(filepath.Join("..", "..", filepath.FromSlash(dir)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			roundTrip(t, src)
+		})
 	}
+}
+
+func roundTrip(t *testing.T, src *catalog.Catalog) {
 	metas := gen.Metas(src)
-	renamed := false
+	wire := ""
 	for i := range metas {
-		if metas[i].Name == "get_article_by_id" {
-			metas[i].OriginalName = "getArticleById"
-			renamed = true
+		if c := camelCase(metas[i].Name); c != metas[i].Name && importer.SnakeCase(c) == metas[i].Name {
+			metas[i].OriginalName, wire = c, c
+			break
 		}
 	}
-	if !renamed {
-		t.Fatal("the example catalog has no get_article_by_id")
+	if wire == "" {
+		t.Fatal("no tool name to give a camelCase wire name")
 	}
 	exporters := []struct {
 		name string
@@ -164,8 +174,8 @@ func TestImportRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Contains(again, []byte(`"getArticleById"`)) {
-				t.Errorf("the re-export lacks the wire name getArticleById")
+			if !bytes.Contains(again, []byte(`"`+wire+`"`)) {
+				t.Errorf("the re-export lacks the wire name %s", wire)
 			}
 		})
 	}
@@ -310,4 +320,15 @@ func TestImportKeepsValues(t *testing.T) {
 	if d := cmp.Diff(canonical(t, []byte(schema)), canonical(t, cat.Tools[0].Args.JSON())); d != "" {
 		t.Errorf("args differ (-source +imported):\n%s", d)
 	}
+}
+
+// camelCase writes get_article_by_id as getArticleById.
+func camelCase(s string) string {
+	parts := strings.Split(s, "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
 }
