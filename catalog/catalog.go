@@ -145,6 +145,8 @@ type Tool struct {
 	Queries  []string
 	QueryPos []Pos
 	Suppress []Suppression
+	// RenamedFrom are the tool's earlier names (renamed_from).
+	RenamedFrom []string
 	// IdempotencyKey says who passes the idempotency key,
 	// IdempotencyKeyHost or IdempotencyKeyArgument, the catalog's default
 	// applied.
