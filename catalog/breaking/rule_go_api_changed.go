@@ -92,4 +92,3 @@ func sortedKeys(a API) []string {
 	slices.Sort(keys)
 	return keys
 }
-
