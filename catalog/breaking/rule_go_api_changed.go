@@ -1,6 +1,7 @@
 package breaking
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,14 +30,29 @@ func checkGoAPI(p *Pass, old, new *catalog.Tool) {
 	if oa == nil || na == nil {
 		return
 	}
+	// The new package's aliases stand for what they alias: with
+	// type Old = New, a field of type Old is a field of type New.
+	aliases := map[string]string{}
+	for k, v := range na {
+		// Only names that were declarations and are now aliases: an
+		// alias both versions declare stays as written.
+		if t, ok := strings.CutPrefix(v, "type = "); ok && goIdent.MatchString(t) && oa[k] != "" && oa[k] != v {
+			aliases[k] = t
+		}
+	}
 	var msgs []string
 	for _, key := range sortedKeys(oa) {
-		ov := oa[key]
+		ov := goIdentWord.ReplaceAllStringFunc(oa[key], func(w string) string {
+			if a, ok := aliases[w]; ok {
+				return a
+			}
+			return w
+		})
 		nv, ok := resolve(na, key)
 		switch {
 		case !ok:
 			msgs = append(msgs, key+" removed")
-		case nv != ov && !(strings.HasPrefix(nv, "type = ") && (ov == "struct" || ov == "interface")):
+		case nv != ov && !sameAlias(na, nv, ov):
 			msgs = append(msgs, key+" changed from "+ov+" to "+nv)
 		}
 	}
@@ -61,6 +77,21 @@ func checkGoAPI(p *Pass, old, new *catalog.Tool) {
 	p.Reportf(new.Name, new.Pos, "%s: the generated Go API changed: %s%s; code compiled against the old package breaks", new.Name, strings.Join(msgs, "; "), more)
 }
 
+// sameAlias reports whether nv, a type alias in api, stands for a
+// declaration written ov, through up to 8 aliases.
+func sameAlias(api API, nv, ov string) bool {
+	for range 8 {
+		t, ok := strings.CutPrefix(nv, "type = ")
+		if !ok {
+			return false
+		}
+		if nv = api[t]; nv == ov || "type = "+t == ov {
+			return true
+		}
+	}
+	return false
+}
+
 // resolve looks key up in api, following type aliases for the type part
 // of a member: with "type Old = New", "Old.Field" is "New.Field".
 func resolve(api API, key string) (string, bool) {
@@ -83,6 +114,11 @@ func resolve(api API, key string) (string, bool) {
 	}
 	return "", false
 }
+
+var (
+	goIdent     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	goIdentWord = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+)
 
 func sortedKeys(a API) []string {
 	keys := make([]string, 0, len(a))
