@@ -96,6 +96,19 @@ func Run(old, new *Side, cfg *Config) []lint.Diagnostic {
 	return all
 }
 
+// RunRule runs one rule on the pair, without suppressions, at the
+// severity of its category.
+func RunRule(r *Rule, old, new *Side) []lint.Diagnostic {
+	pairs, removed := match(old.Catalog, new.Catalog)
+	p := &Pass{Old: old, New: new, Rule: r, Pairs: pairs, Removed: removed}
+	r.Check(p)
+	for i := range p.diags {
+		p.diags[i].Severity = categorySeverity[r.Category]
+	}
+	lint.Sort(p.diags)
+	return p.diags
+}
+
 // match pairs the tools of both catalogs: by name, or, for a new tool
 // that declares renamed_from, with the old tool of that name when the old
 // catalog has no tool of the new name.

@@ -16,6 +16,39 @@ import (
 // ("field string", "method func(ctx context.Context, ...) ...").
 type API map[string]string
 
+// GoAPI reads the exported API of each tool from the files of its
+// generated package: files by name, the file of each tool by tool name,
+// and the name of the common file, whose Tools struct has a field per
+// tool that counts as that tool's API.
+func GoAPI(files map[string][]byte, toolFiles map[string]string, common string) (map[string]API, error) {
+	out := map[string]API{}
+	owner := map[string]string{} // interface name → tool
+	for tool, file := range toolFiles {
+		api, err := ParseGoAPI(file, files[file])
+		if err != nil {
+			return nil, err
+		}
+		out[tool] = api
+		for k, v := range api {
+			if v == "interface" {
+				owner[k] = tool
+			}
+		}
+	}
+	capi, err := ParseGoAPI(common, files[common])
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range capi {
+		if typ, ok := strings.CutPrefix(v, "field "); ok && strings.HasPrefix(k, "Tools.") {
+			if tool, ok := owner[typ]; ok {
+				out[tool][k] = v
+			}
+		}
+	}
+	return out, nil
+}
+
 // ParseGoAPI reads the exported API of one generated Go file.
 func ParseGoAPI(name string, src []byte) (API, error) {
 	fset := token.NewFileSet()

@@ -16,7 +16,11 @@ var ArgTypeChanged = &Rule{
 				return
 			}
 			if l := lost(ot, nt); len(l) > 0 {
-				p.Reportf(new.Name, n.KeyPos("type"), "%s: %s changed type from %s to %s; %s values are rejected now", new.Name, where(ptr), list(ot), list(nt), list(l))
+				what := list(l) + " values are"
+				if len(l) == 1 && l[0] == "number" && contains(nt, "integer") {
+					what = "numbers with a fraction are"
+				}
+				p.Reportf(new.Name, n.KeyPos("type"), "%s: %s changed type from %s to %s; %s rejected now", new.Name, where(ptr), list(ot), list(nt), what)
 			}
 		})
 	}),

@@ -12,7 +12,7 @@ var ObjectClosed = &Rule{
 	Check: forEachPair(func(p *Pass, old, new *catalog.Tool) {
 		walkPairs(old.Args, new.Args, func(ptr string, o, n *catalog.Node) {
 			if closed(n) && !closed(o) {
-				p.Reportf(new.Name, n.KeyPos("additionalProperties"), "%s: %s now set additionalProperties: false; calls that passed other properties are rejected", new.Name, where(ptr))
+				p.Reportf(new.Name, n.KeyPos("additionalProperties"), "%s: %s: additionalProperties is now false; calls that passed other properties are rejected", new.Name, where(ptr))
 			}
 		})
 		if new.AdditionalArgs == "reject" && old.AdditionalArgs != "" && old.AdditionalArgs != "reject" {

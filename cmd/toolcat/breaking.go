@@ -139,38 +139,13 @@ func catalogDir(paths []string) string {
 }
 
 // goAPI generates the catalog's Go code and reads each tool's exported
-// API from it; the Tools field of each tool counts as its API too.
+// API from it.
 func goAPI(cat *catalog.Catalog) (map[string]breaking.API, error) {
 	files, err := gen.Generate(cat)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]breaking.API{}
-	owner := map[string]string{} // interface name → tool
-	for tool, file := range gen.ToolFiles(cat) {
-		api, err := breaking.ParseGoAPI(file, files[file])
-		if err != nil {
-			return nil, err
-		}
-		out[tool] = api
-		for k, v := range api {
-			if v == "interface" {
-				owner[k] = tool
-			}
-		}
-	}
-	common, err := breaking.ParseGoAPI(gen.CommonFile, files[gen.CommonFile])
-	if err != nil {
-		return nil, err
-	}
-	for k, v := range common {
-		if typ, ok := strings.CutPrefix(v, "field "); ok && strings.HasPrefix(k, "Tools.") {
-			if tool, ok := owner[typ]; ok {
-				out[tool][k] = v
-			}
-		}
-	}
-	return out, nil
+	return breaking.GoAPI(files, gen.ToolFiles(cat), gen.CommonFile)
 }
 
 // maxLockSize bounds a lock file read.
