@@ -89,6 +89,7 @@ lint: build
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(BIN) lint $(EXAMPLE)
 	$(BIN) lint examples/mcp-conformance/fixtures/catalog
+	$(BIN) breaking --against $(EXAMPLE)/toolcat.lock.json $(EXAMPLE)
 
 # The example project, end to end: lint its catalog, compile it into Go,
 # build it, run its conformance tests, then a few calls as an agent host
