@@ -49,7 +49,7 @@ type breakingFlags struct {
 func runBreaking(e *env, args []string) int {
 	var f breakingFlags
 	fs := newFlags(e, "breaking", "--against <lock file|dir|git revision> [paths]", breakingDoc)
-	fs.StringVar(&f.against, "against", "", "the earlier version: a lock `file`, a catalog directory, or a git revision")
+	fs.StringVar(&f.against, "against", "", "the earlier version: a lock file, a catalog directory, or a git revision (`ref`)")
 	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&f.config, "config", "", "configuration file (default: toolcat.yaml beside the catalog, if any)")
 	fs.BoolVar(&f.rules, "rules", false, "list the rules with their category, severity and purpose, then exit")
