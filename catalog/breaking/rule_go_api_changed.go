@@ -33,11 +33,13 @@ func checkGoAPI(p *Pass, old, new *catalog.Tool) {
 	// The new package's aliases stand for what they alias: with
 	// type Old = New, a field of type Old is a field of type New.
 	aliases := map[string]string{}
+	renamedTo := map[string]string{} // current name → the old name aliasing it
 	for k, v := range na {
 		// Only names that were declarations and are now aliases: an
 		// alias both versions declare stays as written.
 		if t, ok := strings.CutPrefix(v, "type = "); ok && goIdent.MatchString(t) && oa[k] != "" && oa[k] != v {
 			aliases[k] = t
+			renamedTo[t] = k
 		}
 	}
 	var msgs []string
@@ -57,11 +59,14 @@ func checkGoAPI(p *Pass, old, new *catalog.Tool) {
 		}
 	}
 	for _, key := range sortedKeys(na) {
-		parent, _, isMember := strings.Cut(key, ".")
+		parent, member, isMember := strings.Cut(key, ".")
 		if _, had := resolve(oa, key); had || !isMember {
 			continue
 		}
-		if oa[parent] == "interface" && strings.HasPrefix(na[key], "method ") {
+		if _, had := oa[renamedTo[parent]+"."+member]; had {
+			continue
+		}
+		if (oa[parent] == "interface" || oa[renamedTo[parent]] == "interface") && strings.HasPrefix(na[key], "method ") {
 			msgs = append(msgs, "method "+key+" added to an interface users implement")
 		}
 	}
