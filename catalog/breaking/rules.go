@@ -12,6 +12,8 @@ var Rules = []*Rule{
 	BoundTightened,
 	ObjectClosed,
 	ResultPropertyRemoved,
+	IdempotencyKeyRequired,
+	AutonomyRaised,
 	// GO
 	GoAPIChanged,
 	// SAFETY
