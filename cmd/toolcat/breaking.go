@@ -238,13 +238,17 @@ func gitFiles(rev string, paths []string) ([]catalog.File, error) {
 			return nil, fmt.Errorf("%s is outside the git repository at %s", p, top)
 		}
 		rel = filepath.ToSlash(rel)
-		typ, err := git(top, "cat-file", "-t", rev+":"+rel)
+		spec := rev + ":" + rel
+		if rel == "." {
+			spec = rev + ":" // the top of the tree
+		}
+		typ, err := git(top, "cat-file", "-t", spec)
 		if err != nil {
 			return nil, fmt.Errorf("--against %s: %s does not exist at that revision", rev, rel)
 		}
 		names := []string{rel}
 		if strings.TrimSpace(typ) == "tree" {
-			out, err := git(top, "ls-tree", "--name-only", "-z", rev+":"+rel)
+			out, err := git(top, "ls-tree", "--name-only", "-z", spec)
 			if err != nil {
 				return nil, err
 			}
