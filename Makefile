@@ -136,6 +136,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzReadLock -fuzztime $(FUZZTIME) ./catalog/breaking/
+	$(GO) test -run '^$$' -fuzz 'FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./catalog/breaking/
 	$(GO) test -run '^$$' -fuzz FuzzParseInt64 -fuzztime $(FUZZTIME) ./runtime/jsonscan/
 	$(GO) test -run '^$$' -fuzz FuzzDecodeExact -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/

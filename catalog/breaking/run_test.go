@@ -205,3 +205,17 @@ func FuzzReadLock(f *testing.F) {
 		_ = bytes.TrimSpace(data)
 	})
 }
+
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte("breaking:\n  use: [WIRE, GO]\n  except: [ARG_REMOVED]\n  rules: {RISK_RAISED: warning}\n"))
+	f.Add([]byte("lint:\n  use: [BASIC]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := ParseConfig("toolcat.yaml", data)
+		if err != nil {
+			return
+		}
+		for _, r := range Rules {
+			cfg.Severity(r.ID)
+		}
+	})
+}
