@@ -10,7 +10,7 @@ RULESDOC := docs/lint-rules.md
 DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
-GEN_DIRS += examples/mcp-conformance/fixtures
+GEN_DIRS += examples/mcp-conformance/fixtures basetools
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
 .PHONY: test-mcp-conformance
@@ -89,6 +89,7 @@ lint: build
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(BIN) lint $(EXAMPLE)
 	$(BIN) lint examples/mcp-conformance/fixtures/catalog
+	$(BIN) lint basetools/catalog
 	$(BIN) breaking --against $(EXAMPLE)/toolcat.lock.json $(EXAMPLE)
 
 # The example project, end to end: lint its catalog, compile it into Go,
@@ -144,6 +145,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzUntrusted -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzSessionCall -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz FuzzFileToolPaths -fuzztime $(FUZZTIME) ./basetools/
 	$(GO) test -run '^$$' -fuzz FuzzMemorySessionStore -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzCallArguments -fuzztime $(FUZZTIME) ./runtime/mcpserver/
 	$(GO) test -run '^$$' -fuzz FuzzSearch -fuzztime $(FUZZTIME) ./runtime/discovery/

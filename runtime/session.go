@@ -217,7 +217,7 @@ func (s *Session) run(ctx context.Context, e *entry, raw []byte, opts CallOption
 		return s.r.fail(e, te) // switched off: not kept pending either
 	}
 	if !opts.DryRun && !opts.Approved {
-		if why := s.approvalReason(e, st); why != nil {
+		if why := s.approvalReason(e, st, opts.Autonomy); why != nil {
 			args, te := s.validate(e, raw)
 			if te != nil {
 				return s.r.failed(e, raw, &opts, te)
@@ -259,11 +259,11 @@ type approval struct {
 	reason  string
 }
 
-// approvalReason returns why a call of e needs approval in the session's
-// state, or nil.
-func (s *Session) approvalReason(e *entry, st *coreState) *approval {
+// approvalReason returns why a call of e by an agent at autonomy a needs
+// approval in the session's state, or nil.
+func (s *Session) approvalReason(e *entry, st *coreState, a Autonomy) *approval {
 	m := e.meta
-	if !m.HasSideEffects || s.autonomy < AutonomySupervised {
+	if !m.HasSideEffects || a < AutonomySupervised {
 		return nil // read-only agents are refused by the registry's gate
 	}
 	if m.Risk == RiskHigh && st.tainted(s.taintScope) {
@@ -271,7 +271,7 @@ func (s *Session) approvalReason(e *entry, st *coreState) *approval {
 			"tool %s is high risk and has side effects, and content from outside (%s) entered this conversation %s: the user must approve this call",
 			m.Name, clip(st.TaintSource, maxEchoName), s.taintWhen())}
 	}
-	if s.autonomy == AutonomySupervised && (e.approval || e.need > AutonomySupervised) {
+	if a == AutonomySupervised && (e.approval || e.need > AutonomySupervised) {
 		return &approval{reason: fmt.Sprintf("tool %s is %s risk and has side effects: the user must approve this call", m.Name, riskName(m.Risk))}
 	}
 	return nil

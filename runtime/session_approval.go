@@ -194,6 +194,7 @@ func (s *Session) preview(ctx context.Context, e *entry, raw []byte, opts CallOp
 		return Preview{DryRun: true, Summary: NoPreview}
 	}
 	opts.DryRun = true
+	opts.StepID = "" // a preview that fails uses up none of the call's attempts
 	res := s.r.Call(ctx, e.meta.Name, raw, opts)
 	if !res.Success {
 		return Preview{DryRun: true, Summary: NoPreview + ": the dry run failed: " + clip(res.Error.Message, maxEchoText)}

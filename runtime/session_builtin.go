@@ -414,7 +414,7 @@ func (s *Session) undoNeedsApproval(ctx context.Context, n int) *ToolError {
 		if e == nil {
 			continue
 		}
-		if why := s.approvalReason(e, st); why != nil {
+		if why := s.approvalReason(e, st, s.autonomy); why != nil {
 			te := ApprovalRequired("undoing " + c.Tool + " (call " + c.ID + ") needs the user's approval: " + why.reason).
 				WithSuggestion("Tell the user what you would undo and ask them to undo it themselves; do not retry.").
 				WithRetryAllowed(false)

@@ -118,3 +118,29 @@ func TestSessionWithoutID(t *testing.T) {
 		t.Fatalf("EndTurn without an id: %v", err)
 	}
 }
+
+// TestSessionFailedPreviewKeepsAttempts checks that a dry run that fails
+// while a call is held for approval does not use up the call's attempts:
+// the approved call runs.
+func TestSessionFailedPreviewKeepsAttempts(t *testing.T) {
+	ctx := context.Background()
+	reg := runtime.New()
+	runs := 0
+	reg.MustRegister(runtime.Tool{
+		Meta: runtime.Meta{Name: "wire_money", Description: "Wires money.", Risk: runtime.RiskHigh, HasSideEffects: true,
+			SupportsDryRun: true, ArgsSchema: []byte(`{"type":"object"}`)},
+		Execute: func(context.Context, any) (any, error) { runs++; return map[string]bool{"sent": true}, nil },
+		DryRun: func(context.Context, any) (any, error) {
+			return nil, runtime.ExternalError("the bank's preview API is down")
+		},
+	})
+	s := reg.Session("conv-preview", runtime.WithAutonomy(runtime.AutonomySupervised))
+	res := s.Call(ctx, "wire_money", []byte(`{}`), runtime.CallOptions{})
+	if res.Pending == nil || !strings.Contains(res.Pending.Preview.Summary, "the dry run failed") {
+		t.Fatalf("held call: %s %+v", res.JSON(), res.Pending)
+	}
+	got, err := s.Approve(ctx, res.Pending.ID)
+	if err != nil || !got.Success || runs != 1 {
+		t.Fatalf("approved after a failed preview: %s %v runs=%d", got.JSON(), err, runs)
+	}
+}

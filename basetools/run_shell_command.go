@@ -1,0 +1,200 @@
+package basetools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolcat/toolcat/runtime"
+)
+
+// runShellCommand implements the tool run_shell_command. It is not a
+// sandbox: the allow-list and the deny patterns decide what may start,
+// not what a started program does.
+type runShellCommand struct{ sh *shellRunner }
+
+var _ RunShellCommand = (*runShellCommand)(nil)
+
+// shellRunner is ShellConfig, checked, over the workspace folder.
+type shellRunner struct {
+	cfg  ShellConfig
+	dir  string
+	deny []*regexp.Regexp
+	env  []string
+}
+
+func newShellRunner(cfg ShellConfig, dir string) (*shellRunner, error) {
+	s := &shellRunner{cfg: cfg, dir: dir, env: cfg.Env}
+	for _, p := range cfg.Deny {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, fmt.Errorf("basetools: Shell.Deny: %w", err)
+		}
+		s.deny = append(s.deny, re)
+	}
+	for _, a := range cfg.Allow {
+		if a == "" || strings.ContainsRune(a, '/') {
+			return nil, fmt.Errorf("basetools: Shell.Allow: %q is not a program name", a)
+		}
+	}
+	if s.env == nil {
+		s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+	}
+	return s, nil
+}
+
+// command checks argv against the host's rules and builds the command,
+// without starting it.
+func (s *shellRunner) command(ctx context.Context, args *RunShellCommandArgs) (*exec.Cmd, string, error) {
+	if s.cfg.Disabled {
+		return nil, "", RunShellCommandPermissionDenied("the host has turned commands off")
+	}
+	line := strings.Join(args.Argv, " ")
+	for _, a := range args.Argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return nil, "", runtime.NewError(runtime.CodeInvalidArgs, "an argv item holds a NUL byte")
+		}
+	}
+	var name string
+	var argv []string
+	if args.UseShell {
+		switch {
+		case !s.cfg.ShellMode:
+			return nil, "", RunShellCommandUnsupported("shell mode is off on this host")
+		case len(s.cfg.Allow) > 0:
+			return nil, "", RunShellCommandPermissionDenied("shell mode cannot be checked against the host's allow-list of programs")
+		case len(args.Argv) != 1:
+			return nil, "", runtime.NewError(runtime.CodeInvalidArgs, fmt.Sprintf("with use_shell, argv holds one item, the script; got %d", len(args.Argv)))
+		}
+		name, argv = "/bin/sh", []string{"-c", args.Argv[0]}
+	} else {
+		name, argv = args.Argv[0], args.Argv[1:]
+		if len(s.cfg.Allow) > 0 && (strings.ContainsRune(name, '/') || !slices.Contains(s.cfg.Allow, name)) {
+			return nil, "", RunShellCommandPermissionDenied(fmt.Sprintf("%s is not among the programs the host allows (%s)", quote(name), strings.Join(s.cfg.Allow, ", ")))
+		}
+	}
+	for _, re := range s.deny {
+		if re.MatchString(line) {
+			return nil, "", RunShellCommandPermissionDenied(fmt.Sprintf("the command matches the host's deny pattern %q", re.String()))
+		}
+	}
+	path, err := lookPath(name, s.env)
+	if err != nil {
+		return nil, "", RunShellCommandNotFound(fmt.Sprintf("%s: no such program on PATH", quote(name)))
+	}
+	cmd := exec.CommandContext(ctx, path, argv...)
+	cmd.Args[0] = name
+	cmd.Dir = s.dir
+	cmd.Env = s.env
+	cmd.Stdin = nil
+	return cmd, line, nil
+}
+
+// lookPath finds name on the PATH of env.
+func lookPath(name string, env []string) (string, error) {
+	if strings.ContainsRune(name, '/') {
+		return exec.LookPath(name)
+	}
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			for _, dir := range strings.Split(p, ":") {
+				if dir == "" || !strings.HasPrefix(dir, "/") {
+					continue // never the current folder
+				}
+				full := dir + "/" + name
+				if fi, err := os.Stat(full); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+					return full, nil
+				}
+			}
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+// Execute runs the program and returns its status and output.
+func (t *runShellCommand) Execute(ctx context.Context, args *RunShellCommandArgs) (*RunShellCommandResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	timeout := time.Duration(args.TimeoutMs) * time.Millisecond
+	if timeout <= 0 || timeout > t.sh.cfg.MaxTimeout {
+		timeout = t.sh.cfg.MaxTimeout
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd, _, err := t.sh.command(runCtx, args)
+	if err != nil {
+		return nil, err
+	}
+	stdout := &capped{max: t.sh.cfg.MaxOutputBytes}
+	stderr := &capped{max: t.sh.cfg.MaxOutputBytes}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	killGroup(cmd)
+	cmd.WaitDelay = time.Second
+	err = cmd.Run()
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
+	res := &RunShellCommandResult{
+		Stdout:    stdout.String(),
+		Stderr:    stderr.String(),
+		Truncated: stdout.cut || stderr.cut,
+		TimedOut:  runCtx.Err() != nil,
+	}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		res.ExitCode = int64(exit.ExitCode())
+	case res.TimedOut || errors.Is(err, exec.ErrWaitDelay):
+		res.ExitCode = -1
+	default:
+		return nil, fmt.Errorf("running %s: %w", quote(args.Argv[0]), err)
+	}
+	if res.TimedOut {
+		res.ExitCode = -1
+	}
+	return res, nil
+}
+
+// DryRun checks the command against the host's rules and says what would
+// run, starting nothing.
+func (t *runShellCommand) DryRun(ctx context.Context, args *RunShellCommandArgs) (*runtime.Preview, error) {
+	cmd, line, err := t.sh.command(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	mode := "argv"
+	if args.UseShell {
+		mode = "/bin/sh -c"
+	}
+	return &runtime.Preview{
+		Summary: fmt.Sprintf("would run %s in the workspace", quote(clip(line, 200))),
+		Effects: []string{fmt.Sprintf("program %s (%s), in %s; whatever it does is not undone", cmd.Path, mode, t.sh.dir)},
+	}, nil
+}
+
+// capped keeps the first max bytes written to it.
+type capped struct {
+	buf bytes.Buffer
+	max int
+	cut bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); room < len(p) {
+		c.buf.Write(p[:max(room, 0)])
+		c.cut = true
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+func (c *capped) String() string { return strings.ToValidUTF8(c.buf.String(), "\uFFFD") }
