@@ -90,6 +90,7 @@ lint: build
 	$(BIN) lint $(EXAMPLE)
 	$(BIN) lint examples/mcp-conformance/fixtures/catalog
 	$(BIN) lint basetools/catalog
+	$(BIN) breaking --against $(EXAMPLE)/toolcat.lock.json $(EXAMPLE)
 
 # The example project, end to end: lint its catalog, compile it into Go,
 # build it, run its conformance tests, then a few calls as an agent host
@@ -138,6 +139,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) ./catalog/importer/
 	$(GO) test -run '^$$' -fuzz FuzzImportLoads -fuzztime $(FUZZTIME) ./catalog/importer/
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./catalog/lint/
+	$(GO) test -run '^$$' -fuzz FuzzReadLock -fuzztime $(FUZZTIME) ./catalog/breaking/
+	$(GO) test -run '^$$' -fuzz 'FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./catalog/breaking/
 	$(GO) test -run '^$$' -fuzz FuzzParseInt64 -fuzztime $(FUZZTIME) ./runtime/jsonscan/
 	$(GO) test -run '^$$' -fuzz FuzzDecodeExact -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/

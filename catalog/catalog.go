@@ -148,6 +148,10 @@ type Tool struct {
 	Queries  []string
 	QueryPos []Pos
 	Suppress []Suppression
+	// RenamedFrom are the tool's earlier names (renamed_from);
+	// RenamedFromPos is the position of each.
+	RenamedFrom    []string
+	RenamedFromPos []Pos
 	// IdempotencyKey says who passes the idempotency key,
 	// IdempotencyKeyHost or IdempotencyKeyArgument, the catalog's default
 	// applied.

@@ -159,6 +159,7 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 	}
 	t.Dependencies, t.DependencyPos = l.stringList(t, v, "dependencies")
 	t.Queries, t.QueryPos = l.stringList(t, v, "queries")
+	t.RenamedFrom, t.RenamedFromPos = l.stringList(t, v, "renamed_from")
 	// The schemas of a tool with other errors are still checked, as long
 	// as they are themselves well-formed values.
 	t.Args = l.schema(name, "args", v, t.Pos)

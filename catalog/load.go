@@ -35,9 +35,10 @@ const MaxFileSize = 16 << 20
 // Extensions are the file extensions a catalog directory is read for.
 var Extensions = []string{".cue", ".yaml", ".yml", ".json"}
 
-// configNames are files beside a catalog that configure toolcat and are
-// not part of the catalog.
-var configNames = []string{"toolcat.yaml", "toolcat.yml"}
+// configNames are files beside a catalog that configure toolcat, or that
+// toolcat writes there (the lock file of toolcat lock), and are not part
+// of the catalog.
+var configNames = []string{"toolcat.yaml", "toolcat.yml", "toolcat.lock.json"}
 
 // File is a catalog file already read: its name (used in positions and to
 // choose the syntax by extension) and its content.

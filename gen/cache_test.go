@@ -183,10 +183,10 @@ func TestCacheKeyCoversTool(t *testing.T) {
 	inFile := []string{"Name", "OriginalName", "Description", "Category", "Version", "Owner", "Risk",
 		"HasSideEffects", "Idempotent", "IdempotencyRequired", "SupportsDryRun", "Revertible",
 		"ReturnsUntrusted", "CapabilityRequired", "Exposure", "Autonomy", "MaxRetries", "SLAms", "MaxResultBytes",
-		"Dependencies", "FallbackTool", "AdditionalArgs", "IdempotencyKey", "Args", "Result", "Errors", "Queries"}
+		"Dependencies", "FallbackTool", "AdditionalArgs", "IdempotencyKey", "Args", "Result", "Errors", "Queries", "RenamedFrom"}
 	// Used by the conformance test and lint only, which the cache does
 	// not hold.
-	notInFile := []string{"DependencyPos", "QueryPos", "Examples", "Suppress", "Pos", "FieldPos"}
+	notInFile := []string{"DependencyPos", "QueryPos", "RenamedFromPos", "Examples", "Suppress", "Pos", "FieldPos"}
 
 	typ := reflect.TypeFor[catalog.Tool]()
 	for f := range typ.Fields() {
@@ -205,6 +205,7 @@ tools:
     result: {type: object, properties: {n: {type: integer}}}
     args: {type: object, properties: {q: {type: string}}}
     errors: {not_found: {suggestion: Look elsewhere.}}
+    renamed_from: [old_tool]
 `).Tools[0]
 	for _, name := range append(inFile, notInFile...) {
 		c := &mapCache{files: map[string][]byte{}}

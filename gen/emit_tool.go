@@ -2,6 +2,8 @@ package gen
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,6 +22,7 @@ func genToolFile(m *model, t *toolModel) (*jen.File, error) {
 	genResultAlias(f, t)
 	genInterface(f, t)
 	genErrorConstructors(f, t)
+	genRenamed(f, t)
 	genMeta(f, t)
 	if err := genValidator(f, t); err != nil {
 		return nil, err
@@ -100,6 +103,33 @@ func genErrorConstructors(f *jen.File, t *toolModel) {
 			call = call.Dot("WithRetryAllowed").Call(jen.Lit(*h.RetryAllowed))
 		}
 		f.Func().Id(name).Params(jen.Id("message").String()).Op("*").Qual(runtimePkg, "ToolError").Block(jen.Return(call))
+	}
+}
+
+// genRenamed keeps the Go names of a renamed tool's earlier names, as
+// deprecated aliases, so that code written against them still compiles.
+func genRenamed(f *jen.File, t *toolModel) {
+	for _, r := range t.renamed {
+		alias := func(old, cur string) {
+			if old == "" {
+				return
+			}
+			f.Add(comment(fmt.Sprintf("Deprecated: %s is the Go name of %s before it was renamed %s; use %s.", old, r.from, t.t.Name, cur)))
+			f.Type().Id(old).Op("=").Id(cur)
+		}
+		alias(r.iface, t.iface)
+		for _, p := range r.types {
+			alias(p[0], p[1])
+		}
+		for _, c := range r.consts {
+			f.Add(comment(fmt.Sprintf("Deprecated: %s is the Go name of a value of %s before it was renamed %s; use %s.", c[0], r.from, t.t.Name, c[1])))
+			f.Const().Id(c[0]).Id(c[2]).Op("=").Id(c[1])
+		}
+		for _, code := range slices.Sorted(maps.Keys(r.ctors)) {
+			old, cur := r.ctors[code], t.ctors[code]
+			f.Add(comment(fmt.Sprintf("Deprecated: %s is the Go name of %s before it was renamed %s; use %s.", old, r.from, t.t.Name, cur)))
+			f.Func().Id(old).Params(jen.Id("message").String()).Op("*").Qual(runtimePkg, "ToolError").Block(jen.Return(jen.Id(cur).Call(jen.Id("message"))))
+		}
 	}
 }
 
@@ -223,11 +253,23 @@ func genCommonFile(m *model) *jen.File {
 	fields := make([]jen.Code, 0, len(m.tools))
 	for _, t := range m.tools {
 		fields = append(fields, jen.Comment(t.field+" implements "+t.t.Name+"."), jen.Id(t.field).Id(t.iface))
+		for _, r := range t.renamed {
+			if r.iface != "" {
+				fields = append(fields, jen.Comment("Deprecated: "+r.iface+" is "+t.field+" before "+r.from+" was renamed "+t.t.Name+"; used when "+t.field+" is nil."), jen.Id(r.iface).Id(t.iface))
+			}
+		}
 	}
 	f.Comment("Tools holds an implementation of every tool of the catalog.")
 	f.Type().Id("Tools").Struct(fields...)
 	body := []jen.Code{jen.Id("reg").Op(":=").Qual(runtimePkg, "New").Call(jen.Id("opts").Op("...")), jen.Var().Id("missing").Index().String()}
 	for _, t := range m.tools {
+		for _, r := range t.renamed {
+			if r.iface != "" {
+				body = append(body, jen.If(jen.Id("impls").Dot(t.field).Op("==").Nil()).Block(
+					jen.Id("impls").Dot(t.field).Op("=").Id("impls").Dot(r.iface),
+				))
+			}
+		}
 		body = append(body,
 			jen.If(jen.Id("impls").Dot(t.field).Op("==").Nil()).Block(
 				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Lit(t.t.Name)),

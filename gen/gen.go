@@ -223,6 +223,10 @@ func entryKey(c *catalog.Tool) []byte {
 	if c.OriginalName != "" {
 		put("original_name", c.OriginalName)
 	}
+	if len(c.RenamedFrom) > 0 {
+		put("renamed_from", fmt.Sprint(len(c.RenamedFrom)))
+		put(c.RenamedFrom...)
+	}
 	// Counted, then the dependencies up to "": no list can pass for another.
 	put("queries", fmt.Sprint(len(c.Queries)))
 	put(c.Queries...)
@@ -304,6 +308,24 @@ type toolModel struct {
 	// entryKey is the hash of the catalog entry in the cache key, made
 	// once.
 	entryKey []byte
+	// renamed are the Go names kept for the tool's earlier names
+	// (renamed_from), as deprecated aliases of the current ones.
+	renamed []renamedNames
+}
+
+// renamedNames are the Go names of one earlier name of a tool: each is ""
+// when another declaration of the package has taken it since.
+type renamedNames struct {
+	from  string // the earlier tool name
+	iface string
+	// types pairs each kept type name with the current one: Args,
+	// Result and the named types of the schemas, which all start with
+	// the interface's name.
+	types [][2]string
+	// consts pairs each kept enum constant with the current one, and the
+	// current type.
+	consts [][3]string
+	ctors  map[string]string // by error code
 }
 
 // reserved are the names the common files declare, the package's test
@@ -394,6 +416,52 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache) (*model, err
 		tm.toolFn = names.name(base + "Tool")
 		tm.fallback = fallbackReasons(tm)
 	}
+	// The earlier names of renamed tools, after every current name: an
+	// alias never takes a name a tool of the catalog would get.
+	for _, tm := range m.tools {
+		names.log = &tm.names
+		for _, from := range tm.t.RenamedFrom {
+			if cat.Tool(from) != nil {
+				continue
+			}
+			free := func(want string) string {
+				if names.used[want] {
+					return ""
+				}
+				return names.name(want)
+			}
+			r := renamedNames{from: from, ctors: map[string]string{}}
+			r.iface = free(exported(from))
+			cur := []string{tm.args.Name, tm.resultNm}
+			for _, nt := range tm.named {
+				if !slices.Contains(cur, nt.Name) {
+					cur = append(cur, nt.Name)
+				}
+			}
+			for _, c := range cur {
+				if rest, ok := strings.CutPrefix(c, tm.iface); ok {
+					if n := free(exported(from) + rest); n != "" {
+						r.types = append(r.types, [2]string{n, c})
+					}
+				}
+			}
+			for _, nt := range tm.named {
+				for _, v := range nt.Values {
+					if rest, ok := strings.CutPrefix(v.Name, tm.iface); ok {
+						if n := free(exported(from) + rest); n != "" {
+							r.consts = append(r.consts, [3]string{n, v.Name, nt.Name})
+						}
+					}
+				}
+			}
+			for _, code := range errorCodes(tm.t) {
+				if n := free(exported(from) + exported(code)); n != "" {
+					r.ctors[code] = n
+				}
+			}
+			tm.renamed = append(tm.renamed, r)
+		}
+	}
 	names.log = nil
 	if !validators {
 		return m, nil
@@ -442,6 +510,16 @@ func errorCodes(t *catalog.Tool) []string {
 	}
 	sort.Strings(codes)
 	return codes
+}
+
+// ToolFiles returns the name of the generated file of each tool, by tool
+// name, as Generate names them: what holds the tool's Go API.
+func ToolFiles(cat *catalog.Catalog) map[string]string {
+	out := fileBases(cat.Tools)
+	for k, v := range out {
+		out[k] = v + "_gen.go"
+	}
+	return out
 }
 
 // fileBases gives each tool the base of its files, fileName of its name,

@@ -29,6 +29,9 @@ type Scaffold struct {
 	// Iface and Impl name the interface and the implementation type, by
 	// which an existing implementation is found.
 	Iface, Impl string
+	// Renamed are the interface's names before the tool was renamed
+	// (renamed_from), which an existing implementation may still use.
+	Renamed []string
 	// Methods are the methods the interface requires, in order.
 	Methods []Method
 }
@@ -54,6 +57,11 @@ func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
 	parallel(len(m.tools), func(i int) {
 		t := m.tools[i]
 		s := Scaffold{Tool: t.t.Name, File: t.implFile, Iface: t.iface, Impl: t.impl, Methods: methods(t)}
+		for _, r := range t.renamed {
+			if r.iface != "" {
+				s.Renamed = append(s.Renamed, r.iface)
+			}
+		}
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"context\"\n\n\t%q\n)\n\n", m.pkg, runtimePkg)
 		fmt.Fprintf(&b, "// %s implements the tool %s.\ntype %s struct{}\n\nvar _ %s = (*%s)(nil)\n", t.impl, t.t.Name, t.impl, t.iface, t.impl)

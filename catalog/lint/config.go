@@ -73,6 +73,10 @@ type Config struct {
 	// PromptBudgetTokens bounds the estimated tokens of the whole catalog
 	// as the model sees it; 0 disables the check.
 	PromptBudgetTokens int `yaml:"prompt_budget_tokens"`
+
+	// Foreign reports the rule IDs of other commands (toolcat breaking)
+	// that suppressions may name: lint leaves those suppressions alone.
+	Foreign func(id string) bool `yaml:"-"`
 }
 
 // DefaultConfig returns the configuration used when the project has none.

@@ -42,6 +42,7 @@ var Rules = []*Rule{
 	DependencyDeclared,
 	DependencyAcyclic,
 	DependencySLA,
+	RenamedFromValid,
 	// catalog
 	CatalogCoreTools,
 	CatalogPromptBudget,
@@ -77,6 +78,7 @@ var (
 			FallbackRisk.ID:              Error,
 			DependencyDeclared.ID:        Error,
 			DependencyAcyclic.ID:         Error,
+			RenamedFromValid.ID:          Error,
 			SuppressionUnused.ID:         Warning,
 		},
 	}

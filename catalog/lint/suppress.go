@@ -60,7 +60,7 @@ func applySuppressions(cat *catalog.Catalog, cfg *Config, diags []Diagnostic) []
 		return out
 	}
 	for _, s := range sups {
-		if s.used {
+		if s.used || Lookup(s.s.Rule) == nil && cfg.Foreign != nil && cfg.Foreign(s.s.Rule) {
 			continue
 		}
 		d := Diagnostic{RuleID: SuppressionUnused.ID, Severity: sev, Pos: s.s.Pos}

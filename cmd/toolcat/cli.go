@@ -34,6 +34,8 @@ func commands() []command {
 		{"gen", "compile a catalog into typed Go code", runGen},
 		{"docs", "write the catalog as Markdown, with the prompt size of every tool", runDocs},
 		{"import", "write a catalog from MCP, OpenAI, Anthropic or JSON Schema tool definitions", runImport},
+		{"breaking", "report changes that break callers, compiled code or safety", runBreaking},
+		{"lock", "write toolcat.lock.json, the snapshot toolcat breaking compares with", runLock},
 		{"init", "start a tool package: a starter catalog and its go:generate line", runInit},
 		{"schema", "print the JSON Schema of the catalog format", runSchema},
 		{"version", "print toolcat's version", runVersion},

@@ -179,6 +179,11 @@ func planGen(cat *catalog.Catalog, dir string, cache *genCache) (*genPlan, error
 			scaffolded[s.File] = s.Tool
 		}
 		impl, found := impls[s.Iface]
+		for _, old := range s.Renamed { // written before a rename: kept
+			if !found {
+				impl, found = impls[old]
+			}
+		}
 		if s.Tool == "" || !found {
 			if _, exists := user[s.File]; exists {
 				if s.Tool != "" {
@@ -212,8 +217,14 @@ func planGen(cat *catalog.Catalog, dir string, cache *genCache) (*genPlan, error
 		}
 		p.appends = append(p.appends, fileChange{name: impl.File, old: src, new: out})
 	}
+	renamed := map[string]bool{} // old names of renamed tools, whose files stay in use
+	for _, t := range cat.Tools {
+		for _, from := range t.RenamedFrom {
+			renamed[from] = true
+		}
+	}
 	for _, s := range oldScaffolds {
-		if !tools[s[1]] {
+		if !tools[s[1]] && !renamed[s[1]] {
 			if _, exists := user[s[0]]; exists {
 				p.warnings = append(p.warnings, fmt.Sprintf("tool %s is no longer in the catalog; its implementation %s is kept: delete it, or move its code, when you are done with it", s[1], filepath.Join(dir, s[0])))
 			}

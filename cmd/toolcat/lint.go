@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/catalog/breaking"
 	"github.com/toolcat/toolcat/catalog/lint"
 	"github.com/toolcat/toolcat/catalog/lint/report"
 )
@@ -67,6 +68,7 @@ func runLint(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "toolcat lint: %v\n", err)
 		return exitUsage
 	}
+	cfg.Foreign = breaking.IsRule
 	if f.rules {
 		listRules(e, cfg)
 		return exitOK

@@ -1,0 +1,96 @@
+package breaking
+
+import "github.com/toolcat/toolcat/catalog"
+
+// The SAFETY rules report a tool that became less safe than its callers,
+// their approval policies and their prompts were told.
+//
+// They share this file: each is a one-line comparison of one field.
+
+// SideEffectsAdded reports has_side_effects false to true.
+var SideEffectsAdded = &Rule{
+	ID:       "SIDE_EFFECTS_ADDED",
+	Category: Safety,
+	Purpose:  "Reports tools that gained side effects (has_side_effects false to true): hosts that call them freely, retry them or offer them read-only now change the world.",
+	Check: forEachPair(func(p *Pass, old, new *catalog.Tool) {
+		if new.HasSideEffects && !old.HasSideEffects {
+			p.Reportf(new.Name, new.PosOf("has_side_effects"), "%s: has_side_effects changed from false to true; review the hosts' approval and retry policies, or make a new tool", new.Name)
+		}
+	}),
+}
+
+// RiskRaised reports a higher risk level.
+var RiskRaised = &Rule{
+	ID:       "RISK_RAISED",
+	Category: Safety,
+	Purpose:  "Reports tools whose risk rose (low to medium or high): approval policies written for the old level no longer fit.",
+	Check: forEachPair(func(p *Pass, old, new *catalog.Tool) {
+		if new.Risk.Rank() > old.Risk.Rank() {
+			p.Reportf(new.Name, new.PosOf("risk"), "%s: risk rose from %s to %s; review the approval policy of the hosts that offer it", new.Name, old.Risk, new.Risk)
+		}
+	}),
+}
+
+// IdempotentRemoved reports idempotent true to false.
+var IdempotentRemoved = &Rule{
+	ID:       "IDEMPOTENT_REMOVED",
+	Category: Safety,
+	Purpose:  "Reports tools no longer idempotent (idempotent true to false): callers that repeat a call, or retry it, now repeat its effect.",
+	Check: forEachPair(func(p *Pass, old, new *catalog.Tool) {
+		if old.Idempotent && !new.Idempotent {
+			p.Reportf(new.Name, new.PosOf("idempotent"), "%s: idempotent changed from true to false; callers that repeat a call now repeat its effect; require an idempotency key", new.Name)
+		}
+	}),
+}
+
+// DryRunRemoved reports supports_dry_run true to false.
+var DryRunRemoved = &Rule{
+	ID:       "DRY_RUN_REMOVED",
+	Category: Safety,
+	Purpose:  "Reports tools that lost their dry run (supports_dry_run true to false): hosts that preview before they approve can no longer.",
+	Check: forEachPair(func(p *Pass, old, new *catalog.Tool) {
+		if old.SupportsDryRun && !new.SupportsDryRun {
+			p.Reportf(new.Name, new.PosOf("supports_dry_run"), "%s: supports_dry_run changed from true to false; hosts that preview calls before approving them lose the preview", new.Name)
+		}
+	}),
+}
+
+// RevertRemoved reports revertible true to false.
+var RevertRemoved = &Rule{
+	ID:       "REVERT_REMOVED",
+	Category: Safety,
+	Purpose:  "Reports tools that can no longer be undone (revertible true to false): undo in sessions and the revert journal stop working for them.",
+	Check: forEachPair(func(p *Pass, old, new *catalog.Tool) {
+		if old.Revertible && !new.Revertible {
+			p.Reportf(new.Name, new.PosOf("revertible"), "%s: revertible changed from true to false; its calls can no longer be undone", new.Name)
+		}
+	}),
+}
+
+// UntrustedAdded reports returns_untrusted false to true.
+var UntrustedAdded = &Rule{
+	ID:       "UNTRUSTED_ADDED",
+	Category: Safety,
+	Purpose:  "Reports tools whose output became untrusted (returns_untrusted false to true): hosts and prompts that treat their output as instructions-safe must not.",
+	Check: forEachPair(func(p *Pass, old, new *catalog.Tool) {
+		if new.ReturnsUntrusted && !old.ReturnsUntrusted {
+			p.Reportf(new.Name, new.PosOf("returns_untrusted"), "%s: returns_untrusted changed from false to true; its output now comes wrapped as untrusted data, and may carry injected instructions", new.Name)
+		}
+	}),
+}
+
+// CapabilityAdded reports a new or changed capability_required.
+var CapabilityAdded = &Rule{
+	ID:       "CAPABILITY_ADDED",
+	Category: Safety,
+	Purpose:  "Reports tools that require a new or another capability: agents granted the old one are denied, or grants must widen.",
+	Check: forEachPair(func(p *Pass, old, new *catalog.Tool) {
+		switch {
+		case new.CapabilityRequired == "" || new.CapabilityRequired == old.CapabilityRequired:
+		case old.CapabilityRequired == "":
+			p.Reportf(new.Name, new.PosOf("capability_required"), "%s: now requires capability %q; agents without it get permission_denied", new.Name, new.CapabilityRequired)
+		default:
+			p.Reportf(new.Name, new.PosOf("capability_required"), "%s: capability_required changed from %q to %q; agents granted the old one get permission_denied", new.Name, old.CapabilityRequired, new.CapabilityRequired)
+		}
+	}),
+}
