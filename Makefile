@@ -10,7 +10,7 @@ RULESDOC := docs/lint-rules.md
 DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
-GEN_DIRS += examples/mcp-conformance/fixtures basetools
+GEN_DIRS += examples/mcp-conformance/fixtures basetools examples/agent-host/tickets
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
 .PHONY: test-mcp-conformance
@@ -90,6 +90,7 @@ lint: build
 	$(BIN) lint $(EXAMPLE)
 	$(BIN) lint examples/mcp-conformance/fixtures/catalog
 	$(BIN) lint basetools/catalog
+	$(BIN) lint examples/agent-host/tickets/catalog
 
 # The example project, end to end: lint its catalog, compile it into Go,
 # build it, run its conformance tests, then a few calls as an agent host
