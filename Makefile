@@ -94,7 +94,9 @@ lint: build
 
 # The example project, end to end: lint its catalog, compile it into Go,
 # build it, run its conformance tests, then a few calls as an agent host
-# makes them. A catalog with mistakes shows what lint reports.
+# makes them. A catalog with mistakes shows what lint reports. Last, the
+# example agent host replays a scripted conversation over the base tools
+# and its own.
 demo: build
 	@echo "== toolcat lint $(EXAMPLE)"
 	$(BIN) lint $(EXAMPLE)
@@ -107,6 +109,10 @@ demo: build
 	$(GO) run ./examples/articles/cmd/articles-demo
 	@echo "== a catalog with mistakes: toolcat lint examples/broken"
 	-$(BIN) lint examples/broken
+	@echo "== an agent host: the base tools and its own, one scripted conversation (examples/agent-host)"
+	$(BIN) lint examples/agent-host/tickets/catalog
+	$(GO) generate ./examples/agent-host/tickets
+	$(GO) run ./examples/agent-host
 
 # Files generated from the code: the format's JSON Schema and the rule
 # reference.
