@@ -397,3 +397,33 @@ func TestLiveErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestLiveMalformedArguments checks that arguments the model garbled, and
+// a tool that does not exist, go back as envelopes the model can act on,
+// and the loop goes on.
+func TestLiveMalformedArguments(t *testing.T) {
+	fake := &fakeModel{t: t, replies: []string{
+		toolCallsReply(
+			[3]string{"call_1", "get_ticket", `{"ticket_id": "OPS-12"`},
+			[3]string{"call_2", "get_tickets", `{"ticket_id":"OPS-12"}`},
+			[3]string{"call_3", "get_current_time", ``},
+		),
+		`{"role":"assistant","content":"Sorry."}`,
+	}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	cfg := liveConfig{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "m", MaxRounds: 3, Client: srv.Client()}
+	if err := runLive(context.Background(), io.Discard, io.Discard, cfg, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := fake.reqs[1].Messages
+	for i, w := range []string{"invalid_args", "not_found", ""} {
+		ok, code, raw := envelopeOf(t, msgs[3+i])
+		if code != w || ok != (w == "") {
+			t.Errorf("%s: %s, want code %q", msgs[3+i].ToolCallID, raw, w)
+		}
+	}
+	if _, _, raw := envelopeOf(t, msgs[4]); !strings.Contains(raw, "get_ticket") {
+		t.Errorf("not_found names no close tool: %s", raw)
+	}
+}
