@@ -59,12 +59,12 @@ test-mcp-conformance:
 
 # Real tool definitions written by others (MCP servers' tool lists), each
 # set taken through catalog, lint, gen, go vet and the generated
-# conformance test. The corpus sits beside the checkout; CORPUS=dir for
+# conformance test, and through toolcat import, lint, gen and go vet. The corpus sits beside the checkout; CORPUS=dir for
 # another.
 CORPUS ?= ../shared/corpus
 test-corpus:
 	@if [ -d "$(CORPUS)" ]; then \
-	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpus$$' -v ./cmd/toolcat/ && \
+	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^(TestCorpus|TestImportCorpus)$$' -v ./cmd/toolcat/ && \
 	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpusQuality$$' -v ./runtime/discovery/; \
 	else echo "test-corpus: no corpus at $(CORPUS); not run (CORPUS=dir to give one)"; fi
 
@@ -127,7 +127,8 @@ check-generate: build
 	@for d in $(DOCS_DIRS); do $(BIN) docs --check --out $$d/docs $$d/catalog || exit 1; done
 	@$(BIN) lint --rules --format markdown | diff -u $(RULESDOC) - || { echo "$(RULESDOC) is stale: run make generate"; exit 1; }
 
-# Short fuzzing runs of the parsers and configuration files; of exact
+# Short fuzzing runs of the parsers and configuration files (the
+# catalog's and toolcat import's); of exact
 # integer reading against math/big and of the general validator's decoding
 # against encoding/json; of generation
 # from drawn catalogs into code that must type-check; and of the generated
@@ -141,6 +142,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadCUE -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadInParts -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./catalog/lint/
+	$(GO) test -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) ./catalog/importer/
+	$(GO) test -run '^$$' -fuzz FuzzImportLoads -fuzztime $(FUZZTIME) ./catalog/importer/
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz FuzzParseInt64 -fuzztime $(FUZZTIME) ./runtime/jsonscan/
 	$(GO) test -run '^$$' -fuzz FuzzDecodeExact -fuzztime $(FUZZTIME) ./runtime/

@@ -114,7 +114,10 @@ func (a Autonomy) Rank() int {
 // same name (in snake_case); Pos records where the tool is declared and
 // FieldPos where each of its fields is.
 type Tool struct {
-	Name                string
+	Name string
+	// OriginalName is the name on the wire (original_name), when it
+	// differs from Name; "": Name.
+	OriginalName        string
 	Description         string
 	Category            string
 	Version             string

@@ -43,7 +43,33 @@ func (l *loader) decode(cat cue.Value, files []File) *Catalog {
 	c.Metadata = l.metadata(cat)
 	sort.Slice(c.Services, func(i, j int) bool { return c.Services[i].Name < c.Services[j].Name })
 	sort.Slice(c.Tools, func(i, j int) bool { return c.Tools[i].Name < c.Tools[j].Name })
+	l.checkOriginalNames(c)
 	return c
+}
+
+// checkOriginalNames reports an original_name that another tool is
+// called by: the registry answers to both names of a tool, so every name
+// must be one tool's.
+func (l *loader) checkOriginalNames(c *Catalog) {
+	names := make(map[string]string, len(c.Tools))
+	for _, t := range c.Tools {
+		names[t.Name] = t.Name
+	}
+	for _, t := range c.Tools {
+		o := t.OriginalName
+		if o == "" || o == t.Name {
+			continue
+		}
+		if other, taken := names[o]; taken {
+			what := "is the name of tool " + other
+			if other != o {
+				what = "is the original_name of tool " + other + " too"
+			}
+			l.errs.add(t.PosOf("original_name"), "tools.%s: original_name %q %s; a name calls one tool only", t.Name, o, what)
+			continue
+		}
+		names[o] = t.Name
+	}
 }
 
 func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
@@ -58,6 +84,8 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 				toolName, _ = f.String()
 			case "description":
 				t.Description, _ = f.String()
+			case "original_name":
+				t.OriginalName, _ = f.String()
 			case "category":
 				t.Category, _ = f.String()
 			case "version":

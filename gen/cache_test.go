@@ -180,7 +180,7 @@ func testCache(t *testing.T, withNames bool) {
 // file's cache key: changing it renders the file again. A field added to
 // catalog.Tool must be placed in one list or the other.
 func TestCacheKeyCoversTool(t *testing.T) {
-	inFile := []string{"Name", "Description", "Category", "Version", "Owner", "Risk",
+	inFile := []string{"Name", "OriginalName", "Description", "Category", "Version", "Owner", "Risk",
 		"HasSideEffects", "Idempotent", "IdempotencyRequired", "SupportsDryRun", "Revertible",
 		"ReturnsUntrusted", "CapabilityRequired", "Exposure", "Autonomy", "MaxRetries", "SLAms", "MaxResultBytes",
 		"Dependencies", "FallbackTool", "AdditionalArgs", "IdempotencyKey", "Args", "Result", "Errors", "Queries"}

@@ -201,6 +201,9 @@ func toolPage(cat *catalog.Catalog, t *catalog.Tool, pages map[string]string) []
 			facts = append(facts, [2]string{k, v})
 		}
 	}
+	if t.OriginalName != "" {
+		add("wire name", "`"+t.OriginalName+"`: the name models and MCP clients call")
+	}
 	add("category", t.Category)
 	add("version", t.Version)
 	add("owner", t.Owner)

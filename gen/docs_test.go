@@ -168,3 +168,26 @@ tools:
 		t.Errorf("error %v", err)
 	}
 }
+
+// A tool with an original_name shows it on its page, and the provider
+// files carry it as the tool's name.
+func TestDocsOriginalName(t *testing.T) {
+	cat, err := catalog.LoadFiles(catalog.File{Name: "c.yaml", Data: []byte(`tools:
+  get_user: {description: Reads a user., original_name: getUser}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Docs(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page := string(files["get_user.md"]); !strings.Contains(page, "| wire name | `getUser`") {
+		t.Errorf("get_user.md lacks the wire name:\n%s", page)
+	}
+	for _, f := range []string{"mcp.json", "openai.json", "anthropic.json"} {
+		if data := string(files[f]); !strings.Contains(data, `"name": "getUser"`) {
+			t.Errorf("%s does not name the tool getUser:\n%s", f, data)
+		}
+	}
+}

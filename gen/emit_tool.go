@@ -130,6 +130,7 @@ func genMeta(f *jen.File, t *toolModel) {
 			d[jen.Id(key)] = jen.Lit(v)
 		}
 	}
+	set("OriginalName", c.OriginalName, c.OriginalName != "")
 	set("Category", c.Category, c.Category != "")
 	set("Version", c.Version, c.Version != "")
 	set("Owner", c.Owner, c.Owner != "")

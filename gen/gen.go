@@ -220,6 +220,9 @@ func entryKey(c *catalog.Tool) []byte {
 	if c.MaxResultBytes > 0 {
 		put("max_result_bytes", fmt.Sprint(c.MaxResultBytes))
 	}
+	if c.OriginalName != "" {
+		put("original_name", c.OriginalName)
+	}
 	// Counted, then the dependencies up to "": no list can pass for another.
 	put("queries", fmt.Sprint(len(c.Queries)))
 	put(c.Queries...)

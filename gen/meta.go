@@ -13,6 +13,7 @@ import (
 func Meta(t *catalog.Tool) runtime.Meta {
 	m := runtime.Meta{
 		Name:                t.Name,
+		OriginalName:        t.OriginalName,
 		Description:         t.Description,
 		Category:            t.Category,
 		Version:             t.Version,

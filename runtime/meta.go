@@ -77,7 +77,12 @@ func (a Autonomy) String() string {
 // Meta is the Go form of a catalog entry. Generated code builds one per
 // tool; the registry reads it on every call and never changes it.
 type Meta struct {
-	Name                string
+	Name string
+	// OriginalName is the name providers and MCP clients see and call
+	// when it differs from Name (the catalog's original_name, as toolcat
+	// import keeps it): exporters send it, and the registry finds the
+	// tool by either name.
+	OriginalName        string
 	Description         string
 	Category            string
 	Version             string
@@ -125,6 +130,15 @@ type Meta struct {
 	Queries []string
 }
 
+// WireName is the name providers and MCP clients see: OriginalName when
+// set, else Name.
+func (m *Meta) WireName() string {
+	if m.OriginalName != "" {
+		return m.OriginalName
+	}
+	return m.Name
+}
+
 // check reports what is wrong with m for registration.
 func (m *Meta) check() error {
 	if m.Name == "" {
@@ -132,6 +146,11 @@ func (m *Meta) check() error {
 	}
 	if err := CheckName(m.Name); err != nil {
 		return fmt.Errorf("tool %w", err)
+	}
+	if m.OriginalName != "" {
+		if err := CheckName(m.OriginalName); err != nil {
+			return fmt.Errorf("tool %s: original name: %w", m.Name, err)
+		}
 	}
 	switch m.Risk {
 	case "", RiskLow, RiskMedium, RiskHigh:

@@ -298,11 +298,22 @@ func (r *Registry) Register(t Tool) error {
 		r.mu.Unlock()
 		return fmt.Errorf("tool %s is already registered", t.Meta.Name)
 	}
+	alias := t.Meta.OriginalName
+	if alias == t.Meta.Name {
+		alias = ""
+	}
+	if _, dup := old.byName[alias]; dup && alias != "" {
+		r.mu.Unlock()
+		return fmt.Errorf("tool %s: original name %s is already registered", t.Meta.Name, alias)
+	}
 	ns := &toolSet{byName: make(map[string]*entry, len(old.byName)+1)}
 	for k, v := range old.byName {
 		ns.byName[k] = v
 	}
 	ns.byName[t.Meta.Name] = e
+	if alias != "" {
+		ns.byName[alias] = e // a call by the wire name finds the tool
+	}
 	ns.sorted = append(slices.Clone(old.sorted), e)
 	slices.SortFunc(ns.sorted, func(a, b *entry) int { return strings.Compare(a.meta.Name, b.meta.Name) })
 	ns.names = make([]string, len(ns.sorted))
@@ -380,8 +391,8 @@ func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts C
 	if e == nil {
 		return r.notFound(name)
 	}
-	if p := r.ts.stops.Load(); p != nil && (*p)[name] != nil {
-		return r.fail(e, stoppedError((*p)[name]))
+	if p := r.ts.stops.Load(); p != nil && (*p)[e.meta.Name] != nil {
+		return r.fail(e, stoppedError((*p)[e.meta.Name]))
 	}
 	defer r.recoverCall(ctx, e, &res)
 	if len(e.meta.Dependencies) > 0 {

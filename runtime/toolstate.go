@@ -136,9 +136,11 @@ func (r *Registry) EnableTool(ctx context.Context, tool string) error {
 }
 
 func (r *Registry) setTool(ctx context.Context, tool string, s ToolSetting) error {
-	if _, ok := r.tools.Load().byName[tool]; !ok {
+	e, ok := r.tools.Load().byName[tool]
+	if !ok {
 		return fmt.Errorf("tool %s: %w", clipName(tool), ErrUnknownTool)
 	}
+	tool = e.meta.Name // a tool's state is kept under its name, not its wire name
 	if err := r.states.Save(ctx, tool, s); err != nil {
 		return fmt.Errorf("saving the state of tool %s: %w: %w", tool, ErrToolStateStore, err)
 	}
@@ -204,9 +206,11 @@ func (r *Registry) WatchToolStates(ctx context.Context) error {
 // ToolStatus returns the state tool is in now, and false when the
 // registry has no such tool.
 func (r *Registry) ToolStatus(tool string) (ToolStatus, bool) {
-	if _, ok := r.tools.Load().byName[tool]; !ok {
+	e, ok := r.tools.Load().byName[tool]
+	if !ok {
 		return ToolStatus{}, false
 	}
+	tool = e.meta.Name
 	if p := r.ts.stops.Load(); p != nil {
 		if st := (*p)[tool]; st != nil {
 			return *st, true

@@ -33,6 +33,7 @@ func commands() []command {
 		{"lint", "check a catalog for what makes models misuse tools", runLint},
 		{"gen", "compile a catalog into typed Go code", runGen},
 		{"docs", "write the catalog as Markdown, with the prompt size of every tool", runDocs},
+		{"import", "write a catalog from MCP, OpenAI, Anthropic or JSON Schema tool definitions", runImport},
 		{"init", "start a tool package: a starter catalog and its go:generate line", runInit},
 		{"schema", "print the JSON Schema of the catalog format", runSchema},
 		{"version", "print toolcat's version", runVersion},

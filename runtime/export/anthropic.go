@@ -27,7 +27,7 @@ func Anthropic(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	}
 	out := array()
 	for _, t := range tools {
-		def := withDescription(object().set("name", str(t.meta.Name)), t.desc)
+		def := withDescription(object().set("name", str(t.meta.WireName())), t.desc)
 		def.set("input_schema", t.args)
 		if o.deferred(t) {
 			def.set("defer_loading", boolean(true))

@@ -121,7 +121,7 @@ func anthropicSearchTool(o options, tools []tool) (*node, error) {
 		return nil, fmt.Errorf("export.Anthropic with DeferHidden: %d tools, more than the %d the Messages API's tool search takes; make fewer tools hidden, or leave the rest to the session's search tools", len(tools), anthropicMaxTools)
 	}
 	for _, t := range tools {
-		if t.meta.Name == s.name {
+		if t.meta.WireName() == s.name {
 			return nil, fmt.Errorf("export.Anthropic with DeferHidden: tool %s has the name of Anthropic's tool-search tool (%s); rename the tool", t.meta.Name, s.typ)
 		}
 	}
@@ -193,7 +193,7 @@ func openAINamespaces(o options, tools []tool) (namespaces, error) {
 	}
 	names := make(map[string]bool, len(tools))
 	for _, t := range tools {
-		names[t.meta.Name] = true
+		names[t.meta.WireName()] = true
 	}
 	for _, cat := range slices.Sorted(maps.Keys(o.namespaces)) {
 		desc := o.namespaces[cat]

@@ -175,7 +175,7 @@ func prepare(metas []runtime.Meta, o options, names nameRule) ([]tool, error) {
 		if m.Name == "" {
 			return nil, fmt.Errorf("tool %d has no name", i)
 		}
-		if err := names.check(m.Name); err != nil {
+		if err := names.check(m.WireName()); err != nil {
 			return nil, err
 		}
 		t := tool{meta: m, desc: strings.TrimSpace(m.Description)}
@@ -198,17 +198,17 @@ func prepare(metas []runtime.Meta, o options, names nameRule) ([]tool, error) {
 	if o.keepOrder {
 		seen := make(map[string]bool, len(tools))
 		for _, t := range tools {
-			if seen[t.meta.Name] {
-				return nil, fmt.Errorf("tool %s is listed twice", t.meta.Name)
+			if seen[t.meta.WireName()] {
+				return nil, fmt.Errorf("tool %s is listed twice", t.meta.WireName())
 			}
-			seen[t.meta.Name] = true
+			seen[t.meta.WireName()] = true
 		}
 		return tools, nil
 	}
-	slices.SortFunc(tools, func(a, b tool) int { return cmp.Compare(a.meta.Name, b.meta.Name) })
+	slices.SortFunc(tools, func(a, b tool) int { return cmp.Compare(a.meta.WireName(), b.meta.WireName()) })
 	for i := 1; i < len(tools); i++ {
-		if tools[i].meta.Name == tools[i-1].meta.Name {
-			return nil, fmt.Errorf("tool %s is listed twice", tools[i].meta.Name)
+		if tools[i].meta.WireName() == tools[i-1].meta.WireName() {
+			return nil, fmt.Errorf("tool %s is listed twice", tools[i].meta.WireName())
 		}
 	}
 	return tools, nil

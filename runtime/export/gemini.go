@@ -30,7 +30,7 @@ func Gemini(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	}
 	decls := array()
 	for _, t := range tools {
-		d := withDescription(object().set("name", str(t.meta.Name)), t.desc)
+		d := withDescription(object().set("name", str(t.meta.WireName())), t.desc)
 		p := geminiRewrite(t.args)
 		if props := p.get("properties"); props != nil && len(props.keys) > 0 {
 			d.set("parameters", p)

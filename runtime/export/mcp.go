@@ -66,7 +66,7 @@ func MCP(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	}
 	list := array()
 	for _, t := range tools {
-		o := withDescription(object().set("name", str(t.meta.Name)), t.desc)
+		o := withDescription(object().set("name", str(t.meta.WireName())), t.desc)
 		o.set("inputSchema", t.args)
 		if t.result != nil && t.result.get("type").text() == "object" {
 			o.set("outputSchema", t.result)

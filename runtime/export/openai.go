@@ -31,7 +31,7 @@ func OpenAIChat(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	out := array()
 	for _, t := range tools {
 		params, strict := openAIParameters(t)
-		fn := withDescription(object().set("name", str(t.meta.Name)), t.desc).set("parameters", params)
+		fn := withDescription(object().set("name", str(t.meta.WireName())), t.desc).set("parameters", params)
 		if strict {
 			fn.set("strict", boolean(true))
 		}
@@ -69,7 +69,7 @@ func OpenAIResponses(metas []runtime.Meta, opts ...Option) ([]byte, error) {
 	}
 	for _, t := range tools {
 		params, strict := openAIParameters(t)
-		fn := withDescription(object().set("type", str("function")).set("name", str(t.meta.Name)), t.desc)
+		fn := withDescription(object().set("type", str("function")).set("name", str(t.meta.WireName())), t.desc)
 		fn.set("parameters", params).set("strict", boolean(strict))
 		if o.deferred(t) {
 			fn.set("defer_loading", boolean(true))

@@ -88,11 +88,16 @@ func (s *Server) newConn(stateful bool) *conn {
 }
 
 // registerTools routes every name the registry and the session's built-in
-// tools may answer to handle. A registry tool is registered with its
+// tools may answer to handle, a tool's original (wire) name too. A registry tool is registered with its
 // input schema, so that the SDK checks the x-mcp-header parameters a
 // 2026-07-28 client sends against it.
 func (c *conn) registerTools() {
 	names := append(slices.Clone(c.s.reg.Names()), runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex, runtime.UndoLastActions)
+	for _, n := range c.s.reg.Names() {
+		if tool, ok := c.s.reg.Get(n); ok && tool.Meta.OriginalName != "" {
+			names = append(names, tool.Meta.OriginalName) // the name clients call it by
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, n := range names {
@@ -246,7 +251,7 @@ func (c *conn) check(ctx context.Context, req *mcp.CallToolRequest) error {
 		return nil // the call answers dependency_unavailable itself
 	}
 	for i := range metas {
-		if metas[i].Name == name {
+		if metas[i].Name == name || metas[i].WireName() == name {
 			return nil
 		}
 	}
