@@ -10,7 +10,7 @@ RULESDOC := docs/lint-rules.md
 DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
-GEN_DIRS += examples/mcp-conformance/fixtures basetools
+GEN_DIRS += examples/mcp-conformance/fixtures basetools examples/agent-host/tickets
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
 .PHONY: test-mcp-conformance
@@ -90,11 +90,14 @@ lint: build
 	$(BIN) lint $(EXAMPLE)
 	$(BIN) lint examples/mcp-conformance/fixtures/catalog
 	$(BIN) lint basetools/catalog
+	$(BIN) lint examples/agent-host/tickets/catalog
 	$(BIN) breaking --against $(EXAMPLE)/toolcat.lock.json $(EXAMPLE)
 
 # The example project, end to end: lint its catalog, compile it into Go,
 # build it, run its conformance tests, then a few calls as an agent host
-# makes them. A catalog with mistakes shows what lint reports.
+# makes them. A catalog with mistakes shows what lint reports. Last, the
+# example agent host replays a scripted conversation over the base tools
+# and its own.
 demo: build
 	@echo "== toolcat lint $(EXAMPLE)"
 	$(BIN) lint $(EXAMPLE)
@@ -107,6 +110,10 @@ demo: build
 	$(GO) run ./examples/articles/cmd/articles-demo
 	@echo "== a catalog with mistakes: toolcat lint examples/broken"
 	-$(BIN) lint examples/broken
+	@echo "== an agent host: the base tools and its own, one scripted conversation (examples/agent-host)"
+	$(BIN) lint examples/agent-host/tickets/catalog
+	$(GO) generate ./examples/agent-host/tickets
+	$(GO) run ./examples/agent-host
 
 # Files generated from the code: the format's JSON Schema and the rule
 # reference.
