@@ -77,7 +77,7 @@ func canonical(t *testing.T, raw []byte) any {
 // tool is given a camelCase wire name (getArticleById), which comes back
 // as original_name.
 func TestImportRoundTrip(t *testing.T) {
-	for _, dir := range []string{"examples/articles/catalog", "examples/mcp-conformance/fixtures/catalog", "basetools/catalog"} {
+	for _, dir := range []string{"examples/articles/catalog", "examples/mcp-conformance/fixtures/catalog", "basetools/catalog", "examples/agent-host/tickets/catalog"} {
 		t.Run(strings.ReplaceAll(strings.TrimSuffix(dir, "/catalog"), "/", "_"), func(t *testing.T) {
 			src, err := catalog.Load(filepath.Join("..", "..", filepath.FromSlash(dir)))
 			if err != nil {
