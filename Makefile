@@ -10,7 +10,7 @@ RULESDOC := docs/lint-rules.md
 DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
-GEN_DIRS += examples/mcp-conformance/fixtures
+GEN_DIRS += examples/mcp-conformance/fixtures hardware
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
 .PHONY: test-mcp-conformance
@@ -89,6 +89,7 @@ lint: build
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(BIN) lint $(EXAMPLE)
 	$(BIN) lint examples/mcp-conformance/fixtures/catalog
+	$(BIN) lint hardware/catalog
 
 # The example project, end to end: lint its catalog, compile it into Go,
 # build it, run its conformance tests, then a few calls as an agent host
