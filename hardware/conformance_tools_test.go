@@ -1,34 +1,29 @@
 package hardware
 
 import (
+	"context"
 	"testing"
 
 	"github.com/toolcat/toolcat/conformance"
 )
 
-// conformanceTools returns the implementations that TestConformance
-// checks, and the options of the checks. TestConformance calls them with
-// valid and invalid arguments it makes up: give them test doubles of their
-// databases and services here, never the real ones.
+// conformanceTools returns the hardware tools over a simulated board, with
+// the board's state as the Probe: a dry run must leave every register and
+// the microcontroller as they were, and Revert must restore the registers
+// a write changed. The rate limit is raised so the harness's many calls
+// are not refused.
 func conformanceTools(t *testing.T) (Tools, conformance.Options) {
-	impls := Tools{
-		ListSerialPorts:  &listSerialPorts{},
-		ReadI2cRegister:  &readI2cRegister{},
-		ReadSerialPort:   &readSerialPort{},
-		ScanI2cBus:       &scanI2cBus{},
-		TransferSpi:      &transferSpi{},
-		WriteI2cRegister: &writeI2cRegister{},
-		WriteSerialPort:  &writeSerialPort{},
+	board := NewSimBoard()
+	cfg := board.Config()
+	cfg.WritesPerSecond = 1e6
+	cfg.WriteBurst = 1e6
+	tools, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
 	opts := conformance.Options{
-		// Probe snapshots the state the tools change, such as the rows of
-		// the test doubles, to check dry runs and reverts:
-		// Probe: func(ctx context.Context) (any, error) { return store.Snapshot(), nil },
-		// Deterministic names the tools without side effects that give the
-		// same result for the same arguments.
-		// Deterministic: []string{"..."},
-		// Skip turns a check off for one tool, with the reason:
-		// Skip: map[string]map[conformance.Check]string{"...": {conformance.CheckCancellation: "..."}},
+		Probe:         func(context.Context) (any, error) { return board.Snapshot(), nil },
+		Deterministic: []string{"list_serial_ports", "read_i2c_register", "scan_i2c_bus"},
 	}
-	return impls, opts
+	return tools, opts
 }
