@@ -61,7 +61,7 @@ type Drivers struct {
 }
 
 var (
-	serialPortPattern = regexp.MustCompile(`^(/dev/(tty|cu|serial/by-id/)[A-Za-z0-9._:+-]{1,100}|COM[1-9][0-9]{0,2})$`)
+	serialPortPattern = regexp.MustCompile(`^(/dev/[A-Za-z0-9][A-Za-z0-9._:+-]{0,99}(/[A-Za-z0-9][A-Za-z0-9._:+-]{0,99}){0,2}|COM[1-9][0-9]{0,2})$`)
 	i2cBusPattern     = regexp.MustCompile(`^[0-9]{1,3}$`)
 	spiPortPattern    = regexp.MustCompile(`^[0-9]{1,2}\.[0-9]{1,2}$`)
 )

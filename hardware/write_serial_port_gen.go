@@ -19,7 +19,7 @@ type WriteSerialPortArgs struct {
 	DataBits int64 `json:"data_bits,omitempty"`
 	// Parity bit. Default: "none".
 	Parity WriteSerialPortArgsParity `json:"parity,omitempty"`
-	// Serial port name as list_serial_ports gives it, such as /dev/ttyUSB0 or COM3. matches "^(/dev/(tty|cu|serial/by-id/)[A-Za-z0-9._:+-]{1,100}|COM[1-9][0-9]{0,2})$".
+	// Serial port name as list_serial_ports gives it, such as /dev/ttyUSB0, /dev/serial0 or COM3. matches "^(/dev/[A-Za-z0-9][A-Za-z0-9._:+-]{0,99}(/[A-Za-z0-9][A-Za-z0-9._:+-]{0,99}){0,2}|COM[1-9][0-9]{0,2})$".
 	Port string `json:"port"`
 	// Bytes to write, in the given encoding; in text, a newline is "\n". length >= 1, length <= 8192.
 	Data string `json:"data"`
@@ -145,7 +145,7 @@ func WriteSerialPortUnsupported(message string) *runtime.ToolError {
 
 // The JSON Schemas of write_serial_port, as the catalog gives them.
 const (
-	writeSerialPortArgsSchema   = `{"type":"object","additionalProperties":false,"required":["port","data"],"properties":{"baud":{"type":"integer","enum":[1200,2400,4800,9600,19200,38400,57600,115200,230400,460800,921600],"default":9600,"description":"Line speed in bits per second."},"data_bits":{"type":"integer","enum":[5,6,7,8],"default":8,"description":"Data bits per character."},"parity":{"type":"string","enum":["none","odd","even","mark","space"],"default":"none","description":"Parity bit."},"port":{"type":"string","pattern":"^(/dev/(tty|cu|serial/by-id/)[A-Za-z0-9._:+-]{1,100}|COM[1-9][0-9]{0,2})$","description":"Serial port name as list_serial_ports gives it, such as /dev/ttyUSB0 or COM3."},"data":{"type":"string","minLength":1,"maxLength":8192,"description":"Bytes to write, in the given encoding; in text, a newline is \"\\n\"."},"encoding":{"description":"How data is written: text (UTF-8), hex (such as \"0a1b\") or base64.","type":"string","enum":["text","hex","base64"],"default":"text"},"stop_bits":{"type":"string","enum":["1","1.5","2"],"default":"1","description":"Stop bits per character."}}}`
+	writeSerialPortArgsSchema   = `{"type":"object","additionalProperties":false,"required":["port","data"],"properties":{"baud":{"type":"integer","enum":[1200,2400,4800,9600,19200,38400,57600,115200,230400,460800,921600],"default":9600,"description":"Line speed in bits per second."},"data_bits":{"type":"integer","enum":[5,6,7,8],"default":8,"description":"Data bits per character."},"parity":{"type":"string","enum":["none","odd","even","mark","space"],"default":"none","description":"Parity bit."},"port":{"type":"string","pattern":"^(/dev/[A-Za-z0-9][A-Za-z0-9._:+-]{0,99}(/[A-Za-z0-9][A-Za-z0-9._:+-]{0,99}){0,2}|COM[1-9][0-9]{0,2})$","description":"Serial port name as list_serial_ports gives it, such as /dev/ttyUSB0, /dev/serial0 or COM3."},"data":{"type":"string","minLength":1,"maxLength":8192,"description":"Bytes to write, in the given encoding; in text, a newline is \"\\n\"."},"encoding":{"description":"How data is written: text (UTF-8), hex (such as \"0a1b\") or base64.","type":"string","enum":["text","hex","base64"],"default":"text"},"stop_bits":{"type":"string","enum":["1","1.5","2"],"default":"1","description":"Stop bits per character."}}}`
 	writeSerialPortResultSchema = `{"type":"object","additionalProperties":false,"required":["port","bytes_written"],"properties":{"port":{"type":"string","description":"The port written."},"bytes_written":{"type":"integer","minimum":0,"description":"How many bytes were written."}}}`
 )
 
@@ -193,7 +193,7 @@ var (
 	writeSerialPortArgsBaudSchema     = runtime.NumberSchema{Type: "integer", Enum: []int64{int64(1200), int64(2400), int64(4800), int64(9600), int64(19200), int64(38400), int64(57600), int64(115200), int64(230400), int64(460800), int64(921600)}, Allowed: []any{json.Number("1200"), json.Number("2400"), json.Number("4800"), json.Number("9600"), json.Number("19200"), json.Number("38400"), json.Number("57600"), json.Number("115200"), json.Number("230400"), json.Number("460800"), json.Number("921600")}}
 	writeSerialPortArgsDataBitsSchema = runtime.NumberSchema{Type: "integer", Enum: []int64{int64(5), int64(6), int64(7), int64(8)}, Allowed: []any{json.Number("5"), json.Number("6"), json.Number("7"), json.Number("8")}}
 	writeSerialPortArgsParitySchema   = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"none", "odd", "even", "mark", "space"}, Allowed: []any{"none", "odd", "even", "mark", "space"}}
-	writeSerialPortArgsPortSchema     = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^(/dev/(tty|cu|serial/by-id/)[A-Za-z0-9._:+-]{1,100}|COM[1-9][0-9]{0,2})$")}
+	writeSerialPortArgsPortSchema     = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^(/dev/[A-Za-z0-9][A-Za-z0-9._:+-]{0,99}(/[A-Za-z0-9][A-Za-z0-9._:+-]{0,99}){0,2}|COM[1-9][0-9]{0,2})$")}
 	writeSerialPortArgsDataSchema     = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: 8192}
 	writeSerialPortArgsEncodingSchema = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"text", "hex", "base64"}, Allowed: []any{"text", "hex", "base64"}}
 	writeSerialPortArgsStopBitsSchema = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"1", "1.5", "2"}, Allowed: []any{"1", "1.5", "2"}}
