@@ -80,7 +80,7 @@ func TestWriteI2CRegisterDryRunPlayback(t *testing.T) {
 	var p runtime.Preview
 	data(t, call(t, reg, "write_i2c_register", map[string]any{"bus": "1", "address": 0x76, "register": 0xf4, "data": []int{0x27}}, true), &p)
 	want := "would write 1 bytes (0x27) to register 0xf4 of I2C device 0x76 on bus 1"
-	if p.Summary != want || !slices.Equal(p.Effects, []string{"register 0xf4: 0x00 -> 0x27"}) {
+	if p.Summary != want || !slices.Equal(p.Effects, []string{"register 0xf4: 0x00 becomes 0x27"}) {
 		t.Fatalf("preview %q %q; want %q and the register's change", p.Summary, p.Effects, want)
 	}
 	if err := pb.Close(); err != nil {

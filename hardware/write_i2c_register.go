@@ -74,7 +74,7 @@ func (t *writeI2cRegister) DryRun(ctx context.Context, args *WriteI2cRegisterArg
 	effects := make([]string, len(data))
 	for i, v := range data {
 		reg := (int(args.Register) + i) & 0xff
-		effects[i] = fmt.Sprintf("register 0x%02x: 0x%02x -> 0x%02x", reg, cur[i], v)
+		effects[i] = fmt.Sprintf("register 0x%02x: 0x%02x becomes 0x%02x", reg, cur[i], v)
 		if cur[i] == v {
 			effects[i] += " (unchanged)"
 		}
