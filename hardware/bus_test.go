@@ -2,6 +2,7 @@ package hardware
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -22,8 +23,30 @@ type keepOpen struct{ i2c.Bus }
 
 func (keepOpen) Close() error { return nil }
 
-func i2cPlayback(t *testing.T, ops ...i2ctest.IO) (*i2ctest.Playback, Config) {
-	pb := &i2ctest.Playback{Ops: ops, DontPanic: true}
+// strictPlayback is a playback that also fails on a transaction beyond
+// the script, even one whose error the code under test would drop.
+type strictPlayback struct {
+	*i2ctest.Playback
+	tries int
+}
+
+func (p *strictPlayback) Tx(addr uint16, w, r []byte) error {
+	p.tries++
+	return p.Playback.Tx(addr, w, r)
+}
+
+func (p *strictPlayback) Close() error {
+	if err := p.Playback.Close(); err != nil {
+		return err
+	}
+	if p.tries != len(p.Ops) {
+		return fmt.Errorf("%d transactions tried; the script has %d", p.tries, len(p.Ops))
+	}
+	return nil
+}
+
+func i2cPlayback(t *testing.T, ops ...i2ctest.IO) (*strictPlayback, Config) {
+	pb := &strictPlayback{Playback: &i2ctest.Playback{Ops: ops, DontPanic: true}}
 	return pb, Config{
 		I2C:     map[string][]uint16{"1": {0x20, 0x76}},
 		Drivers: Drivers{OpenI2C: func(string) (i2c.BusCloser, error) { return keepOpen{pb}, nil }},

@@ -35,7 +35,7 @@ type Config struct {
 	WriteBurst int
 	// Drivers open the devices; a nil field uses the host's driver
 	// (go.bug.st/serial; periph.io/x/host/v3 on Linux, unsupported
-	// elsewhere). Package hardware/simboard gives a simulated board.
+	// elsewhere). SimBoard.Drivers gives a simulated board.
 	Drivers Drivers
 }
 
