@@ -10,7 +10,8 @@ RULESDOC := docs/lint-rules.md
 DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
-GEN_DIRS += examples/mcp-conformance/fixtures hardware
+GEN_DIRS += examples/mcp-conformance/fixtures
+GEN_DIRS += hardware
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
 .PHONY: test-mcp-conformance test-cross
@@ -95,9 +96,9 @@ lint: build
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(BIN) lint hardware/catalog
 	$(BIN) lint $(EXAMPLE)
 	$(BIN) lint examples/mcp-conformance/fixtures/catalog
-	$(BIN) lint hardware/catalog
 
 # The example project, end to end: lint its catalog, compile it into Go,
 # build it, run its conformance tests, then a few calls as an agent host
