@@ -11,7 +11,6 @@ DOCS_DIRS := examples/articles
 # Go packages compiled from a catalog in their catalog/ folder.
 GEN_DIRS := examples/articles gen/internal/validatortest
 GEN_DIRS += examples/mcp-conformance/fixtures
-GEN_DIRS += hardware
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
 .PHONY: test-mcp-conformance test-cross
@@ -115,6 +114,9 @@ demo: build
 	$(GO) run ./examples/articles/cmd/articles-demo
 	@echo "== a catalog with mistakes: toolcat lint examples/broken"
 	-$(BIN) lint examples/broken
+
+# The hardware tools are a compiled catalog too.
+GEN_DIRS += hardware
 
 # Files generated from the code: the format's JSON Schema and the rule
 # reference.
