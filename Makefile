@@ -13,7 +13,7 @@ GEN_DIRS := examples/articles gen/internal/validatortest
 GEN_DIRS += examples/mcp-conformance/fixtures basetools examples/agent-host/tickets
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
-.PHONY: test-mcp-conformance
+.PHONY: test-mcp-conformance test-cross
 
 all: build
 
@@ -38,8 +38,16 @@ test-unit:
 	$(GO) test -count=1 ./...
 
 test-race:
-	$(GO) test -count=1 -race ./runtime/...
+	$(GO) test -count=1 -race ./runtime/... ./hardware/...
 	$(GO) test -count=1 -race -run TestLoadInParts ./catalog/
+
+# The module builds for macOS and Windows too (the hardware tools answer
+# unsupported where the OS has no I2C or SPI driver).
+# runtime/internal/redistest (a test helper that pauses redis-server with
+# SIGSTOP) is left out of the Windows build until it has a Windows variant.
+test-cross:
+	GOOS=darwin $(GO) build ./...
+	GOOS=windows $(GO) build $$(GOOS=windows $(GO) list ./... | grep -v '/runtime/internal/redistest$$')
 
 # The provider exports read by the official SDKs (OpenAI, Anthropic, Gemini,
 # MCP), in a module of their own so toolcat does not depend on them; and
@@ -87,6 +95,7 @@ lint: build
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(BIN) lint hardware/catalog
 	$(BIN) lint $(EXAMPLE)
 	$(BIN) lint examples/mcp-conformance/fixtures/catalog
 	$(BIN) lint basetools/catalog
@@ -114,6 +123,9 @@ demo: build
 	$(BIN) lint examples/agent-host/tickets/catalog
 	$(GO) generate ./examples/agent-host/tickets
 	$(GO) run ./examples/agent-host
+
+# The hardware tools are a compiled catalog too.
+GEN_DIRS += hardware
 
 # Files generated from the code: the format's JSON Schema and the rule
 # reference.
@@ -156,6 +168,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzSessionCall -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzFileToolPaths -fuzztime $(FUZZTIME) ./basetools/
+	$(GO) test -run '^$$' -fuzz FuzzCall -fuzztime $(FUZZTIME) ./hardware/
 	$(GO) test -run '^$$' -fuzz FuzzMemorySessionStore -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzCallArguments -fuzztime $(FUZZTIME) ./runtime/mcpserver/
 	$(GO) test -run '^$$' -fuzz FuzzSearch -fuzztime $(FUZZTIME) ./runtime/discovery/

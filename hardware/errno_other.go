@@ -1,0 +1,5 @@
+//go:build !linux
+
+package hardware
+
+func isNoDeviceErrno(err error) bool { return false }
