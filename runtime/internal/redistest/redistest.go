@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -193,7 +192,7 @@ func (s *Server) Pause() {
 	if cmd == nil {
 		s.t.Fatalf("redis-server on %s is not running", s.Addr)
 	}
-	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+	if err := cmd.Process.Signal(sigStop); err != nil {
 		s.t.Fatalf("stopping redis-server: %v", err)
 	}
 	s.t.Cleanup(s.Resume)
@@ -206,7 +205,7 @@ func (s *Server) Resume() {
 	cmd := s.cmd
 	s.mu.Unlock()
 	if cmd != nil {
-		_ = cmd.Process.Signal(syscall.SIGCONT)
+		_ = cmd.Process.Signal(sigCont)
 	}
 }
 
