@@ -385,10 +385,10 @@ func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
 	return nil
 }
 
-// localName is the registry name of a server tool: prefix + name, made
-// legal.
+// localName is the registry name of a server tool: prefix + name, with
+// '-' and '.' turned into '_' (as toolcat import names tools), made legal.
 func (m *Mounted) localName(remote string) (string, error) {
-	n := m.prefix + remote
+	n := m.prefix + strings.NewReplacer("-", "_", ".", "_").Replace(remote)
 	if runtime.CheckName(n) == nil {
 		return n, nil
 	}
