@@ -224,7 +224,9 @@ func (m *Mounted) Tools() []string {
 	defer m.mu.Unlock()
 	var out []string
 	for remote := range m.listed {
-		out = append(out, m.local[remote])
+		if l, ok := m.local[remote]; ok {
+			out = append(out, l)
+		}
 	}
 	slices.Sort(out)
 	return out
@@ -272,9 +274,11 @@ func (m *Mounted) run(cs *mcp.ClientSession) {
 				break loop
 			case <-m.wake:
 				// A call failed on the transport: make sure it is gone.
-				if err := cs.Ping(m.ctx, nil); err != nil {
+				pctx, cancel := context.WithTimeout(m.ctx, 5*time.Second)
+				if err := cs.Ping(pctx, nil); err != nil {
 					_ = cs.Close()
 				}
+				cancel()
 			case <-m.relist:
 				if err := m.sync(m.ctx, cs); err != nil {
 					m.cfg.logger.Warn("mcpclient: re-listing tools failed", "server", m.server, "err", err)
@@ -583,4 +587,3 @@ func resultData(res *mcp.CallToolResult) any {
 	}
 	return strings.Join(texts, "\n")
 }
-
