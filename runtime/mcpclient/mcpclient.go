@@ -389,10 +389,10 @@ func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
 	return nil
 }
 
-// localName is the registry name of a server tool: prefix + name, with
-// '-' and '.' turned into '_' (as toolcat import names tools), made legal.
+// localName is the registry name of a server tool: prefix + the name in
+// snake_case (as toolcat import names tools), made legal.
 func (m *Mounted) localName(remote string) (string, error) {
-	n := m.prefix + strings.NewReplacer("-", "_", ".", "_").Replace(remote)
+	n := m.prefix + snake(remote)
 	if runtime.CheckName(n) == nil {
 		return n, nil
 	}
@@ -586,4 +586,29 @@ func resultData(res *mcp.CallToolResult) any {
 		texts = append(texts, tc.Text)
 	}
 	return strings.Join(texts, "\n")
+}
+
+// snake turns getUser, get-user, files.read and HTTPRequest into get_user,
+// get_user, files_read and http_request.
+func snake(s string) string {
+	var b strings.Builder
+	isUp := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	isLow := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-' || c == '.' || c == ' ':
+			c = '_'
+		case isUp(c):
+			if i > 0 && (isLow(s[i-1]) || isUp(s[i-1]) && i+1 < len(s) && isLow(s[i+1]) && s[i+1] > '9') {
+				b.WriteByte('_')
+			}
+			c += 'a' - 'A'
+		}
+		if c == '_' && (b.Len() == 0 || strings.HasSuffix(b.String(), "_")) {
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return strings.TrimRight(b.String(), "_")
 }
