@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -59,17 +58,9 @@ const maxConfigSize = 1 << 20
 
 // LoadConfig reads the breaking section of a toolcat.yaml.
 func LoadConfig(path string) (*Config, error) {
-	f, err := os.Open(path)
+	data, err := lint.ReadLimited(path, maxConfigSize, "configuration")
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxConfigSize {
-		return nil, fmt.Errorf("%s: file is above the 1 MiB limit of a configuration file", path)
 	}
 	return ParseConfig(path, data)
 }

@@ -145,7 +145,7 @@ type baselineFile struct {
 
 // LoadBaseline reads a baseline file.
 func LoadBaseline(path string) (*Baseline, error) {
-	data, err := readLimited(path, maxBaselineSize, "baseline")
+	data, err := ReadLimited(path, maxBaselineSize, "baseline")
 	if err != nil {
 		return nil, err
 	}

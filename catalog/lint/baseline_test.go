@@ -209,7 +209,7 @@ func TestLoadLimits(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		return // no endless file to read here
 	}
-	if _, err := readLimited("/dev/zero", 1<<10, "baseline"); err == nil || !strings.Contains(err.Error(), "limit of a baseline file") {
+	if _, err := ReadLimited("/dev/zero", 1<<10, "baseline"); err == nil || !strings.Contains(err.Error(), "limit of a baseline file") {
 		t.Errorf("reading an endless file: %v", err)
 	}
 }

@@ -108,7 +108,7 @@ const ConfigFile = "toolcat.yaml"
 // LoadConfig reads a toolcat.yaml. Settings it leaves out keep their
 // defaults. Unknown keys, unknown rule IDs and bad severities are errors.
 func LoadConfig(path string) (*Config, error) {
-	data, err := readLimited(path, maxConfigSize, "configuration")
+	data, err := ReadLimited(path, maxConfigSize, "configuration")
 	if err != nil {
 		return nil, err
 	}
@@ -118,10 +118,10 @@ func LoadConfig(path string) (*Config, error) {
 // maxConfigSize bounds toolcat.yaml, far above any real one.
 const maxConfigSize = 1 << 20
 
-// readLimited reads the file at path, refusing one above limit bytes so
+// ReadLimited reads the file at path, refusing one above limit bytes so
 // that a wrong path (a device, a huge file) fails fast instead of filling
 // memory. what names the file's role for the error.
-func readLimited(path string, limit int64, what string) ([]byte, error) {
+func ReadLimited(path string, limit int64, what string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,7 +155,7 @@ const maxLockSize = 256 << 20
 func loadAgainst(against string, paths []string) (*breaking.Side, error) {
 	if st, err := os.Stat(against); err == nil {
 		if !st.IsDir() {
-			data, err := readFile(against, maxLockSize)
+			data, err := lint.ReadLimited(against, maxLockSize, "lock")
 			if err != nil {
 				return nil, err
 			}
@@ -179,22 +178,6 @@ func loadAgainst(against string, paths []string) (*breaking.Side, error) {
 		return nil, fmt.Errorf("--against %s: the catalog at that revision does not load:\n%w", against, err)
 	}
 	return &breaking.Side{Catalog: cat}, nil
-}
-
-func readFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: file is above the %d MiB limit", path, limit>>20)
-	}
-	return data, nil
 }
 
 // revisionPattern is what a git revision may look like here: no option
