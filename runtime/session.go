@@ -231,25 +231,25 @@ func (s *Session) run(ctx context.Context, e *entry, raw []byte, opts CallOption
 			opts.Approved = true
 		}
 	}
-	return s.exec(ctx, e, raw, opts)
+	return s.exec(ctx, e, raw, opts, st.Turn)
 }
 
 // exec calls e through the registry and keeps what the session must. A
 // tool that depends on others, or that is called by another, runs in a
 // frame of its own, through which its body may call (CallTool).
-func (s *Session) exec(ctx context.Context, e *entry, raw []byte, opts CallOptions) Result {
+func (s *Session) exec(ctx context.Context, e *entry, raw []byte, opts CallOptions, turn int) Result {
 	if opts.Approved && opts.Autonomy < e.need && opts.Autonomy >= AutonomySupervised {
 		opts.Autonomy = e.need // the user's approval stands in for autonomy
 	}
 	ti := s.r.toolIndex()
 	if !ti.composite[e.meta.Name] && frameFrom(ctx) == nil {
 		res := s.r.Call(ctx, e.meta.Name, raw, opts)
-		s.record(ctx, e, raw, opts, res)
+		s.record(ctx, e, raw, opts, res, turn)
 		return res
 	}
 	f := &frame{r: s.r, sess: s, entry: e, opts: opts, untrustedVia: ti.untrustedVia[e.meta.Name]}
 	res := s.r.carryTaint(e, f, s.r.Call(withFrame(ctx, f), e.meta.Name, raw, opts))
-	s.record(ctx, e, raw, opts, res)
+	s.record(ctx, e, raw, opts, res, turn)
 	return res
 }
 

@@ -238,7 +238,11 @@ func (s *Session) Approve(ctx context.Context, id string) (Result, error) {
 	}
 	opts := CallOptions{IdempotencyKey: pc.Key, KeyScope: s.id, StepID: pc.Step, Sender: pc.Sender,
 		Autonomy: s.autonomy, Approved: true}
-	return s.exec(ctx, e, pc.Args, opts), nil
+	turn := pc.Turn // the turn it runs in, for the journal
+	if st, err := s.load(ctx); err == nil {
+		turn = st.Turn
+	}
+	return s.exec(ctx, e, pc.Args, opts, turn), nil
 }
 
 // Deny refuses the pending call id and returns the envelope that tells

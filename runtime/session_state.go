@@ -47,6 +47,12 @@ func (st *coreState) promoted(name string) bool {
 	return false
 }
 
+// taint notes that untrusted content from source entered the session now.
+func (st *coreState) taint(source string) {
+	st.TaintTurn = st.Turn + 1
+	st.TaintSource = source
+}
+
 func (st *coreState) tainted(scope TaintScope) bool {
 	if st.TaintTurn == 0 {
 		return false
@@ -157,10 +163,10 @@ func sessionErrorf(format string, args ...any) *SessionError {
 	return &SessionError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// record keeps what the session must of an executed call: the taint of
-// untrusted content, the journal entry of a side effect, the refreshed
-// promotion of a hidden tool.
-func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts CallOptions, res Result) {
+// record keeps what the session must of an executed call, run in turn
+// turn: the taint of untrusted content, the journal entry of a side
+// effect, the refreshed promotion of a hidden tool.
+func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts CallOptions, res Result, turn int) {
 	m := e.meta
 	tainted := res.Untrusted != nil
 	refresh := m.Exposure == ExposureHidden && !s.providerSide
@@ -168,8 +174,7 @@ func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts CallOpt
 	if tainted || refresh {
 		err := s.updateCore(ctx, func(st *coreState) error {
 			if tainted {
-				st.TaintTurn = st.Turn + 1
-				st.TaintSource = res.Untrusted.Source
+				st.taint(res.Untrusted.Source)
 			}
 			if refresh && st.promoted(m.Name) {
 				st.promote([]string{m.Name}, s.promoteTurns)
@@ -182,7 +187,7 @@ func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts CallOpt
 		}
 	}
 	if journal {
-		if err := s.journal(ctx, e, raw, res); err != nil {
+		if err := s.journal(ctx, e, raw, res, turn); err != nil {
 			s.r.log.LogAttrs(ctx, slog.LevelError, "toolcat: call not journaled: it cannot be undone",
 				slog.String("session", s.id), slog.String("tool", m.Name), slog.Any("err", err))
 		}

@@ -84,8 +84,8 @@ func (s *Session) updateJournal(ctx context.Context, fn func(j *journalState) er
 
 // journal appends an executed side-effect call, forgetting the oldest
 // beyond the session's bounds.
-func (s *Session) journal(ctx context.Context, e *entry, raw []byte, res Result) error {
-	je := JournalEntry{ID: s.newCallID(), Tool: e.meta.Name, At: s.r.now().UTC(), Revertible: e.tool.Revert != nil}
+func (s *Session) journal(ctx context.Context, e *entry, raw []byte, res Result, turn int) error {
+	je := JournalEntry{ID: s.newCallID(), Tool: e.meta.Name, At: s.r.now().UTC(), Turn: turn, Revertible: e.tool.Revert != nil}
 	if !je.Revertible {
 		je.Note = "tool " + e.meta.Name + " cannot be reverted"
 	} else if data, err := dataJSON(res); err != nil {
@@ -94,9 +94,6 @@ func (s *Session) journal(ctx context.Context, e *entry, raw []byte, res Result)
 		je.Revertible, je.Note = false, fmt.Sprintf("its arguments and result (%d bytes) were too large to keep", len(raw)+len(data))
 	} else {
 		je.Args, je.Result = append(json.RawMessage(nil), raw...), data
-	}
-	if st, err := s.load(ctx); err == nil {
-		je.Turn = st.Turn
 	}
 	line, err := json.Marshal(je)
 	if err != nil {
@@ -237,9 +234,5 @@ func (e *UndoError) Error() string { return e.Msg }
 
 // taint marks the session as having taken in untrusted content res.
 func (s *Session) taint(ctx context.Context, res Result) {
-	_ = s.updateCore(ctx, func(st *coreState) error {
-		st.TaintTurn = st.Turn + 1
-		st.TaintSource = res.Untrusted.Source
-		return nil
-	})
+	_ = s.updateCore(ctx, func(st *coreState) error { st.taint(res.Untrusted.Source); return nil })
 }
