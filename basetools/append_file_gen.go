@@ -143,12 +143,16 @@ func scanAppendFileArgs(d *jsonscan.Decoder, at *runtime.Path, out *AppendFileAr
 	return ms.End(seen)
 }
 
-// appendFileTool binds an implementation of AppendFile to the runtime.
-func appendFileTool(impl AppendFile) (runtime.Tool, error) {
+// appendFileTool binds the implementation of AppendFile in impls to the runtime; ok is false when impls has none.
+func appendFileTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.AppendFile
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := appendFileMeta()
 	v, err := appendFileValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
@@ -156,5 +160,5 @@ func appendFileTool(impl AppendFile) (runtime.Tool, error) {
 		Meta:      meta,
 		Revert:    runtime.BindRevert(impl.Revert),
 		Validator: v,
-	}, nil
+	}, true, nil
 }

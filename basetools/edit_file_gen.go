@@ -149,12 +149,16 @@ func scanEditFileArgs(d *jsonscan.Decoder, at *runtime.Path, out *EditFileArgs, 
 	return ms.End(seen)
 }
 
-// editFileTool binds an implementation of EditFile to the runtime.
-func editFileTool(impl EditFile) (runtime.Tool, error) {
+// editFileTool binds the implementation of EditFile in impls to the runtime; ok is false when impls has none.
+func editFileTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.EditFile
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := editFileMeta()
 	v, err := editFileValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
@@ -162,5 +166,5 @@ func editFileTool(impl EditFile) (runtime.Tool, error) {
 		Meta:      meta,
 		Revert:    runtime.BindRevert(impl.Revert),
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -151,16 +151,20 @@ func scanFetchWebPageArgs(d *jsonscan.Decoder, at *runtime.Path, out *FetchWebPa
 	return nil
 }
 
-// fetchWebPageTool binds an implementation of FetchWebPage to the runtime.
-func fetchWebPageTool(impl FetchWebPage) (runtime.Tool, error) {
+// fetchWebPageTool binds the implementation of FetchWebPage in impls to the runtime; ok is false when impls has none.
+func fetchWebPageTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.FetchWebPage
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := fetchWebPageMeta()
 	v, err := fetchWebPageValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -144,16 +144,20 @@ func scanFindFilesArgs(d *jsonscan.Decoder, at *runtime.Path, out *FindFilesArgs
 	return nil
 }
 
-// findFilesTool binds an implementation of FindFiles to the runtime.
-func findFilesTool(impl FindFiles) (runtime.Tool, error) {
+// findFilesTool binds the implementation of FindFiles in impls to the runtime; ok is false when impls has none.
+func findFilesTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.FindFiles
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := findFilesMeta()
 	v, err := findFilesValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -115,16 +115,20 @@ func scanGetCurrentTimeArgs(d *jsonscan.Decoder, at *runtime.Path, out *GetCurre
 	return nil
 }
 
-// getCurrentTimeTool binds an implementation of GetCurrentTime to the runtime.
-func getCurrentTimeTool(impl GetCurrentTime) (runtime.Tool, error) {
+// getCurrentTimeTool binds the implementation of GetCurrentTime in impls to the runtime; ok is false when impls has none.
+func getCurrentTimeTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.GetCurrentTime
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := getCurrentTimeMeta()
 	v, err := getCurrentTimeValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

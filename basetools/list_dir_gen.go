@@ -170,16 +170,20 @@ func scanListDirArgs(d *jsonscan.Decoder, at *runtime.Path, out *ListDirArgs, de
 	return nil
 }
 
-// listDirTool binds an implementation of ListDir to the runtime.
-func listDirTool(impl ListDir) (runtime.Tool, error) {
+// listDirTool binds the implementation of ListDir in impls to the runtime; ok is false when impls has none.
+func listDirTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.ListDir
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := listDirMeta()
 	v, err := listDirValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -148,16 +148,20 @@ func scanReadFileArgs(d *jsonscan.Decoder, at *runtime.Path, out *ReadFileArgs, 
 	return nil
 }
 
-// readFileTool binds an implementation of ReadFile to the runtime.
-func readFileTool(impl ReadFile) (runtime.Tool, error) {
+// readFileTool binds the implementation of ReadFile in impls to the runtime; ok is false when impls has none.
+func readFileTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.ReadFile
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := readFileMeta()
 	v, err := readFileValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

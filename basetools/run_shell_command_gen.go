@@ -162,17 +162,21 @@ func scanRunShellCommandArgs(d *jsonscan.Decoder, at *runtime.Path, out *RunShel
 	return nil
 }
 
-// runShellCommandTool binds an implementation of RunShellCommand to the runtime.
-func runShellCommandTool(impl RunShellCommand) (runtime.Tool, error) {
+// runShellCommandTool binds the implementation of RunShellCommand in impls to the runtime; ok is false when impls has none.
+func runShellCommandTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.RunShellCommand
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := runShellCommandMeta()
 	v, err := runShellCommandValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -3,15 +3,11 @@
 // Package basetools holds the tools of the catalog "Base tools", compiled by toolcat.
 package basetools
 
-import (
-	"fmt"
-	"github.com/toolcat/toolcat/runtime"
-	"strings"
-)
+import "github.com/toolcat/toolcat/runtime"
 
-// This file needs a runtime that supports generated code of version 2: a
+// This file needs a runtime that supports generated code of version 4: a
 // stale generation fails to compile here instead of misbehaving.
-const _ = runtime.GeneratedCodeVersion3
+const _ = runtime.GeneratedCodeVersion4
 
 // Tools holds an implementation of every tool of the catalog.
 type Tools struct {
@@ -35,77 +31,27 @@ type Tools struct {
 	WriteFile WriteFile
 }
 
+// toolBindings binds every tool of the catalog, sorted by name: static data
+// NewRegistry and Metas loop over.
+var toolBindings = []runtime.Binding[Tools]{
+	{Name: "append_file", Meta: appendFileMeta, Bind: appendFileTool},
+	{Name: "edit_file", Meta: editFileMeta, Bind: editFileTool},
+	{Name: "fetch_web_page", Meta: fetchWebPageMeta, Bind: fetchWebPageTool},
+	{Name: "find_files", Meta: findFilesMeta, Bind: findFilesTool},
+	{Name: "get_current_time", Meta: getCurrentTimeMeta, Bind: getCurrentTimeTool},
+	{Name: "list_dir", Meta: listDirMeta, Bind: listDirTool},
+	{Name: "read_file", Meta: readFileMeta, Bind: readFileTool},
+	{Name: "run_shell_command", Meta: runShellCommandMeta, Bind: runShellCommandTool},
+	{Name: "write_file", Meta: writeFileMeta, Bind: writeFileTool},
+}
+
 // NewRegistry registers every tool of the catalog with its implementation
 // in impls, each validating its arguments before the implementation sees
 // them. Every tool needs an implementation.
 func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error) {
 	reg := runtime.New(opts...)
-	var missing []string
-	if impls.AppendFile == nil {
-		missing = append(missing, "append_file")
-	} else if t, err := appendFileTool(impls.AppendFile); err != nil {
-		return nil, fmt.Errorf("append_file: %w", err)
-	} else if err := reg.Register(t); err != nil {
+	if err := runtime.RegisterAll(reg, &impls, toolBindings); err != nil {
 		return nil, err
-	}
-	if impls.EditFile == nil {
-		missing = append(missing, "edit_file")
-	} else if t, err := editFileTool(impls.EditFile); err != nil {
-		return nil, fmt.Errorf("edit_file: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.FetchWebPage == nil {
-		missing = append(missing, "fetch_web_page")
-	} else if t, err := fetchWebPageTool(impls.FetchWebPage); err != nil {
-		return nil, fmt.Errorf("fetch_web_page: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.FindFiles == nil {
-		missing = append(missing, "find_files")
-	} else if t, err := findFilesTool(impls.FindFiles); err != nil {
-		return nil, fmt.Errorf("find_files: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.GetCurrentTime == nil {
-		missing = append(missing, "get_current_time")
-	} else if t, err := getCurrentTimeTool(impls.GetCurrentTime); err != nil {
-		return nil, fmt.Errorf("get_current_time: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.ListDir == nil {
-		missing = append(missing, "list_dir")
-	} else if t, err := listDirTool(impls.ListDir); err != nil {
-		return nil, fmt.Errorf("list_dir: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.ReadFile == nil {
-		missing = append(missing, "read_file")
-	} else if t, err := readFileTool(impls.ReadFile); err != nil {
-		return nil, fmt.Errorf("read_file: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.RunShellCommand == nil {
-		missing = append(missing, "run_shell_command")
-	} else if t, err := runShellCommandTool(impls.RunShellCommand); err != nil {
-		return nil, fmt.Errorf("run_shell_command: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.WriteFile == nil {
-		missing = append(missing, "write_file")
-	} else if t, err := writeFileTool(impls.WriteFile); err != nil {
-		return nil, fmt.Errorf("write_file: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("no implementation of %s", strings.Join(missing, ", "))
 	}
 	return reg, nil
 }
@@ -113,5 +59,5 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 // Metas returns the catalog entry of every tool, sorted by name: what
 // provider exports and docs are made from.
 func Metas() []runtime.Meta {
-	return []runtime.Meta{appendFileMeta(), editFileMeta(), fetchWebPageMeta(), findFilesMeta(), getCurrentTimeMeta(), listDirMeta(), readFileMeta(), runShellCommandMeta(), writeFileMeta()}
+	return runtime.BindingMetas(toolBindings)
 }

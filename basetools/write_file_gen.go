@@ -143,12 +143,16 @@ func scanWriteFileArgs(d *jsonscan.Decoder, at *runtime.Path, out *WriteFileArgs
 	return ms.End(seen)
 }
 
-// writeFileTool binds an implementation of WriteFile to the runtime.
-func writeFileTool(impl WriteFile) (runtime.Tool, error) {
+// writeFileTool binds the implementation of WriteFile in impls to the runtime; ok is false when impls has none.
+func writeFileTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.WriteFile
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := writeFileMeta()
 	v, err := writeFileValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
@@ -156,5 +160,5 @@ func writeFileTool(impl WriteFile) (runtime.Tool, error) {
 		Meta:      meta,
 		Revert:    runtime.BindRevert(impl.Revert),
 		Validator: v,
-	}, nil
+	}, true, nil
 }

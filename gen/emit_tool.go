@@ -212,8 +212,10 @@ func genMeta(f *jen.File, t *toolModel) {
 	)
 }
 
-// genToolBinding emits the function that binds an implementation to the
-// runtime: runtime.Bind and runtime.BindRevert adapt its typed methods.
+// genToolBinding emits the function that binds the tool's implementation
+// in the package's Tools to the runtime: runtime.Bind and
+// runtime.BindRevert adapt its typed methods. The common file's binding
+// table refers to it.
 func genToolBinding(f *jen.File, t *toolModel) {
 	fields := jen.Dict{
 		jen.Id("Meta"):      jen.Id("meta"),
@@ -226,13 +228,21 @@ func genToolBinding(f *jen.File, t *toolModel) {
 	if t.revert {
 		fields[jen.Id("Revert")] = jen.Qual(runtimePkg, "BindRevert").Call(jen.Id("impl").Dot("Revert"))
 	}
-	f.Comment(t.toolFn + " binds an implementation of " + t.iface + " to the runtime.")
-	f.Func().Id(t.toolFn).Params(jen.Id("impl").Id(t.iface)).Params(jen.Qual(runtimePkg, "Tool"), jen.Error()).Block(
+	body := []jen.Code{jen.Id("impl").Op(":=").Id("impls").Dot(t.field)}
+	for _, r := range t.renamed {
+		if r.iface != "" {
+			body = append(body, jen.If(jen.Id("impl").Op("==").Nil()).Block(jen.Id("impl").Op("=").Id("impls").Dot(r.iface)))
+		}
+	}
+	body = append(body,
+		jen.If(jen.Id("impl").Op("==").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "Tool").Values(), jen.False(), jen.Nil())),
 		jen.Id("meta").Op(":=").Id(t.metaFn).Call(),
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id(t.validatorFn).Call(jen.Op("&").Id("meta")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "Tool").Values(), jen.Err())),
-		jen.Return(jen.Qual(runtimePkg, "Tool").Values(fields), jen.Nil()),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePkg, "Tool").Values(), jen.True(), jen.Err())),
+		jen.Return(jen.Qual(runtimePkg, "Tool").Values(fields), jen.True(), jen.Nil()),
 	)
+	f.Comment(t.toolFn + " binds the implementation of " + t.iface + " in impls to the runtime; ok is false when impls has none.")
+	f.Func().Id(t.toolFn).Params(jen.Id("impls").Op("*").Id("Tools")).Params(jen.Id("tool").Qual(runtimePkg, "Tool"), jen.Id("ok").Bool(), jen.Err().Error()).Block(body...)
 }
 
 func firstLine(s string) string {
@@ -248,8 +258,8 @@ func firstLine(s string) string {
 func genCommonFile(m *model) *jen.File {
 	f := newFile(m.pkg)
 	f.PackageComment("Package " + m.pkg + " holds the tools of the catalog" + titleSuffix(m.cat) + ", compiled by toolcat.")
-	f.Add(comment("This file needs a runtime that supports generated code of version 2: a\nstale generation fails to compile here instead of misbehaving."))
-	f.Const().Id("_").Op("=").Qual(runtimePkg, "GeneratedCodeVersion3")
+	f.Add(comment("This file needs a runtime that supports generated code of version 4: a\nstale generation fails to compile here instead of misbehaving."))
+	f.Const().Id("_").Op("=").Qual(runtimePkg, "GeneratedCodeVersion4")
 	fields := make([]jen.Code, 0, len(m.tools))
 	for _, t := range m.tools {
 		fields = append(fields, jen.Comment(t.field+" implements "+t.t.Name+"."), jen.Id(t.field).Id(t.iface))
@@ -261,43 +271,27 @@ func genCommonFile(m *model) *jen.File {
 	}
 	f.Comment("Tools holds an implementation of every tool of the catalog.")
 	f.Type().Id("Tools").Struct(fields...)
-	body := []jen.Code{jen.Id("reg").Op(":=").Qual(runtimePkg, "New").Call(jen.Id("opts").Op("...")), jen.Var().Id("missing").Index().String()}
+	rows := make([]jen.Code, 0, len(m.tools))
 	for _, t := range m.tools {
-		for _, r := range t.renamed {
-			if r.iface != "" {
-				body = append(body, jen.If(jen.Id("impls").Dot(t.field).Op("==").Nil()).Block(
-					jen.Id("impls").Dot(t.field).Op("=").Id("impls").Dot(r.iface),
-				))
-			}
-		}
-		body = append(body,
-			jen.If(jen.Id("impls").Dot(t.field).Op("==").Nil()).Block(
-				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Lit(t.t.Name)),
-			).Else().If(
-				jen.List(jen.Id("t"), jen.Err()).Op(":=").Id(t.toolFn).Call(jen.Id("impls").Dot(t.field)),
-				jen.Err().Op("!=").Nil(),
-			).Block(
-				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(t.t.Name+": %w"), jen.Err())),
-			).Else().If(jen.Err().Op(":=").Id("reg").Dot("Register").Call(jen.Id("t")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Err()),
-			),
-		)
+		// One line a tool: go/format lays out one-line literals fastest.
+		row := keyed{jen.Id("Name").Op(":").Lit(t.t.Name)}
+		row.add("Meta", jen.Id(t.metaFn))
+		row.add("Bind", jen.Id(t.toolFn))
+		rows = append(rows, jen.Values(row...))
 	}
-	body = append(body,
-		jen.If(jen.Len(jen.Id("missing")).Op(">").Lit(0)).Block(
-			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no implementation of %s"), jen.Qual("strings", "Join").Call(jen.Id("missing"), jen.Lit(", ")))),
+	f.Add(comment(bindingsVar + " binds every tool of the catalog, sorted by name: static data\nNewRegistry and Metas loop over."))
+	f.Var().Id(bindingsVar).Op("=").Index().Qual(runtimePkg, "Binding").Types(jen.Id("Tools")).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...)
+	f.Add(comment("NewRegistry registers every tool of the catalog with its implementation\nin impls, each validating its arguments before the implementation sees\nthem. Every tool needs an implementation."))
+	f.Func().Id("NewRegistry").Params(jen.Id("impls").Id("Tools"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).Params(jen.Op("*").Qual(runtimePkg, "Registry"), jen.Error()).Block(
+		jen.Id("reg").Op(":=").Qual(runtimePkg, "New").Call(jen.Id("opts").Op("...")),
+		jen.If(jen.Err().Op(":=").Qual(runtimePkg, "RegisterAll").Call(jen.Id("reg"), jen.Op("&").Id("impls"), jen.Id(bindingsVar)), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
 		),
 		jen.Return(jen.Id("reg"), jen.Nil()),
 	)
-	f.Add(comment("NewRegistry registers every tool of the catalog with its implementation\nin impls, each validating its arguments before the implementation sees\nthem. Every tool needs an implementation."))
-	f.Func().Id("NewRegistry").Params(jen.Id("impls").Id("Tools"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).Params(jen.Op("*").Qual(runtimePkg, "Registry"), jen.Error()).Block(body...)
-	metas := make([]jen.Code, 0, len(m.tools))
-	for _, t := range m.tools {
-		metas = append(metas, jen.Id(t.metaFn).Call())
-	}
 	f.Add(comment("Metas returns the catalog entry of every tool, sorted by name: what\nprovider exports and docs are made from."))
 	f.Func().Id("Metas").Params().Index().Qual(runtimePkg, "Meta").Block(
-		jen.Return(jen.Index().Qual(runtimePkg, "Meta").Values(metas...)),
+		jen.Return(jen.Qual(runtimePkg, "BindingMetas").Call(jen.Id(bindingsVar))),
 	)
 	return f
 }

@@ -187,7 +187,7 @@ type model struct {
 }
 
 // keyVersion changes with what a tool's file is made from.
-const keyVersion = "toolcat gen key 3"
+const keyVersion = "toolcat gen key 4"
 
 // key is the cache key of t's file: a hash of everything the file is made
 // from, which is the tool's catalog entry but its examples, suppressions
@@ -328,6 +328,9 @@ type renamedNames struct {
 	ctors  map[string]string // by error code
 }
 
+// bindingsVar is the common file's table of the package's tools.
+const bindingsVar = "toolBindings"
+
 // reserved are the names the common files declare, the package's test
 // file declares, and Go or the imports take: no tool's name may be one.
 // t, impls and opts are the names of conformanceTools' parameter and
@@ -335,7 +338,7 @@ type renamedNames struct {
 // its body. (The other functions gen writes refer to no unexported name
 // that could equal one of their parameters or variables: the names they
 // refer to end with a capitalised word.)
-var reserved = append([]string{"Tools", "NewRegistry", "Metas", "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
+var reserved = append([]string{"Tools", "NewRegistry", "Metas", bindingsVar, "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
 	slices.Sorted(maps.Keys(goReserved))...)
 
 // buildModel resolves every Go name of the package in one name space

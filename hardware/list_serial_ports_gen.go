@@ -116,16 +116,20 @@ func scanListSerialPortsArgs(d *jsonscan.Decoder, at *runtime.Path, out *ListSer
 	return ms.End(0)
 }
 
-// listSerialPortsTool binds an implementation of ListSerialPorts to the runtime.
-func listSerialPortsTool(impl ListSerialPorts) (runtime.Tool, error) {
+// listSerialPortsTool binds the implementation of ListSerialPorts in impls to the runtime; ok is false when impls has none.
+func listSerialPortsTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.ListSerialPorts
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := listSerialPortsMeta()
 	v, err := listSerialPortsValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

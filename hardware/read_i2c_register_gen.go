@@ -165,16 +165,20 @@ func scanReadI2cRegisterArgs(d *jsonscan.Decoder, at *runtime.Path, out *ReadI2c
 	return nil
 }
 
-// readI2cRegisterTool binds an implementation of ReadI2cRegister to the runtime.
-func readI2cRegisterTool(impl ReadI2cRegister) (runtime.Tool, error) {
+// readI2cRegisterTool binds the implementation of ReadI2cRegister in impls to the runtime; ok is false when impls has none.
+func readI2cRegisterTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.ReadI2cRegister
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := readI2cRegisterMeta()
 	v, err := readI2cRegisterValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

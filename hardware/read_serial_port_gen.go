@@ -284,16 +284,20 @@ func scanReadSerialPortArgs(d *jsonscan.Decoder, at *runtime.Path, out *ReadSeri
 	return nil
 }
 
-// readSerialPortTool binds an implementation of ReadSerialPort to the runtime.
-func readSerialPortTool(impl ReadSerialPort) (runtime.Tool, error) {
+// readSerialPortTool binds the implementation of ReadSerialPort in impls to the runtime; ok is false when impls has none.
+func readSerialPortTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.ReadSerialPort
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := readSerialPortMeta()
 	v, err := readSerialPortValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

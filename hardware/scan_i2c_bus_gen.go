@@ -134,16 +134,20 @@ func scanScanI2cBusArgs(d *jsonscan.Decoder, at *runtime.Path, out *ScanI2cBusAr
 	return ms.End(seen)
 }
 
-// scanI2cBusTool binds an implementation of ScanI2cBus to the runtime.
-func scanI2cBusTool(impl ScanI2cBus) (runtime.Tool, error) {
+// scanI2cBusTool binds the implementation of ScanI2cBus in impls to the runtime; ok is false when impls has none.
+func scanI2cBusTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.ScanI2cBus
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := scanI2cBusMeta()
 	v, err := scanI2cBusValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -3,15 +3,11 @@
 // Package hardware holds the tools of the catalog "Hardware tools", compiled by toolcat.
 package hardware
 
-import (
-	"fmt"
-	"github.com/toolcat/toolcat/runtime"
-	"strings"
-)
+import "github.com/toolcat/toolcat/runtime"
 
-// This file needs a runtime that supports generated code of version 2: a
+// This file needs a runtime that supports generated code of version 4: a
 // stale generation fails to compile here instead of misbehaving.
-const _ = runtime.GeneratedCodeVersion3
+const _ = runtime.GeneratedCodeVersion4
 
 // Tools holds an implementation of every tool of the catalog.
 type Tools struct {
@@ -31,63 +27,25 @@ type Tools struct {
 	WriteSerialPort WriteSerialPort
 }
 
+// toolBindings binds every tool of the catalog, sorted by name: static data
+// NewRegistry and Metas loop over.
+var toolBindings = []runtime.Binding[Tools]{
+	{Name: "list_serial_ports", Meta: listSerialPortsMeta, Bind: listSerialPortsTool},
+	{Name: "read_i2c_register", Meta: readI2cRegisterMeta, Bind: readI2cRegisterTool},
+	{Name: "read_serial_port", Meta: readSerialPortMeta, Bind: readSerialPortTool},
+	{Name: "scan_i2c_bus", Meta: scanI2cBusMeta, Bind: scanI2cBusTool},
+	{Name: "transfer_spi", Meta: transferSpiMeta, Bind: transferSpiTool},
+	{Name: "write_i2c_register", Meta: writeI2cRegisterMeta, Bind: writeI2cRegisterTool},
+	{Name: "write_serial_port", Meta: writeSerialPortMeta, Bind: writeSerialPortTool},
+}
+
 // NewRegistry registers every tool of the catalog with its implementation
 // in impls, each validating its arguments before the implementation sees
 // them. Every tool needs an implementation.
 func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error) {
 	reg := runtime.New(opts...)
-	var missing []string
-	if impls.ListSerialPorts == nil {
-		missing = append(missing, "list_serial_ports")
-	} else if t, err := listSerialPortsTool(impls.ListSerialPorts); err != nil {
-		return nil, fmt.Errorf("list_serial_ports: %w", err)
-	} else if err := reg.Register(t); err != nil {
+	if err := runtime.RegisterAll(reg, &impls, toolBindings); err != nil {
 		return nil, err
-	}
-	if impls.ReadI2cRegister == nil {
-		missing = append(missing, "read_i2c_register")
-	} else if t, err := readI2cRegisterTool(impls.ReadI2cRegister); err != nil {
-		return nil, fmt.Errorf("read_i2c_register: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.ReadSerialPort == nil {
-		missing = append(missing, "read_serial_port")
-	} else if t, err := readSerialPortTool(impls.ReadSerialPort); err != nil {
-		return nil, fmt.Errorf("read_serial_port: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.ScanI2cBus == nil {
-		missing = append(missing, "scan_i2c_bus")
-	} else if t, err := scanI2cBusTool(impls.ScanI2cBus); err != nil {
-		return nil, fmt.Errorf("scan_i2c_bus: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.TransferSpi == nil {
-		missing = append(missing, "transfer_spi")
-	} else if t, err := transferSpiTool(impls.TransferSpi); err != nil {
-		return nil, fmt.Errorf("transfer_spi: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.WriteI2cRegister == nil {
-		missing = append(missing, "write_i2c_register")
-	} else if t, err := writeI2cRegisterTool(impls.WriteI2cRegister); err != nil {
-		return nil, fmt.Errorf("write_i2c_register: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.WriteSerialPort == nil {
-		missing = append(missing, "write_serial_port")
-	} else if t, err := writeSerialPortTool(impls.WriteSerialPort); err != nil {
-		return nil, fmt.Errorf("write_serial_port: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("no implementation of %s", strings.Join(missing, ", "))
 	}
 	return reg, nil
 }
@@ -95,5 +53,5 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 // Metas returns the catalog entry of every tool, sorted by name: what
 // provider exports and docs are made from.
 func Metas() []runtime.Meta {
-	return []runtime.Meta{listSerialPortsMeta(), readI2cRegisterMeta(), readSerialPortMeta(), scanI2cBusMeta(), transferSpiMeta(), writeI2cRegisterMeta(), writeSerialPortMeta()}
+	return runtime.BindingMetas(toolBindings)
 }

@@ -179,17 +179,21 @@ func scanTransferSpiArgs(d *jsonscan.Decoder, at *runtime.Path, out *TransferSpi
 	return nil
 }
 
-// transferSpiTool binds an implementation of TransferSpi to the runtime.
-func transferSpiTool(impl TransferSpi) (runtime.Tool, error) {
+// transferSpiTool binds the implementation of TransferSpi in impls to the runtime; ok is false when impls has none.
+func transferSpiTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.TransferSpi
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := transferSpiMeta()
 	v, err := transferSpiValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

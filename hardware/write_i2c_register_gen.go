@@ -174,12 +174,16 @@ func scanWriteI2cRegisterArgs(d *jsonscan.Decoder, at *runtime.Path, out *WriteI
 	return ms.End(seen)
 }
 
-// writeI2cRegisterTool binds an implementation of WriteI2cRegister to the runtime.
-func writeI2cRegisterTool(impl WriteI2cRegister) (runtime.Tool, error) {
+// writeI2cRegisterTool binds the implementation of WriteI2cRegister in impls to the runtime; ok is false when impls has none.
+func writeI2cRegisterTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.WriteI2cRegister
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := writeI2cRegisterMeta()
 	v, err := writeI2cRegisterValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
@@ -187,5 +191,5 @@ func writeI2cRegisterTool(impl WriteI2cRegister) (runtime.Tool, error) {
 		Meta:      meta,
 		Revert:    runtime.BindRevert(impl.Revert),
 		Validator: v,
-	}, nil
+	}, true, nil
 }

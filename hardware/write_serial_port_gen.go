@@ -258,17 +258,21 @@ func scanWriteSerialPortArgs(d *jsonscan.Decoder, at *runtime.Path, out *WriteSe
 	return nil
 }
 
-// writeSerialPortTool binds an implementation of WriteSerialPort to the runtime.
-func writeSerialPortTool(impl WriteSerialPort) (runtime.Tool, error) {
+// writeSerialPortTool binds the implementation of WriteSerialPort in impls to the runtime; ok is false when impls has none.
+func writeSerialPortTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.WriteSerialPort
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := writeSerialPortMeta()
 	v, err := writeSerialPortValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

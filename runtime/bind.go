@@ -8,16 +8,23 @@ import (
 )
 
 // Bind adapts a typed tool function to Func, for generated registration
-// code: the function receives the *A its validator returned, and a failed
-// call returns no data (never a typed nil).
+// code: the function receives the P (a pointer to the arguments struct)
+// its validator returned, and a failed call returns no data (never a typed
+// nil).
 //
 //	Execute: runtime.Bind(impl.Execute), // func(context.Context, *SearchArticlesArgs) (*SearchArticlesResult, error)
 //	DryRun:  runtime.Bind(impl.DryRun),  // func(context.Context, *SearchArticlesArgs) (*runtime.Preview, error)
-func Bind[A, R any](fn func(context.Context, *A) (R, error)) Func {
+//
+// Bind is never inlined, and its type parameters are pointers: the Go
+// compiler then compiles its body once for every tool of a package,
+// instead of once a tool.
+//
+//go:noinline
+func Bind[P, R any](fn func(context.Context, P) (R, error)) Func {
 	return func(ctx context.Context, a any) (any, error) {
-		args, ok := a.(*A)
+		args, ok := a.(P)
 		if !ok {
-			return nil, wrongArgs[A](a)
+			return nil, wrongArgs[P](a)
 		}
 		r, err := fn(ctx, args)
 		if err != nil {
@@ -34,11 +41,13 @@ func Bind[A, R any](fn func(context.Context, *A) (R, error)) Func {
 // invalid_args.
 //
 //	Revert: runtime.BindRevert(impl.Revert), // func(context.Context, *PublishArticleArgs, *PublishArticleResult) error
-func BindRevert[A, R any](fn func(context.Context, *A, R) error) RevertFunc {
+//
+//go:noinline
+func BindRevert[P, R any](fn func(context.Context, P, R) error) RevertFunc {
 	return func(ctx context.Context, a any, result json.RawMessage) (any, error) {
-		args, ok := a.(*A)
+		args, ok := a.(P)
 		if !ok {
-			return nil, wrongArgs[A](a)
+			return nil, wrongArgs[P](a)
 		}
 		res, err := decodeResult[R](result)
 		if err != nil {
@@ -48,8 +57,8 @@ func BindRevert[A, R any](fn func(context.Context, *A, R) error) RevertFunc {
 	}
 }
 
-func wrongArgs[A any](a any) *ToolError {
-	return Internal(fmt.Sprintf("the validator returned %T, the tool takes %v", a, reflect.TypeFor[*A]()))
+func wrongArgs[P any](a any) *ToolError {
+	return Internal(fmt.Sprintf("the validator returned %T, the tool takes %v", a, reflect.TypeFor[P]()))
 }
 
 // decodeResult decodes the JSON result of a call into an R.

@@ -65,11 +65,17 @@ const Version = "0.1.0"
 // runtime.GeneratedCodeVersionN, the constant of the version they were
 // generated for, so a stale generation fails to compile instead of
 // misbehaving.
-const GeneratedCodeVersion = 3
+const GeneratedCodeVersion = 4
 
-// GeneratedCodeVersion3 is the constant that code generated for version 3
-// of the runtime API refers to (as `const _ = runtime.GeneratedCodeVersion3`).
-// Version 3 reads numbers exactly (integer bounds, enums and defaults beyond
+// GeneratedCodeVersion4 is the constant that code generated for version 4
+// of the runtime API refers to (as `const _ = runtime.GeneratedCodeVersion4`).
+// Version 4 registers a package's tools from a table of Bindings
+// (RegisterAll), so that the size of its code grows with the number of
+// tools and not faster.
+const GeneratedCodeVersion4 = true
+
+// GeneratedCodeVersion3 is the constant of code generated for version 3,
+// which this runtime still supports. Version 3 reads numbers exactly (integer bounds, enums and defaults beyond
 // 2^53) and its Meta carries MaxResultBytes and IdempotencyKeyArg.
 const GeneratedCodeVersion3 = true
 

@@ -135,12 +135,16 @@ func scanDeleteArticleArgs(d *jsonscan.Decoder, at *runtime.Path, out *DeleteArt
 	return ms.End(seen)
 }
 
-// deleteArticleTool binds an implementation of DeleteArticle to the runtime.
-func deleteArticleTool(impl DeleteArticle) (runtime.Tool, error) {
+// deleteArticleTool binds the implementation of DeleteArticle in impls to the runtime; ok is false when impls has none.
+func deleteArticleTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.DeleteArticle
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := deleteArticleMeta()
 	v, err := deleteArticleValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
@@ -148,5 +152,5 @@ func deleteArticleTool(impl DeleteArticle) (runtime.Tool, error) {
 		Meta:      meta,
 		Revert:    runtime.BindRevert(impl.Revert),
 		Validator: v,
-	}, nil
+	}, true, nil
 }

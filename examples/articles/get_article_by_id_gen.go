@@ -135,16 +135,20 @@ func scanGetArticleByIDArgs(d *jsonscan.Decoder, at *runtime.Path, out *GetArtic
 	return ms.End(seen)
 }
 
-// getArticleByIDTool binds an implementation of GetArticleByID to the runtime.
-func getArticleByIDTool(impl GetArticleByID) (runtime.Tool, error) {
+// getArticleByIDTool binds the implementation of GetArticleByID in impls to the runtime; ok is false when impls has none.
+func getArticleByIDTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.GetArticleByID
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := getArticleByIDMeta()
 	v, err := getArticleByIDValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -166,12 +166,16 @@ func scanPublishArticleArgs(d *jsonscan.Decoder, at *runtime.Path, out *PublishA
 	return nil
 }
 
-// publishArticleTool binds an implementation of PublishArticle to the runtime.
-func publishArticleTool(impl PublishArticle) (runtime.Tool, error) {
+// publishArticleTool binds the implementation of PublishArticle in impls to the runtime; ok is false when impls has none.
+func publishArticleTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.PublishArticle
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := publishArticleMeta()
 	v, err := publishArticleValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
@@ -179,5 +183,5 @@ func publishArticleTool(impl PublishArticle) (runtime.Tool, error) {
 		Meta:      meta,
 		Revert:    runtime.BindRevert(impl.Revert),
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -159,16 +159,20 @@ func scanSearchArticlesByKeywordArgs(d *jsonscan.Decoder, at *runtime.Path, out 
 	return nil
 }
 
-// searchArticlesByKeywordTool binds an implementation of SearchArticlesByKeyword to the runtime.
-func searchArticlesByKeywordTool(impl SearchArticlesByKeyword) (runtime.Tool, error) {
+// searchArticlesByKeywordTool binds the implementation of SearchArticlesByKeyword in impls to the runtime; ok is false when impls has none.
+func searchArticlesByKeywordTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.SearchArticlesByKeyword
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := searchArticlesByKeywordMeta()
 	v, err := searchArticlesByKeywordValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -3,15 +3,11 @@
 // Package articles holds the tools of the catalog "Articles agent", compiled by toolcat.
 package articles
 
-import (
-	"fmt"
-	"github.com/toolcat/toolcat/runtime"
-	"strings"
-)
+import "github.com/toolcat/toolcat/runtime"
 
-// This file needs a runtime that supports generated code of version 2: a
+// This file needs a runtime that supports generated code of version 4: a
 // stale generation fails to compile here instead of misbehaving.
-const _ = runtime.GeneratedCodeVersion3
+const _ = runtime.GeneratedCodeVersion4
 
 // Tools holds an implementation of every tool of the catalog.
 type Tools struct {
@@ -27,49 +23,23 @@ type Tools struct {
 	SearchArticlesByKeyword SearchArticlesByKeyword
 }
 
+// toolBindings binds every tool of the catalog, sorted by name: static data
+// NewRegistry and Metas loop over.
+var toolBindings = []runtime.Binding[Tools]{
+	{Name: "delete_article", Meta: deleteArticleMeta, Bind: deleteArticleTool},
+	{Name: "fetch_web_page", Meta: fetchWebPageMeta, Bind: fetchWebPageTool},
+	{Name: "get_article_by_id", Meta: getArticleByIDMeta, Bind: getArticleByIDTool},
+	{Name: "publish_article", Meta: publishArticleMeta, Bind: publishArticleTool},
+	{Name: "search_articles_by_keyword", Meta: searchArticlesByKeywordMeta, Bind: searchArticlesByKeywordTool},
+}
+
 // NewRegistry registers every tool of the catalog with its implementation
 // in impls, each validating its arguments before the implementation sees
 // them. Every tool needs an implementation.
 func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error) {
 	reg := runtime.New(opts...)
-	var missing []string
-	if impls.DeleteArticle == nil {
-		missing = append(missing, "delete_article")
-	} else if t, err := deleteArticleTool(impls.DeleteArticle); err != nil {
-		return nil, fmt.Errorf("delete_article: %w", err)
-	} else if err := reg.Register(t); err != nil {
+	if err := runtime.RegisterAll(reg, &impls, toolBindings); err != nil {
 		return nil, err
-	}
-	if impls.FetchWebPage == nil {
-		missing = append(missing, "fetch_web_page")
-	} else if t, err := fetchWebPageTool(impls.FetchWebPage); err != nil {
-		return nil, fmt.Errorf("fetch_web_page: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.GetArticleByID == nil {
-		missing = append(missing, "get_article_by_id")
-	} else if t, err := getArticleByIDTool(impls.GetArticleByID); err != nil {
-		return nil, fmt.Errorf("get_article_by_id: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.PublishArticle == nil {
-		missing = append(missing, "publish_article")
-	} else if t, err := publishArticleTool(impls.PublishArticle); err != nil {
-		return nil, fmt.Errorf("publish_article: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.SearchArticlesByKeyword == nil {
-		missing = append(missing, "search_articles_by_keyword")
-	} else if t, err := searchArticlesByKeywordTool(impls.SearchArticlesByKeyword); err != nil {
-		return nil, fmt.Errorf("search_articles_by_keyword: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("no implementation of %s", strings.Join(missing, ", "))
 	}
 	return reg, nil
 }
@@ -77,5 +47,5 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 // Metas returns the catalog entry of every tool, sorted by name: what
 // provider exports and docs are made from.
 func Metas() []runtime.Meta {
-	return []runtime.Meta{deleteArticleMeta(), fetchWebPageMeta(), getArticleByIDMeta(), publishArticleMeta(), searchArticlesByKeywordMeta()}
+	return runtime.BindingMetas(toolBindings)
 }

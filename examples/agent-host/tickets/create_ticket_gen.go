@@ -165,12 +165,16 @@ func scanCreateTicketArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateTick
 	return nil
 }
 
-// createTicketTool binds an implementation of CreateTicket to the runtime.
-func createTicketTool(impl CreateTicket) (runtime.Tool, error) {
+// createTicketTool binds the implementation of CreateTicket in impls to the runtime; ok is false when impls has none.
+func createTicketTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.CreateTicket
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := createTicketMeta()
 	v, err := createTicketValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
@@ -178,5 +182,5 @@ func createTicketTool(impl CreateTicket) (runtime.Tool, error) {
 		Meta:      meta,
 		Revert:    runtime.BindRevert(impl.Revert),
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -139,16 +139,20 @@ func scanGetTicketArgs(d *jsonscan.Decoder, at *runtime.Path, out *GetTicketArgs
 	return ms.End(seen)
 }
 
-// getTicketTool binds an implementation of GetTicket to the runtime.
-func getTicketTool(impl GetTicket) (runtime.Tool, error) {
+// getTicketTool binds the implementation of GetTicket in impls to the runtime; ok is false when impls has none.
+func getTicketTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.GetTicket
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := getTicketMeta()
 	v, err := getTicketValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

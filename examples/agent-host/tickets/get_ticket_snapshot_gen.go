@@ -128,16 +128,20 @@ func scanGetTicketSnapshotArgs(d *jsonscan.Decoder, at *runtime.Path, out *GetTi
 	return ms.End(seen)
 }
 
-// getTicketSnapshotTool binds an implementation of GetTicketSnapshot to the runtime.
-func getTicketSnapshotTool(impl GetTicketSnapshot) (runtime.Tool, error) {
+// getTicketSnapshotTool binds the implementation of GetTicketSnapshot in impls to the runtime; ok is false when impls has none.
+func getTicketSnapshotTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.GetTicketSnapshot
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := getTicketSnapshotMeta()
 	v, err := getTicketSnapshotValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

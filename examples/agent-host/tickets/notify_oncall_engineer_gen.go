@@ -124,17 +124,21 @@ func scanNotifyOncallEngineerArgs(d *jsonscan.Decoder, at *runtime.Path, out *No
 	return ms.End(seen)
 }
 
-// notifyOncallEngineerTool binds an implementation of NotifyOncallEngineer to the runtime.
-func notifyOncallEngineerTool(impl NotifyOncallEngineer) (runtime.Tool, error) {
+// notifyOncallEngineerTool binds the implementation of NotifyOncallEngineer in impls to the runtime; ok is false when impls has none.
+func notifyOncallEngineerTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.NotifyOncallEngineer
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := notifyOncallEngineerMeta()
 	v, err := notifyOncallEngineerValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		DryRun:    runtime.Bind(impl.DryRun),
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -3,15 +3,11 @@
 // Package tickets holds the tools of the catalog "On-call assistant", compiled by toolcat.
 package tickets
 
-import (
-	"fmt"
-	"github.com/toolcat/toolcat/runtime"
-	"strings"
-)
+import "github.com/toolcat/toolcat/runtime"
 
-// This file needs a runtime that supports generated code of version 2: a
+// This file needs a runtime that supports generated code of version 4: a
 // stale generation fails to compile here instead of misbehaving.
-const _ = runtime.GeneratedCodeVersion3
+const _ = runtime.GeneratedCodeVersion4
 
 // Tools holds an implementation of every tool of the catalog.
 type Tools struct {
@@ -25,42 +21,22 @@ type Tools struct {
 	NotifyOncallEngineer NotifyOncallEngineer
 }
 
+// toolBindings binds every tool of the catalog, sorted by name: static data
+// NewRegistry and Metas loop over.
+var toolBindings = []runtime.Binding[Tools]{
+	{Name: "create_ticket", Meta: createTicketMeta, Bind: createTicketTool},
+	{Name: "get_ticket", Meta: getTicketMeta, Bind: getTicketTool},
+	{Name: "get_ticket_snapshot", Meta: getTicketSnapshotMeta, Bind: getTicketSnapshotTool},
+	{Name: "notify_oncall_engineer", Meta: notifyOncallEngineerMeta, Bind: notifyOncallEngineerTool},
+}
+
 // NewRegistry registers every tool of the catalog with its implementation
 // in impls, each validating its arguments before the implementation sees
 // them. Every tool needs an implementation.
 func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error) {
 	reg := runtime.New(opts...)
-	var missing []string
-	if impls.CreateTicket == nil {
-		missing = append(missing, "create_ticket")
-	} else if t, err := createTicketTool(impls.CreateTicket); err != nil {
-		return nil, fmt.Errorf("create_ticket: %w", err)
-	} else if err := reg.Register(t); err != nil {
+	if err := runtime.RegisterAll(reg, &impls, toolBindings); err != nil {
 		return nil, err
-	}
-	if impls.GetTicket == nil {
-		missing = append(missing, "get_ticket")
-	} else if t, err := getTicketTool(impls.GetTicket); err != nil {
-		return nil, fmt.Errorf("get_ticket: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.GetTicketSnapshot == nil {
-		missing = append(missing, "get_ticket_snapshot")
-	} else if t, err := getTicketSnapshotTool(impls.GetTicketSnapshot); err != nil {
-		return nil, fmt.Errorf("get_ticket_snapshot: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.NotifyOncallEngineer == nil {
-		missing = append(missing, "notify_oncall_engineer")
-	} else if t, err := notifyOncallEngineerTool(impls.NotifyOncallEngineer); err != nil {
-		return nil, fmt.Errorf("notify_oncall_engineer: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("no implementation of %s", strings.Join(missing, ", "))
 	}
 	return reg, nil
 }
@@ -68,5 +44,5 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 // Metas returns the catalog entry of every tool, sorted by name: what
 // provider exports and docs are made from.
 func Metas() []runtime.Meta {
-	return []runtime.Meta{createTicketMeta(), getTicketMeta(), getTicketSnapshotMeta(), notifyOncallEngineerMeta()}
+	return runtime.BindingMetas(toolBindings)
 }

@@ -228,16 +228,20 @@ func scanAssignTaskArgs(d *jsonscan.Decoder, at *runtime.Path, out *AssignTaskAr
 	return ms.End(seen)
 }
 
-// assignTaskTool binds an implementation of AssignTask to the runtime.
-func assignTaskTool(impl AssignTask) (runtime.Tool, error) {
+// assignTaskTool binds the implementation of AssignTask in impls to the runtime; ok is false when impls has none.
+func assignTaskTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.AssignTask
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := assignTaskMeta()
 	v, err := assignTaskValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -36,7 +36,7 @@ func BenchmarkCall(b *testing.B) {
 		}
 	})
 	call := func(b *testing.B, general bool) {
-		tool, err := searchNotesTool(&searchNotes{})
+		tool, _, err := searchNotesTool(&Tools{SearchNotes: &searchNotes{}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -588,16 +588,20 @@ func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEvent
 	return nil
 }
 
-// createEventTool binds an implementation of CreateEvent to the runtime.
-func createEventTool(impl CreateEvent) (runtime.Tool, error) {
+// createEventTool binds the implementation of CreateEvent in impls to the runtime; ok is false when impls has none.
+func createEventTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.CreateEvent
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := createEventMeta()
 	v, err := createEventValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

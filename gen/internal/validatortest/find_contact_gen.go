@@ -88,16 +88,20 @@ func findContactValidator(meta *runtime.Meta) (runtime.Validator, error) {
 	return runtime.Typed[FindContactArgs](sv), nil
 }
 
-// findContactTool binds an implementation of FindContact to the runtime.
-func findContactTool(impl FindContact) (runtime.Tool, error) {
+// findContactTool binds the implementation of FindContact in impls to the runtime; ok is false when impls has none.
+func findContactTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.FindContact
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := findContactMeta()
 	v, err := findContactValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -112,16 +112,20 @@ func scanLogNoteArgs(d *jsonscan.Decoder, at *runtime.Path, out *LogNoteArgs, de
 	return nil
 }
 
-// logNoteTool binds an implementation of LogNote to the runtime.
-func logNoteTool(impl LogNote) (runtime.Tool, error) {
+// logNoteTool binds the implementation of LogNote in impls to the runtime; ok is false when impls has none.
+func logNoteTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.LogNote
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := logNoteMeta()
 	v, err := logNoteValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -97,16 +97,20 @@ func scanPingHostArgs(d *jsonscan.Decoder, at *runtime.Path, out *PingHostArgs, 
 	return nil
 }
 
-// pingHostTool binds an implementation of PingHost to the runtime.
-func pingHostTool(impl PingHost) (runtime.Tool, error) {
+// pingHostTool binds the implementation of PingHost in impls to the runtime; ok is false when impls has none.
+func pingHostTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.PingHost
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := pingHostMeta()
 	v, err := pingHostValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

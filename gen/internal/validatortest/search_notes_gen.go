@@ -136,16 +136,20 @@ func scanSearchNotesArgs(d *jsonscan.Decoder, at *runtime.Path, out *SearchNotes
 	return nil
 }
 
-// searchNotesTool binds an implementation of SearchNotes to the runtime.
-func searchNotesTool(impl SearchNotes) (runtime.Tool, error) {
+// searchNotesTool binds the implementation of SearchNotes in impls to the runtime; ok is false when impls has none.
+func searchNotesTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.SearchNotes
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := searchNotesMeta()
 	v, err := searchNotesValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

@@ -3,15 +3,11 @@
 // Package validatortest holds the tools of the catalog "Validator test tools", compiled by toolcat.
 package validatortest
 
-import (
-	"fmt"
-	"github.com/toolcat/toolcat/runtime"
-	"strings"
-)
+import "github.com/toolcat/toolcat/runtime"
 
-// This file needs a runtime that supports generated code of version 2: a
+// This file needs a runtime that supports generated code of version 4: a
 // stale generation fails to compile here instead of misbehaving.
-const _ = runtime.GeneratedCodeVersion3
+const _ = runtime.GeneratedCodeVersion4
 
 // Tools holds an implementation of every tool of the catalog.
 type Tools struct {
@@ -31,63 +27,25 @@ type Tools struct {
 	UpdateSettings UpdateSettings
 }
 
+// toolBindings binds every tool of the catalog, sorted by name: static data
+// NewRegistry and Metas loop over.
+var toolBindings = []runtime.Binding[Tools]{
+	{Name: "assign_task", Meta: assignTaskMeta, Bind: assignTaskTool},
+	{Name: "create_event", Meta: createEventMeta, Bind: createEventTool},
+	{Name: "find_contact", Meta: findContactMeta, Bind: findContactTool},
+	{Name: "log_note", Meta: logNoteMeta, Bind: logNoteTool},
+	{Name: "ping_host", Meta: pingHostMeta, Bind: pingHostTool},
+	{Name: "search_notes", Meta: searchNotesMeta, Bind: searchNotesTool},
+	{Name: "update_settings", Meta: updateSettingsMeta, Bind: updateSettingsTool},
+}
+
 // NewRegistry registers every tool of the catalog with its implementation
 // in impls, each validating its arguments before the implementation sees
 // them. Every tool needs an implementation.
 func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error) {
 	reg := runtime.New(opts...)
-	var missing []string
-	if impls.AssignTask == nil {
-		missing = append(missing, "assign_task")
-	} else if t, err := assignTaskTool(impls.AssignTask); err != nil {
-		return nil, fmt.Errorf("assign_task: %w", err)
-	} else if err := reg.Register(t); err != nil {
+	if err := runtime.RegisterAll(reg, &impls, toolBindings); err != nil {
 		return nil, err
-	}
-	if impls.CreateEvent == nil {
-		missing = append(missing, "create_event")
-	} else if t, err := createEventTool(impls.CreateEvent); err != nil {
-		return nil, fmt.Errorf("create_event: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.FindContact == nil {
-		missing = append(missing, "find_contact")
-	} else if t, err := findContactTool(impls.FindContact); err != nil {
-		return nil, fmt.Errorf("find_contact: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.LogNote == nil {
-		missing = append(missing, "log_note")
-	} else if t, err := logNoteTool(impls.LogNote); err != nil {
-		return nil, fmt.Errorf("log_note: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.PingHost == nil {
-		missing = append(missing, "ping_host")
-	} else if t, err := pingHostTool(impls.PingHost); err != nil {
-		return nil, fmt.Errorf("ping_host: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.SearchNotes == nil {
-		missing = append(missing, "search_notes")
-	} else if t, err := searchNotesTool(impls.SearchNotes); err != nil {
-		return nil, fmt.Errorf("search_notes: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if impls.UpdateSettings == nil {
-		missing = append(missing, "update_settings")
-	} else if t, err := updateSettingsTool(impls.UpdateSettings); err != nil {
-		return nil, fmt.Errorf("update_settings: %w", err)
-	} else if err := reg.Register(t); err != nil {
-		return nil, err
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("no implementation of %s", strings.Join(missing, ", "))
 	}
 	return reg, nil
 }
@@ -95,5 +53,5 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 // Metas returns the catalog entry of every tool, sorted by name: what
 // provider exports and docs are made from.
 func Metas() []runtime.Meta {
-	return []runtime.Meta{assignTaskMeta(), createEventMeta(), findContactMeta(), logNoteMeta(), pingHostMeta(), searchNotesMeta(), updateSettingsMeta()}
+	return runtime.BindingMetas(toolBindings)
 }

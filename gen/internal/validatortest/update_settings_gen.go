@@ -346,16 +346,20 @@ func scanUpdateSettingsArgs(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSe
 	return nil
 }
 
-// updateSettingsTool binds an implementation of UpdateSettings to the runtime.
-func updateSettingsTool(impl UpdateSettings) (runtime.Tool, error) {
+// updateSettingsTool binds the implementation of UpdateSettings in impls to the runtime; ok is false when impls has none.
+func updateSettingsTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.UpdateSettings
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
 	meta := updateSettingsMeta()
 	v, err := updateSettingsValidator(&meta)
 	if err != nil {
-		return runtime.Tool{}, err
+		return runtime.Tool{}, true, err
 	}
 	return runtime.Tool{
 		Execute:   runtime.Bind(impl.Execute),
 		Meta:      meta,
 		Validator: v,
-	}, nil
+	}, true, nil
 }

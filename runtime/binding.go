@@ -1,0 +1,57 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Binding is one row of the table a generated package registers its
+// tools from: the tool's name, its catalog entry, and the function that
+// binds the implementation the package's Tools struct T holds. Generated
+// code keeps the table as static data, so that a catalog of thousands of
+// tools compiles to a loop over it rather than to one statement a tool.
+type Binding[T any] struct {
+	// Name is the tool's name.
+	Name string
+	// Meta returns the tool's catalog entry.
+	Meta func() Meta
+	// Bind returns the tool bound to its implementation in impls; ok is
+	// false when impls holds none.
+	Bind func(impls *T) (tool Tool, ok bool, err error)
+}
+
+// RegisterAll registers the tool of every binding with its implementation
+// in impls, in the table's order. It stops at the first tool that does not
+// bind or register; a tool without an implementation is an error too,
+// reported once with every such tool named.
+func RegisterAll[T any](reg *Registry, impls *T, table []Binding[T]) error {
+	var missing []string
+	for i := range table {
+		b := &table[i]
+		t, ok, err := b.Bind(impls)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: %w", b.Name, err)
+		case !ok:
+			missing = append(missing, b.Name)
+		default:
+			if err := reg.Register(t); err != nil {
+				return err
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("no implementation of %s", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// BindingMetas returns the catalog entry of every binding, in the table's
+// order.
+func BindingMetas[T any](table []Binding[T]) []Meta {
+	metas := make([]Meta, len(table))
+	for i := range table {
+		metas[i] = table[i].Meta()
+	}
+	return metas
+}
