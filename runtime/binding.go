@@ -21,10 +21,11 @@ type Binding[T any] struct {
 }
 
 // RegisterAll registers the tool of every binding with its implementation
-// in impls, in the table's order. It stops at the first tool that does not
-// bind or register; a tool without an implementation is an error too,
-// reported once with every such tool named.
+// in impls, all at once (Registry.RegisterTools): on the first tool that
+// does not bind or register, none is. A tool without an implementation is
+// an error too, reported once with every such tool named.
 func RegisterAll[T any](reg *Registry, impls *T, table []Binding[T]) error {
+	tools := make([]Tool, 0, len(table))
 	var missing []string
 	for i := range table {
 		b := &table[i]
@@ -35,15 +36,13 @@ func RegisterAll[T any](reg *Registry, impls *T, table []Binding[T]) error {
 		case !ok:
 			missing = append(missing, b.Name)
 		default:
-			if err := reg.Register(t); err != nil {
-				return err
-			}
+			tools = append(tools, t)
 		}
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("no implementation of %s", strings.Join(missing, ", "))
 	}
-	return nil
+	return reg.RegisterTools(tools...)
 }
 
 // BindingMetas returns the catalog entry of every binding, in the table's

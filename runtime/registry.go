@@ -260,7 +260,64 @@ func New(opts ...Option) *Registry {
 // Register adds a tool. It checks the metadata, builds a SchemaValidator
 // when the tool has no Validator (compiling the schema once), and refuses a
 // second tool of the same name.
-func (r *Registry) Register(t Tool) error {
+func (r *Registry) Register(t Tool) error { return r.RegisterTools(t) }
+
+// RegisterTools adds tools as Register does, all at once: either every one
+// is registered or, on the first that Register would refuse, none is. The
+// registry's tool set is rebuilt once and OnToolsChanged hooks run once, so
+// registering a catalog of thousands of tools takes time linear in their
+// number.
+func (r *Registry) RegisterTools(tools ...Tool) error {
+	entries := make([]entry, len(tools))
+	for i := range tools {
+		if err := r.newEntry(&entries[i], tools[i]); err != nil {
+			return err
+		}
+	}
+	r.mu.Lock()
+	old := r.tools.Load()
+	ns := &toolSet{byName: make(map[string]*entry, len(old.byName)+len(entries))}
+	for k, v := range old.byName {
+		ns.byName[k] = v
+	}
+	for i := range entries {
+		e := &entries[i]
+		name := e.meta.Name
+		if _, dup := ns.byName[name]; dup {
+			r.mu.Unlock()
+			return fmt.Errorf("tool %s is already registered", name)
+		}
+		alias := e.meta.OriginalName
+		if alias == name {
+			alias = ""
+		}
+		if _, dup := ns.byName[alias]; dup && alias != "" {
+			r.mu.Unlock()
+			return fmt.Errorf("tool %s: original name %s is already registered", name, alias)
+		}
+		ns.byName[name] = e
+		if alias != "" {
+			ns.byName[alias] = e // a call by the wire name finds the tool
+		}
+	}
+	ns.sorted = slices.Grow(slices.Clone(old.sorted), len(entries))
+	for i := range entries {
+		ns.sorted = append(ns.sorted, &entries[i])
+	}
+	slices.SortFunc(ns.sorted, func(a, b *entry) int { return strings.Compare(a.meta.Name, b.meta.Name) })
+	ns.names = make([]string, len(ns.sorted))
+	for i, s := range ns.sorted {
+		ns.names[i] = s.meta.Name
+	}
+	r.tools.Store(ns)
+	r.mu.Unlock()
+	r.restop() // a tool switched off before it was registered, or one depending on it
+	r.toolsChanged()
+	return nil
+}
+
+// newEntry checks t and makes e the registry's entry of it.
+func (r *Registry) newEntry(e *entry, t Tool) error {
 	if err := t.Meta.check(); err != nil {
 		return err
 	}
@@ -274,7 +331,7 @@ func (r *Registry) Register(t Tool) error {
 		}
 		t.Validator = v
 	}
-	e := &entry{tool: t}
+	e.tool = t
 	e.meta = &e.tool.Meta
 	e.need = e.meta.requiredAutonomy()
 	e.approval = e.meta.needsApproval()
@@ -292,38 +349,6 @@ func (r *Registry) Register(t Tool) error {
 		}
 		e.results = v
 	}
-	r.mu.Lock()
-	old := r.tools.Load()
-	if _, dup := old.byName[t.Meta.Name]; dup {
-		r.mu.Unlock()
-		return fmt.Errorf("tool %s is already registered", t.Meta.Name)
-	}
-	alias := t.Meta.OriginalName
-	if alias == t.Meta.Name {
-		alias = ""
-	}
-	if _, dup := old.byName[alias]; dup && alias != "" {
-		r.mu.Unlock()
-		return fmt.Errorf("tool %s: original name %s is already registered", t.Meta.Name, alias)
-	}
-	ns := &toolSet{byName: make(map[string]*entry, len(old.byName)+1)}
-	for k, v := range old.byName {
-		ns.byName[k] = v
-	}
-	ns.byName[t.Meta.Name] = e
-	if alias != "" {
-		ns.byName[alias] = e // a call by the wire name finds the tool
-	}
-	ns.sorted = append(slices.Clone(old.sorted), e)
-	slices.SortFunc(ns.sorted, func(a, b *entry) int { return strings.Compare(a.meta.Name, b.meta.Name) })
-	ns.names = make([]string, len(ns.sorted))
-	for i, s := range ns.sorted {
-		ns.names[i] = s.meta.Name
-	}
-	r.tools.Store(ns)
-	r.mu.Unlock()
-	r.restop() // a tool switched off before it was registered, or one depending on it
-	r.toolsChanged()
 	return nil
 }
 
