@@ -89,7 +89,9 @@ func TestRegisterAll(t *testing.T) {
 
 	// A binding's error names its tool.
 	bad := append(bindingTable("ok_tool"), runtime.Binding[bindingImpls]{Name: "bad_tool", Meta: func() runtime.Meta { return syntheticMeta("bad_tool") },
-		Bind: func(*bindingImpls) (runtime.Tool, bool, error) { return runtime.Tool{}, true, fmt.Errorf("pattern does not compile") }})
+		Bind: func(*bindingImpls) (runtime.Tool, bool, error) {
+			return runtime.Tool{}, true, fmt.Errorf("pattern does not compile")
+		}})
 	err = runtime.RegisterAll(runtime.New(), &bindingImpls{have: map[string]bool{"ok_tool": true}}, bad)
 	if err == nil || err.Error() != "bad_tool: pattern does not compile" {
 		t.Errorf("err = %v", err)
