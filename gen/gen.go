@@ -328,8 +328,13 @@ type renamedNames struct {
 	ctors  map[string]string // by error code
 }
 
-// bindingsVar is the common file's table of the package's tools.
-const bindingsVar = "toolBindings"
+// bindingsVar is the common file's table of the package's tools;
+// conformanceEntry and conformanceTable are the conformance test's.
+const (
+	bindingsVar      = "toolBindings"
+	conformanceEntry = "conformanceEntry"
+	conformanceTable = "conformanceTable"
+)
 
 // reserved are the names the common files declare, the package's test
 // file declares, and Go or the imports take: no tool's name may be one.
@@ -338,7 +343,7 @@ const bindingsVar = "toolBindings"
 // its body. (The other functions gen writes refer to no unexported name
 // that could equal one of their parameters or variables: the names they
 // refer to end with a capitalised word.)
-var reserved = append([]string{"Tools", "NewRegistry", "Metas", bindingsVar, "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
+var reserved = append([]string{"Tools", "NewRegistry", "Metas", bindingsVar, conformanceEntry, conformanceTable, "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
 	slices.Sorted(maps.Keys(goReserved))...)
 
 // buildModel resolves every Go name of the package in one name space
