@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolcat/toolcat/runtime"
 )
 
@@ -52,9 +53,9 @@ func eachInvalidArg(args *schema, base any, policy runtime.AdditionalArgs, emit 
 	}
 	w := &mutator{args: args, policy: policy, emit: emit, seen: map[[sha256.Size]byte]bool{}}
 	if b, err := json.Marshal([]any{"example"}); err == nil {
-		w.add("arguments that are not an object", b, false)
+		w.add("arguments that are not an object", b, false, false)
 	}
-	w.walk(args.doc, base, w.lower(args.doc, "", 0), "", func(x any) any { return x }, 0)
+	w.walk(args.doc, args.compiled, true, base, w.lower(args.doc, "", 0), "", func(x any) any { return x }, 0)
 }
 
 // mutator walks the valid arguments and emits their mutations.
@@ -69,14 +70,15 @@ type mutator struct {
 
 // add emits the mutation b unless it was seen or the schema accepts it
 // after all (oneOf, open schemas); policy mutations are refused by the
-// runtime's additional_args policy rather than by the schema.
-func (w *mutator) add(what string, b []byte, policy bool) {
+// runtime's additional_args policy rather than by the schema, and refused
+// ones are known to be refused already.
+func (w *mutator) add(what string, b []byte, policy, refused bool) {
 	k := sha256.Sum256(b)
 	if w.seen[k] {
 		return
 	}
 	w.seen[k] = true
-	if !policy && w.args.validateJSON(b) == nil {
+	if !policy && !refused && w.args.validateJSON(b) == nil {
 		return
 	}
 	w.emit(mutation{what: what, json: b, policy: policy})
@@ -85,7 +87,7 @@ func (w *mutator) add(what string, b []byte, policy bool) {
 // addDoc is add for a whole document.
 func (w *mutator) addDoc(what string, doc any, policy bool) {
 	if b, err := json.Marshal(doc); err == nil {
-		w.add(what, b, policy)
+		w.add(what, b, policy, false)
 	}
 }
 
@@ -108,12 +110,20 @@ func (w *mutator) lower(s any, ptr string, depth int) any {
 
 // walk emits the mutations of the value v of schema s at ptr. set places a
 // value at ptr into a whole document; set(v) is valid. small is the
-// lower-edge value of s, or nil.
-func (w *mutator) walk(s any, v any, small any, ptr string, set func(any) any, depth int) {
+// lower-edge value of s, or nil. node is s compiled when s is reached from
+// the root through properties and items only, else nil; plain says that s
+// and the schemas above it are plain (see plainKeywords).
+func (w *mutator) walk(s any, node *jsonschema.Schema, plain bool, v any, small any, ptr string, set func(any) any, depth int) {
 	sm, ok := resolve(w.args.doc, s, 0)
 	if !ok || sm == nil {
 		return
 	}
+	// Below a $ref or an allOf, the keywords come from elsewhere.
+	raw, _ := s.(map[string]any)
+	if raw == nil || raw["$ref"] != nil || raw["allOf"] != nil {
+		node = nil
+	}
+	plain = plain && node != nil && isPlain(raw)
 	switch v := v.(type) {
 	case map[string]any:
 		props, _ := sm["properties"].(map[string]any)
@@ -136,7 +146,7 @@ func (w *mutator) walk(s any, v any, small any, ptr string, set func(any) any, d
 			}
 		}
 		for _, n := range slices.Sorted(maps.Keys(v)) {
-			sub, ok := props[n]
+			sch, ok := props[n]
 			if !ok {
 				continue
 			}
@@ -147,19 +157,29 @@ func (w *mutator) walk(s any, v any, small any, ptr string, set func(any) any, d
 					c := clone(carrier)
 					c[n] = v[n]
 					small := &site{set: func(x any) any { cp := clone(c); cp[n] = x; return set(cp) }}
-					if b, err := small.doc(v[n]); err == nil && w.args.validateJSON(b) == nil {
+					// Under plain schemas the carrier is valid with any
+					// valid value of a declared property in it.
+					if plain {
+						*st = *small
+						return
+					}
+					if b, err := small.docOf(v[n]); err == nil && w.args.validateJSON(b) == nil {
 						*st = *small
 						return
 					}
 				}
 				st.set = func(x any) any { cp := clone(v); cp[n] = x; return set(cp) }
 			}
-			subm, _ := resolve(w.args.doc, sub, 0)
+			var childNode *jsonschema.Schema
+			if node != nil {
+				childNode = node.Properties[n]
+			}
+			subm, _ := resolve(w.args.doc, sch, 0)
 			if wt, ok := wrongType(subm); ok {
-				w.addAt(fmt.Sprintf("wrong type at %s (%s)", child, jsonType(wt)), st, wt)
+				w.addAt(fmt.Sprintf("wrong type at %s (%s)", child, jsonType(wt)), st, childNode, wt)
 			}
 			for _, b := range outOfBounds(subm, v[n]) {
-				w.addAt(b.what+" at "+child, st, b.value)
+				w.addAt(b.what+" at "+child, st, childNode, b.value)
 			}
 			var childSmall any
 			switch v[n].(type) {
@@ -167,10 +187,10 @@ func (w *mutator) walk(s any, v any, small any, ptr string, set func(any) any, d
 				if cv, ok := smallMap[n]; ok {
 					childSmall = cv
 				} else {
-					childSmall = w.lower(sub, child, depth+1)
+					childSmall = w.lower(sch, child, depth+1)
 				}
 			}
-			w.walk(sub, v[n], childSmall, child, st.place, depth+1)
+			w.walk(sch, childNode, plain, v[n], childSmall, child, st.place, depth+1)
 		}
 		closed := sm["additionalProperties"] == false
 		refused := closed
@@ -194,9 +214,16 @@ func (w *mutator) walk(s any, v any, small any, ptr string, set func(any) any, d
 		if len(v) == 0 {
 			return
 		}
+		var itemsNode *jsonschema.Schema
 		items := sm["items"]
+		if node != nil {
+			itemsNode = node.Items2020
+		}
 		if prefix, ok := sm["prefixItems"].([]any); ok && len(prefix) > 0 {
-			items = prefix[0]
+			items, itemsNode = prefix[0], nil
+			if node != nil && len(node.PrefixItems) > 0 {
+				itemsNode = node.PrefixItems[0]
+			}
 		}
 		if items == nil {
 			return
@@ -209,25 +236,54 @@ func (w *mutator) walk(s any, v any, small any, ptr string, set func(any) any, d
 		}}
 		im, _ := resolve(w.args.doc, items, 0)
 		if wt, ok := wrongType(im); ok {
-			w.addAt(fmt.Sprintf("wrong type at %s (%s)", child, jsonType(wt)), st, wt)
+			w.addAt(fmt.Sprintf("wrong type at %s (%s)", child, jsonType(wt)), st, itemsNode, wt)
 		}
 		for _, b := range outOfBounds(im, v[0]) {
-			w.addAt(b.what+" at "+child, st, b.value)
+			w.addAt(b.what+" at "+child, st, itemsNode, b.value)
 		}
 		var elemSmall any
 		switch v[0].(type) {
 		case map[string]any, []any:
 			elemSmall = w.lower(items, child, depth+1)
 		}
-		w.walk(items, v[0], elemSmall, child, st.place, depth+1)
+		w.walk(items, itemsNode, plain, v[0], elemSmall, child, st.place, depth+1)
 	}
 }
 
-// addAt emits the mutation that puts x at the site.
-func (w *mutator) addAt(what string, st *site, x any) {
-	if b, err := st.doc(x); err == nil {
-		w.add(what, b, false)
+// plainKeywords are the keywords of a plain schema: one whose verdict on
+// an object is that of its properties' schemas on their values, given the
+// required ones are there, and on an array that of its items' schemas. In
+// a valid document under plain schemas, adding a declared property with a
+// valid value, or replacing a valid value by another, keeps it valid.
+var plainKeywords = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true,
+	"items": true, "prefixItems": true, "minItems": true, "maxItems": true,
+	"title": true, "description": true, "default": true, "examples": true, "$comment": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "$schema": true, "$defs": true, "definitions": true,
+}
+
+func isPlain(s map[string]any) bool {
+	for k := range s {
+		if !plainKeywords[k] {
+			return false
+		}
 	}
+	return true
+}
+
+// addAt emits the mutation that puts x at the site. When the compiled
+// subschema of the site, sub, refuses x, so does the schema, which then
+// need not validate the whole document.
+func (w *mutator) addAt(what string, st *site, sub *jsonschema.Schema, x any) {
+	xb, err := json.Marshal(x)
+	if err != nil {
+		return
+	}
+	b, err := st.doc(xb)
+	if err != nil {
+		return
+	}
+	w.add(what, b, false, refusesAt(sub, xb))
 }
 
 // site is one place of the arguments where mutations put their values:
@@ -261,8 +317,18 @@ func (s *site) place(x any) any {
 	return s.set(x)
 }
 
-// doc returns the JSON of the whole document with x at the site.
-func (s *site) doc(x any) ([]byte, error) {
+// docOf returns the JSON of the whole document with x at the site.
+func (s *site) docOf(x any) ([]byte, error) {
+	xb, err := json.Marshal(x)
+	if err != nil {
+		return nil, err
+	}
+	return s.doc(xb)
+}
+
+// doc returns the JSON of the whole document with the JSON value xb at the
+// site.
+func (s *site) doc(xb []byte) ([]byte, error) {
 	s.ready()
 	if !s.tried {
 		s.tried = true
@@ -273,11 +339,7 @@ func (s *site) doc(x any) ([]byte, error) {
 		}
 	}
 	if !s.split {
-		return json.Marshal(s.set(x))
-	}
-	xb, err := json.Marshal(x)
-	if err != nil {
-		return nil, err
+		return json.Marshal(s.set(json.RawMessage(xb)))
 	}
 	out := make([]byte, 0, len(s.prefix)+len(xb)+len(s.suffix))
 	return append(append(append(out, s.prefix...), xb...), s.suffix...), nil
