@@ -25,7 +25,7 @@ func largeArgsSchema(n, required int) json.RawMessage {
 		var s map[string]any
 		switch i % 6 {
 		case 0:
-			s = map[string]any{"type": "string", "enum": []any{"red", "green", "blue"}}
+			s = map[string]any{"type": "number", "exclusiveMinimum": 0, "maximum": 1e6}
 		case 1:
 			s = map[string]any{"type": "string", "pattern": "^[a-z]+[0-9]*$", "minLength": 2, "maxLength": 16}
 		case 2:
@@ -33,7 +33,7 @@ func largeArgsSchema(n, required int) json.RawMessage {
 		case 3:
 			s = map[string]any{"type": "boolean"}
 		case 4:
-			s = map[string]any{"type": "number", "exclusiveMinimum": 0, "maximum": 1e6}
+			s = map[string]any{"type": "string", "enum": []any{"red", "green", "blue"}}
 		case 5:
 			s = map[string]any{"type": "string", "format": "date"}
 		}
