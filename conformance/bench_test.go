@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/toolcat/toolcat/runtime"
 )
@@ -124,15 +122,6 @@ func benchRun(b *testing.B, n, required int) {
 	// CPU time, beside the wall time, for a shared machine.
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(invalid), "invalid-sets")
-}
-
-// cpuTime is the CPU time the process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // invalidCount reads the number of invalid sets sent from the log.

@@ -153,3 +153,30 @@ func TestCarrierOfDependentProperties(t *testing.T) {
 	tool.Validator = lenientAt(t, &tool.Meta, "name", "abc", func(s string) bool { return true })
 	wantFailure(t, tool, `invalid_args: .*longer than maxLength at /name: \{"id":\d+,"name":"xxxx","reason":"[a-z]+"\} reached the tool`)
 }
+
+// A document that holds the marker of the place mutations go is encoded
+// whole for each mutation, with the same result.
+func TestSiteMarkerTaken(t *testing.T) {
+	marker, _ := json.Marshal(slotValue)
+	doc := fmt.Sprintf(`{"type": "object", "required": ["a"], "properties": {
+		"a": {"const": %s}, "b": {"type": "integer", "maximum": 3}}}`, marker)
+	s, err := compileSchema("t", "args", json.RawMessage(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid, _ := validArgs(s)
+	if len(valid) != 2 {
+		t.Fatalf("want two sets of valid arguments, got %d", len(valid))
+	}
+	for _, m := range invalidArgs(s, valid[1].doc, runtime.AdditionalArgsReject) {
+		if m.what != "above the maximum at /b" {
+			continue
+		}
+		var got map[string]any
+		if err := json.Unmarshal(m.json, &got); err != nil || got["a"] != slotValue || got["b"] != 4.0 {
+			t.Errorf("%s: %s", m.what, m.json)
+		}
+		return
+	}
+	t.Error("no mutation above the maximum at /b")
+}
