@@ -40,8 +40,9 @@ func invalidArgs(args *schema, base any, policy runtime.AdditionalArgs) []mutati
 // eachInvalidArg calls emit with each mutation invalidArgs describes, in
 // the same order, without holding them all.
 //
-// The cost of a mutation does not grow with the number of properties: it
-// is sent in the smallest valid carrier at its depth, the required
+// The cost of a mutation grows with the number of required properties on
+// its path, not with the number of properties: it is sent in the smallest
+// valid carrier at its depth, the required
 // properties of each object on its path at their lower bounds (from the
 // lower edge) plus the one property on the path at its upper bound (from
 // base), and its JSON is the carrier's, encoded once per property, with the

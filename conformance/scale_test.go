@@ -11,9 +11,9 @@ import (
 	"github.com/toolcat/toolcat/runtime"
 )
 
-// lenientAt is a validator with one bug: at the top-level argument key, a
-// string that lets is accepted whatever the schema says of it; the rest is
-// checked by the schema, with good standing in for that value.
+// lenientAt is a validator with one bug: a string at the top-level
+// argument key for which lets is true is accepted whatever the schema says
+// of it; the rest is checked by the schema, with good standing in for it.
 func lenientAt(t *testing.T, meta *runtime.Meta, key, good string, lets func(string) bool) runtime.Validator {
 	t.Helper()
 	inner, err := runtime.NewSchemaValidator(meta)
