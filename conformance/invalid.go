@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -8,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolcat/toolcat/runtime"
 )
 
@@ -29,111 +32,318 @@ type mutation struct {
 // additional_args policy refuses it. Each one is kept only if the schema
 // refuses it (a top-level unknown argument under reject excepted).
 func invalidArgs(args *schema, base any, policy runtime.AdditionalArgs) []mutation {
+	var out []mutation
+	eachInvalidArg(args, base, policy, func(m mutation) { out = append(out, m) })
+	return out
+}
+
+// eachInvalidArg calls emit with each mutation invalidArgs describes, in
+// the same order, without holding them all.
+//
+// The cost of a mutation grows with the number of required properties on
+// its path, not with the number of properties: it is sent in the smallest
+// valid carrier at its depth, the required
+// properties of each object on its path at their lower bounds (from the
+// lower edge) plus the one property on the path at its upper bound (from
+// base), and its JSON is the carrier's, encoded once per property, with the
+// broken value spliced in. A carrier that does not validate (a schema
+// whose properties depend on each other) gives way to base itself.
+func eachInvalidArg(args *schema, base any, policy runtime.AdditionalArgs, emit func(mutation)) {
 	if args == nil {
+		return
+	}
+	w := &mutator{args: args, policy: policy, emit: emit, seen: map[[sha256.Size]byte]bool{}}
+	if b, err := json.Marshal([]any{"example"}); err == nil {
+		w.add("arguments that are not an object", b, false, false)
+	}
+	w.walk(args.doc, args.compiled, true, base, w.lower(args.doc, "", 0), "", func(x any) any { return x }, 0)
+}
+
+// mutator walks the valid arguments and emits their mutations.
+type mutator struct {
+	args   *schema
+	policy runtime.AdditionalArgs
+	emit   func(mutation)
+	// seen holds the digests of the mutations already considered, so that
+	// two edits that give the same arguments are sent once.
+	seen map[[sha256.Size]byte]bool
+}
+
+// add emits the mutation b unless it was seen or the schema accepts it
+// after all (oneOf, open schemas); policy mutations are refused by the
+// runtime's additional_args policy rather than by the schema, and refused
+// ones are known to be refused already.
+func (w *mutator) add(what string, b []byte, policy, refused bool) {
+	k := sha256.Sum256(b)
+	if w.seen[k] {
+		return
+	}
+	w.seen[k] = true
+	if !policy && !refused && w.args.validateJSON(b) == nil {
+		return
+	}
+	w.emit(mutation{what: what, json: b, policy: policy})
+}
+
+// addDoc is add for a whole document.
+func (w *mutator) addDoc(what string, doc any, policy bool) {
+	if b, err := json.Marshal(doc); err == nil {
+		w.add(what, b, policy, false)
+	}
+}
+
+// valid reports whether the document validates against the args schema.
+func (w *mutator) valid(doc any) bool {
+	b, err := json.Marshal(doc)
+	return err == nil && w.args.validateJSON(b) == nil
+}
+
+// lower returns the lower-edge value of s (required properties only), or
+// nil when none can be generated.
+func (w *mutator) lower(s any, ptr string, depth int) any {
+	g := &generator{root: w.args.doc}
+	v, err := g.value(s, ptr, lowerEdge, depth)
+	if err != nil {
 		return nil
 	}
-	var out []mutation
-	seen := map[string]bool{}
-	add := func(what string, doc any, policy bool) {
-		b, err := json.Marshal(doc)
-		if err != nil || seen[string(b)] {
-			return
-		}
-		if !policy && args.validateJSON(b) == nil {
-			return // the schema accepts it after all (oneOf, open schemas)
-		}
-		seen[string(b)] = true
-		out = append(out, mutation{what: what, json: b, policy: policy})
+	return v
+}
+
+// walk emits the mutations of the value v of schema s at ptr. set places a
+// value at ptr into a whole document; set(v) is valid. small is the
+// lower-edge value of s, or nil. node is s compiled when s is reached from
+// the root through properties and items only, else nil; plain says that s
+// and the schemas above it are plain (see plainKeywords).
+func (w *mutator) walk(s any, node *jsonschema.Schema, plain bool, v any, small any, ptr string, set func(any) any, depth int) {
+	sm, ok := resolve(w.args.doc, s, 0)
+	if !ok || sm == nil {
+		return
 	}
-	add("arguments that are not an object", []any{"example"}, false)
-	var walk func(s any, v any, ptr string, set func(any) any)
-	walk = func(s any, v any, ptr string, set func(any) any) {
-		sm, ok := resolve(args.doc, s, 0)
-		if !ok || sm == nil {
-			return
+	// Below a $ref or an allOf, the keywords come from elsewhere.
+	raw, _ := s.(map[string]any)
+	if raw == nil || raw["$ref"] != nil || raw["allOf"] != nil {
+		node = nil
+	}
+	plain = plain && node != nil && isPlain(raw)
+	switch v := v.(type) {
+	case map[string]any:
+		props, _ := sm["properties"].(map[string]any)
+		// The carrier of the edits at this depth: the lower-edge object
+		// when it is smaller and valid in place, else v.
+		smallMap, _ := small.(map[string]any)
+		carrier := v
+		if smallMap != nil && len(smallMap) < len(v) && w.valid(set(smallMap)) {
+			carrier = smallMap
 		}
-		switch v := v.(type) {
-		case map[string]any:
-			props, _ := sm["properties"].(map[string]any)
-			names := slices.Sorted(maps.Keys(v))
-			if r, ok := sm["required"].([]any); ok {
-				for _, x := range r {
-					n, _ := x.(string)
-					if _, present := v[n]; !present {
-						continue
-					}
-					cp := clone(v)
-					delete(cp, n)
-					add("required argument "+ptr+"/"+escape(n)+" left out", set(cp), false)
-				}
-			}
-			for _, n := range names {
-				sub, ok := props[n]
-				if !ok {
+		if r, ok := sm["required"].([]any); ok {
+			for _, x := range r {
+				n, _ := x.(string)
+				if _, present := carrier[n]; !present {
 					continue
 				}
-				child := ptr + "/" + escape(n)
-				setChild := func(x any) any {
-					cp := clone(v)
-					cp[n] = x
-					return set(cp)
+				cp := clone(carrier)
+				delete(cp, n)
+				w.addDoc("required argument "+ptr+"/"+escape(n)+" left out", set(cp), false)
+			}
+		}
+		for _, n := range slices.Sorted(maps.Keys(v)) {
+			sch, ok := props[n]
+			if !ok {
+				continue
+			}
+			child := ptr + "/" + escape(n)
+			st := &site{}
+			st.choose = func() {
+				if len(carrier) < len(v) {
+					c := clone(carrier)
+					c[n] = v[n]
+					small := &site{set: func(x any) any { cp := clone(c); cp[n] = x; return set(cp) }}
+					// Under plain schemas the carrier is valid with any
+					// valid value of a declared property in it.
+					if plain {
+						*st = *small
+						return
+					}
+					if b, err := small.docOf(v[n]); err == nil && w.args.validateJSON(b) == nil {
+						*st = *small
+						return
+					}
 				}
-				subm, _ := resolve(args.doc, sub, 0)
-				if w, ok := wrongType(subm); ok {
-					add(fmt.Sprintf("wrong type at %s (%s)", child, jsonType(w)), setChild(w), false)
+				st.set = func(x any) any { cp := clone(v); cp[n] = x; return set(cp) }
+			}
+			var childNode *jsonschema.Schema
+			if node != nil {
+				childNode = node.Properties[n]
+			}
+			subm, _ := resolve(w.args.doc, sch, 0)
+			if wt, ok := wrongType(subm); ok {
+				w.addAt(fmt.Sprintf("wrong type at %s (%s)", child, jsonType(wt)), st, childNode, wt)
+			}
+			for _, b := range outOfBounds(subm, v[n]) {
+				w.addAt(b.what+" at "+child, st, childNode, b.value)
+			}
+			var childSmall any
+			switch v[n].(type) {
+			case map[string]any, []any:
+				if cv, ok := smallMap[n]; ok {
+					childSmall = cv
+				} else {
+					childSmall = w.lower(sch, child, depth+1)
 				}
-				for _, b := range outOfBounds(subm, v[n]) {
-					add(b.what+" at "+child, setChild(b.value), false)
-				}
-				walk(sub, v[n], child, setChild)
 			}
-			closed := sm["additionalProperties"] == false
-			refused := closed
-			if ptr == "" {
-				// At the top, the additional_args policy comes first: strip
-				// drops the unknown argument wherever the schema names its
-				// properties, reject refuses it.
-				switch policy {
-				case runtime.AdditionalArgsReject:
-					refused = closed || props != nil
-				case runtime.AdditionalArgsStrip:
-					refused = closed && props == nil
-				}
+			w.walk(sch, childNode, plain, v[n], childSmall, child, st.place, depth+1)
+		}
+		closed := sm["additionalProperties"] == false
+		refused := closed
+		if ptr == "" {
+			// At the top, the additional_args policy comes first: strip
+			// drops the unknown argument wherever the schema names its
+			// properties, reject refuses it.
+			switch w.policy {
+			case runtime.AdditionalArgsReject:
+				refused = closed || props != nil
+			case runtime.AdditionalArgsStrip:
+				refused = closed && props == nil
 			}
-			if _, taken := props[unknownArg]; refused && !taken {
-				cp := clone(v)
-				cp[unknownArg] = "example"
-				add("unknown argument "+ptr+"/"+unknownArg, set(cp), ptr == "" && policy == runtime.AdditionalArgsReject)
+		}
+		if _, taken := props[unknownArg]; refused && !taken {
+			cp := clone(carrier)
+			cp[unknownArg] = "example"
+			w.addDoc("unknown argument "+ptr+"/"+unknownArg, set(cp), ptr == "" && w.policy == runtime.AdditionalArgsReject)
+		}
+	case []any:
+		if len(v) == 0 {
+			return
+		}
+		var itemsNode *jsonschema.Schema
+		items := sm["items"]
+		if node != nil {
+			itemsNode = node.Items2020
+		}
+		if prefix, ok := sm["prefixItems"].([]any); ok && len(prefix) > 0 {
+			items, itemsNode = prefix[0], nil
+			if node != nil && len(node.PrefixItems) > 0 {
+				itemsNode = node.PrefixItems[0]
 			}
-		case []any:
-			if len(v) == 0 {
-				return
-			}
-			items := sm["items"]
-			if prefix, ok := sm["prefixItems"].([]any); ok && len(prefix) > 0 {
-				items = prefix[0]
-			}
-			if items == nil {
-				return
-			}
-			child := ptr + "/0"
-			setElem := func(x any) any {
-				cp := append([]any(nil), v...)
-				cp[0] = x
-				return set(cp)
-			}
-			im, _ := resolve(args.doc, items, 0)
-			if w, ok := wrongType(im); ok {
-				add(fmt.Sprintf("wrong type at %s (%s)", child, jsonType(w)), setElem(w), false)
-			}
-			for _, b := range outOfBounds(im, v[0]) {
-				add(b.what+" at "+child, setElem(b.value), false)
-			}
-			walk(items, v[0], child, setElem)
+		}
+		if items == nil {
+			return
+		}
+		child := ptr + "/0"
+		st := &site{set: func(x any) any {
+			cp := append([]any(nil), v...)
+			cp[0] = x
+			return set(cp)
+		}}
+		im, _ := resolve(w.args.doc, items, 0)
+		if wt, ok := wrongType(im); ok {
+			w.addAt(fmt.Sprintf("wrong type at %s (%s)", child, jsonType(wt)), st, itemsNode, wt)
+		}
+		for _, b := range outOfBounds(im, v[0]) {
+			w.addAt(b.what+" at "+child, st, itemsNode, b.value)
+		}
+		var elemSmall any
+		switch v[0].(type) {
+		case map[string]any, []any:
+			elemSmall = w.lower(items, child, depth+1)
+		}
+		w.walk(items, itemsNode, plain, v[0], elemSmall, child, st.place, depth+1)
+	}
+}
+
+// plainKeywords are the keywords of a plain schema: one whose verdict on
+// an object is that of its properties' schemas on their values, given the
+// required ones are there, and on an array that of its items' schemas. In
+// a valid document under plain schemas, adding a declared property with a
+// valid value, or replacing a valid value by another, keeps it valid.
+var plainKeywords = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true,
+	"items": true, "prefixItems": true, "minItems": true, "maxItems": true,
+	"title": true, "description": true, "default": true, "examples": true, "$comment": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "$schema": true, "$defs": true, "definitions": true,
+}
+
+func isPlain(s map[string]any) bool {
+	for k := range s {
+		if !plainKeywords[k] {
+			return false
 		}
 	}
-	walk(args.doc, base, "", func(x any) any { return x })
-	return out
+	return true
+}
+
+// addAt emits the mutation that puts x at the site. When the compiled
+// subschema of the site, sub, refuses x, so does the schema, which then
+// need not validate the whole document.
+func (w *mutator) addAt(what string, st *site, sub *jsonschema.Schema, x any) {
+	xb, err := json.Marshal(x)
+	if err != nil {
+		return
+	}
+	b, err := st.doc(xb)
+	if err != nil {
+		return
+	}
+	w.add(what, b, false, refusesAt(sub, xb))
+}
+
+// site is one place of the arguments where mutations put their values:
+// set builds the whole document around a value, and the document's JSON
+// around the place is encoded once, so that each mutation costs the
+// encoding of its own value and a copy.
+type site struct {
+	choose         func() // picks set, on first use
+	set            func(any) any
+	prefix, suffix []byte
+	split          bool // prefix and suffix hold the document's JSON
+	tried          bool
+}
+
+// slotJSON marks the place in the encoded document. A document holding the
+// same string elsewhere is encoded whole for every mutation instead.
+var slotJSON = []byte(`"\u0000toolcat-conformance-slot\u0000"`)
+
+const slotValue = "\x00toolcat-conformance-slot\x00"
+
+func (s *site) ready() {
+	if s.choose != nil {
+		s.choose()
+		s.choose = nil
+	}
+}
+
+// place is set, for the sites below this one.
+func (s *site) place(x any) any {
+	s.ready()
+	return s.set(x)
+}
+
+// docOf returns the JSON of the whole document with x at the site.
+func (s *site) docOf(x any) ([]byte, error) {
+	xb, err := json.Marshal(x)
+	if err != nil {
+		return nil, err
+	}
+	return s.doc(xb)
+}
+
+// doc returns the JSON of the whole document with the JSON value xb at the
+// site.
+func (s *site) doc(xb []byte) ([]byte, error) {
+	s.ready()
+	if !s.tried {
+		s.tried = true
+		if b, err := json.Marshal(s.set(slotValue)); err == nil {
+			if i := bytes.Index(b, slotJSON); i >= 0 && bytes.Count(b, slotJSON) == 1 {
+				s.prefix, s.suffix, s.split = b[:i], b[i+len(slotJSON):], true
+			}
+		}
+	}
+	if !s.split {
+		return json.Marshal(s.set(json.RawMessage(xb)))
+	}
+	out := make([]byte, 0, len(s.prefix)+len(xb)+len(s.suffix))
+	return append(append(append(out, s.prefix...), xb...), s.suffix...), nil
 }
 
 // wrongType returns a value of a type the schema does not allow: the

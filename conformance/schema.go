@@ -47,6 +47,18 @@ func compileSchema(tool, kind string, raw json.RawMessage) (*schema, error) {
 	return &schema{compiled: sch, doc: doc}, nil
 }
 
+// refusesAt reports whether the compiled subschema sub refuses the JSON
+// value b. When sub applies to a place of the arguments whatever the rest
+// holds (it is reached from the root through properties and items only), a
+// document with b at that place is refused too. false when sub is nil.
+func refusesAt(sub *jsonschema.Schema, b []byte) bool {
+	if sub == nil {
+		return false
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	return err == nil && sub.Validate(v) != nil
+}
+
 // validateJSON validates the JSON document b; it returns nil when it is
 // valid, else the reasons in one line.
 func (s *schema) validateJSON(b []byte) error {
