@@ -19,6 +19,10 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+
+	// The profiles --cpuprofile and --memprofile ask for (see profile.go).
+	cpuProfile, memProfile string
+	stopCPU                func() error
 }
 
 // command is one subcommand.
@@ -63,7 +67,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == name {
-			return c.run(e, args[1:])
+			return e.profiled(c.run(e, args[1:]))
 		}
 	}
 	fmt.Fprintf(stderr, "toolcat: unknown command %q\n\n", name)
@@ -84,6 +88,8 @@ func usage(w io.Writer) {
 func newFlags(e *env, name, argsUsage, doc string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
+	fs.StringVar(&e.cpuProfile, "cpuprofile", "", "write a CPU profile of the command to `file` (go tool pprof reads it)")
+	fs.StringVar(&e.memProfile, "memprofile", "", "write a memory profile of the command to `file`: allocations, and the heap at its end")
 	fs.Usage = func() {
 		out := fs.Output()
 		fmt.Fprintf(out, "Usage: toolcat %s [flags] %s\n\n%s\n", name, argsUsage, strings.TrimSpace(doc))
@@ -114,6 +120,10 @@ func parse(e *env, fs *flag.FlagSet, args []string) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
+		return exitUsage
+	}
+	if err := e.startProfile(); err != nil {
+		fmt.Fprintf(e.stderr, "toolcat %s: %v\n", fs.Name(), err)
 		return exitUsage
 	}
 	return -1
