@@ -154,7 +154,11 @@ type StringSchema struct {
 	// MinLength and MaxLength bound the length in characters; -1 for no
 	// bound.
 	MinLength, MaxLength int
-	Pattern              *regexp.Regexp
+	// Pattern is the compiled pattern, nil for none. A descriptor of
+	// DataPass gives PatternSource instead, which DataPass compiles: a
+	// package variable holding a compiled pattern needs init code.
+	Pattern       *regexp.Regexp
+	PatternSource string
 	// Format is an asserted format ("email", "date-time"), or "".
 	Format string
 	// Enum lists the allowed values; nil allows any.
@@ -203,7 +207,7 @@ func (s *StringSchema) read(d *jsonscan.Decoder, p *Path) (string, *ToolError) {
 
 // onlyEnum reports whether the enum is all there is to check.
 func (s *StringSchema) onlyEnum() bool {
-	return s != nil && s.Enum != nil && s.MinLength < 0 && s.MaxLength < 0 && s.Pattern == nil && s.Format == ""
+	return s != nil && s.Enum != nil && s.MinLength < 0 && s.MaxLength < 0 && s.Pattern == nil && s.PatternSource == "" && s.Format == ""
 }
 
 // ReadString reads a string at p into dst, checking it against s (nil for
@@ -306,6 +310,9 @@ type NumberSchema struct {
 	Type     string
 	Bounds   *Bounds
 	Multiple *Multiple
+	// MultipleOf is the multipleOf as written, which DataPass parses into
+	// Multiple: a descriptor gives it as data.
+	MultipleOf string
 	// Enum lists the allowed integers; nil allows any.
 	Enum []int64
 	// Allowed is Enum as errors list it.

@@ -1,0 +1,597 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"github.com/toolcat/toolcat/runtime/jsonscan"
+)
+
+// The data-mode validator. A generated package of thousands of tools is
+// slow to compile when each tool has validator code of its own (a scan
+// function per struct type, package variables built at init); in data
+// mode the generator writes instead one static descriptor per tool, a
+// StructDesc the Go compiler lays out as data, and DataPass turns it into
+// a validator once, when the registry is built. Its verdicts, errors and
+// values are those of the one-pass validator generated for the same
+// schema, and so those of SchemaValidator wrapped by Typed.
+
+// ValueKind is the kind of value a FieldDesc reads.
+type ValueKind uint8
+
+// The kinds of value a FieldDesc reads, with the Go types each fits.
+const (
+	KindInvalid ValueKind = iota
+	// KindString: a string, into a string or a named string type (an
+	// enum), or a pointer to one.
+	KindString
+	// KindTime: a date-time string, into a time.Time or *time.Time.
+	KindTime
+	// KindInt: an integer, into an int64 or int32, or a pointer to one.
+	KindInt
+	// KindFloat: a number, into a float64 or float32, or a pointer to one.
+	KindFloat
+	// KindBool: a boolean, into a bool or *bool.
+	KindBool
+	// KindStruct: an object, into a struct or a pointer to one, that
+	// FieldDesc.Struct describes.
+	KindStruct
+	// KindList: an array, into a slice whose items FieldDesc.Item
+	// describes.
+	KindList
+)
+
+func (k ValueKind) String() string {
+	switch k {
+	case KindString:
+		return "string"
+	case KindTime:
+		return "date-time"
+	case KindInt:
+		return "integer"
+	case KindFloat:
+		return "number"
+	case KindBool:
+		return "boolean"
+	case KindStruct:
+		return "object"
+	case KindList:
+		return "array"
+	}
+	return "kind " + strconv.Itoa(int(k))
+}
+
+// StructDesc describes how the members of an object are read into a Go
+// struct: what a generated scan function does, as data. Everything in it
+// is a constant or a composite literal, so that a generated package
+// declares it without init code.
+type StructDesc struct {
+	// Object lists the object's properties and whether it rejects
+	// undeclared members.
+	Object Object
+	// Fields are the properties the struct holds.
+	Fields []FieldDesc
+}
+
+// FieldDesc describes one value: a property of an object (Key and Field
+// set) or the items of an array.
+type FieldDesc struct {
+	// Key is the property's name.
+	Key string
+	// Field is the index of the Go struct field that holds it.
+	Field int
+	// Kind is the kind of value read.
+	Kind ValueKind
+	// Type is the JSON Schema type as errors word it ("boolean", "null
+	// or object"), for KindBool and KindStruct.
+	Type string
+	// Seen is the bit of the property in the object's seen mask (see
+	// Members.End), 0 for none: required properties take the first
+	// bits, in the order of Object.Required, then those with a default.
+	Seen uint64
+	// Nullable lets null through, which stores the zero value (nil for a
+	// pointer field).
+	Nullable bool
+	// NullRefused, for a nullable value, lists the values of an enum or
+	// const that null is not in: null is then refused, naming them.
+	NullRefused []any
+	// String checks a KindString or KindTime value; nil for a plain
+	// string.
+	String *StringSchema
+	// Number checks a KindInt or KindFloat value; nil for a plain
+	// number.
+	Number *NumberSchema
+	// Array checks a KindList value itself; nil for an array without
+	// bounds.
+	Array *ArraySchema
+	// Struct describes the object of a KindStruct value.
+	Struct *StructDesc
+	// Defaults, for KindStruct, applies the defaults of the object's
+	// properties when the enclosing object applies its own.
+	Defaults bool
+	// Item describes the items of a KindList value.
+	Item *FieldDesc
+	// Default is the JSON of the property's default, applied when it is
+	// absent; "" for none.
+	Default string
+}
+
+// DataPass returns the validator that d describes for arguments of type
+// T: it decodes raw arguments into a new T, checking them in one pass,
+// and returns *T with defaults applied, as the one-pass validator
+// generated for the same schema does. It checks d against T once: a field
+// index that T lacks or a Go type that does not fit its kind is an error
+// naming the field; so is a pattern that does not compile.
+func DataPass[T any](d *StructDesc) (Validator, error) {
+	typ := reflect.TypeFor[T]()
+	top, err := compileStruct(d, typ, typ.String())
+	if err != nil {
+		return nil, err
+	}
+	one := func(raw []byte) (any, *ToolError) {
+		a := new(T)
+		var dec jsonscan.Decoder
+		dec.Reset(NormalizeArgs(raw))
+		if err := dec.BeginObject(); err != nil {
+			return nil, ArgRead("", "object", err)
+		}
+		var late *ToolError
+		if te := top.scan(&dec, nil, unsafe.Pointer(a), true, &late); te != nil {
+			return nil, te
+		}
+		if err := dec.End(); err != nil {
+			return nil, ArgSyntax(err)
+		}
+		if late != nil {
+			return nil, late
+		}
+		return a, nil
+	}
+	return ValidatorFunc(func(raw []byte) (any, *ToolError) {
+		a, te := one(raw)
+		if te != nil {
+			// As OnePass: what SchemaValidator reports first.
+			return RefineArgsError(raw, te, d.Object.Names, d.Object.Reject, one)
+		}
+		return a, nil
+	}), nil
+}
+
+// reader reads the next value of d into the memory at ptr, of the Go
+// type its FieldDesc was compiled for.
+type reader func(d *jsonscan.Decoder, p Path, ptr unsafe.Pointer, defaults bool, late **ToolError) *ToolError
+
+// dpStruct is a StructDesc compiled for its Go type.
+type dpStruct struct {
+	obj      *Object
+	typ      reflect.Type
+	fields   []dpField
+	index    map[string]int // by key, for objects of many fields
+	defaults []int          // indexes of the fields with a default
+}
+
+type dpField struct {
+	key        string
+	off        uintptr
+	seen       uint64
+	read       reader
+	setDefault func(ptr unsafe.Pointer)
+}
+
+// manyFields is where looking a key up in a map beats comparing it with
+// each field's.
+const manyFields = 12
+
+func compileStruct(d *StructDesc, typ reflect.Type, where string) (*dpStruct, error) {
+	if d == nil {
+		return nil, fmt.Errorf("runtime: %s: no descriptor", where)
+	}
+	if typ.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("runtime: %s: a descriptor of an object needs a struct, not %s", where, typ)
+	}
+	s := &dpStruct{obj: &d.Object, typ: typ, fields: make([]dpField, len(d.Fields))}
+	if len(d.Fields) > manyFields {
+		s.index = make(map[string]int, len(d.Fields))
+	}
+	for i := range d.Fields {
+		f := &d.Fields[i]
+		if f.Field < 0 || f.Field >= typ.NumField() {
+			return nil, fmt.Errorf("runtime: %s: property %q: field %d, and %s has %d", where, f.Key, f.Field, typ, typ.NumField())
+		}
+		sf := typ.Field(f.Field)
+		at := where + "." + sf.Name
+		r, err := compileValue(f, sf.Type, at, true)
+		if err != nil {
+			return nil, err
+		}
+		df := dpField{key: f.Key, off: sf.Offset, seen: f.Seen, read: r}
+		if f.Default != "" {
+			if df.setDefault, err = compileDefault(f, sf.Type, at); err != nil {
+				return nil, err
+			}
+			s.defaults = append(s.defaults, i)
+		}
+		s.fields[i] = df
+		if s.index != nil {
+			s.index[f.Key] = i
+		}
+	}
+	return s, nil
+}
+
+// find returns the field of the member key, or nil.
+func (s *dpStruct) find(key []byte) *dpField {
+	if s.index != nil {
+		if i, ok := s.index[string(key)]; ok {
+			return &s.fields[i]
+		}
+		return nil
+	}
+	for i := range s.fields {
+		if s.fields[i].key == string(key) {
+			return &s.fields[i]
+		}
+	}
+	return nil
+}
+
+// scan reads the members of an object whose '{' d has read into the
+// struct at base, as a generated scan function does.
+func (s *dpStruct) scan(d *jsonscan.Decoder, at *Path, base unsafe.Pointer, defaults bool, late **ToolError) *ToolError {
+	var seen uint64
+	ms := s.obj.Members(d, at)
+	for ms.Next() {
+		var te *ToolError
+		if f := s.find(ms.Key); f != nil {
+			seen |= f.seen
+			te = f.read(d, at.Key(f.key), unsafe.Add(base, f.off), defaults, late)
+		} else {
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
+		}
+	}
+	if te := ms.End(seen); te != nil {
+		return te
+	}
+	if defaults {
+		for _, i := range s.defaults {
+			if f := &s.fields[i]; seen&f.seen == 0 {
+				f.setDefault(unsafe.Add(base, f.off))
+			}
+		}
+	}
+	return nil
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// compileValue makes the reader of f into a value of Go type t; field
+// says t is a struct field's (which may be a pointer), not an item's.
+func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reader, error) {
+	elem, ptr := t, false
+	if t.Kind() == reflect.Pointer && field {
+		elem, ptr = t.Elem(), true
+	}
+	bad := func() (reader, error) {
+		return nil, fmt.Errorf("runtime: %s: a %s value does not fit Go type %s", where, f.Kind, t)
+	}
+	var r reader
+	switch f.Kind {
+	case KindString:
+		if elem.Kind() != reflect.String {
+			return bad()
+		}
+		s, err := compileString(f.String, where)
+		if err != nil {
+			return nil, err
+		}
+		// A named string type has the memory of a string.
+		if ptr {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, _ **ToolError) *ToolError {
+				return ReadStringPtr(d, p, s, (**string)(dst))
+			}
+		} else {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, _ **ToolError) *ToolError {
+				return ReadString(d, p, s, (*string)(dst))
+			}
+		}
+	case KindTime:
+		if elem != timeType {
+			return bad()
+		}
+		s, err := compileString(f.String, where)
+		if err != nil {
+			return nil, err
+		}
+		if ptr {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadTimePtr(d, p, s, (**time.Time)(dst), late)
+			}
+		} else {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadTime(d, p, s, (*time.Time)(dst), late)
+			}
+		}
+	case KindInt:
+		s, err := compileNumber(f.Number, where)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case elem.Kind() == reflect.Int64 && ptr:
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadIntPtr(d, p, s, (**int64)(dst), late)
+			}
+		case elem.Kind() == reflect.Int64:
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadInt(d, p, s, (*int64)(dst), late)
+			}
+		case elem.Kind() == reflect.Int32 && ptr:
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadIntPtr(d, p, s, (**int32)(dst), late)
+			}
+		case elem.Kind() == reflect.Int32:
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadInt(d, p, s, (*int32)(dst), late)
+			}
+		default:
+			return bad()
+		}
+	case KindFloat:
+		s, err := compileNumber(f.Number, where)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case elem.Kind() == reflect.Float64 && ptr:
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadFloatPtr(d, p, s, (**float64)(dst), late)
+			}
+		case elem.Kind() == reflect.Float64:
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadFloat(d, p, s, (*float64)(dst), late)
+			}
+		case elem.Kind() == reflect.Float32 && ptr:
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadFloatPtr(d, p, s, (**float32)(dst), late)
+			}
+		case elem.Kind() == reflect.Float32:
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				return ReadFloat(d, p, s, (*float32)(dst), late)
+			}
+		default:
+			return bad()
+		}
+	case KindBool:
+		if elem.Kind() != reflect.Bool {
+			return bad()
+		}
+		want := typeOr(f.Type, "boolean")
+		if ptr {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, _ **ToolError) *ToolError {
+				return ReadBoolPtr(d, p, want, (**bool)(dst))
+			}
+		} else {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, _ **ToolError) *ToolError {
+				return ReadBool(d, p, want, (*bool)(dst))
+			}
+		}
+	case KindStruct:
+		if elem.Kind() != reflect.Struct || elem == timeType {
+			return bad()
+		}
+		s, err := compileStruct(f.Struct, elem, where)
+		if err != nil {
+			return nil, err
+		}
+		want, inner := typeOr(f.Type, "object"), f.Defaults
+		if ptr {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, defaults bool, late **ToolError) *ToolError {
+				v := reflect.New(elem).UnsafePointer()
+				*(*unsafe.Pointer)(dst) = v
+				if err := d.BeginObject(); err != nil {
+					return ArgRead(p.String(), want, err)
+				}
+				return s.scan(d, &p, v, defaults && inner, late)
+			}
+		} else {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, defaults bool, late **ToolError) *ToolError {
+				if err := d.BeginObject(); err != nil {
+					return ArgRead(p.String(), want, err)
+				}
+				// A key given twice reads the object again, from nothing.
+				reflect.NewAt(elem, dst).Elem().SetZero()
+				return s.scan(d, &p, dst, defaults && inner, late)
+			}
+		}
+	case KindList:
+		if t.Kind() != reflect.Slice {
+			return bad()
+		}
+		if f.Item == nil {
+			return nil, fmt.Errorf("runtime: %s: an array without an item descriptor", where)
+		}
+		item, err := compileValue(f.Item, t.Elem(), where+"[]", false)
+		if err != nil {
+			return nil, err
+		}
+		r = listReader(f.Array, t, item)
+	default:
+		return nil, fmt.Errorf("runtime: %s: unknown kind %d", where, f.Kind)
+	}
+	if !f.Nullable {
+		return r, nil
+	}
+	return nullable(r, f.NullRefused, t), nil
+}
+
+func typeOr(t, def string) string {
+	if t == "" {
+		return def
+	}
+	return t
+}
+
+// nullable wraps the reader of a value that may be null: null stores the
+// zero value, or with refused is not in the value's enum.
+func nullable(r reader, refused []any, t reflect.Type) reader {
+	return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, defaults bool, late **ToolError) *ToolError {
+		if d.Peek() != jsonscan.Null {
+			return r(d, p, dst, defaults, late)
+		}
+		if refused != nil {
+			return ArgNotInEnum(p.String(), nil, refused)
+		}
+		if err := d.Null(); err != nil {
+			return ArgSyntax(err)
+		}
+		reflect.NewAt(t, dst).Elem().SetZero()
+		return nil
+	}
+}
+
+// listReader reads an array into a slice of type t, as ReadList does.
+func listReader(s *ArraySchema, t reflect.Type, item reader) reader {
+	want := "array"
+	if s != nil {
+		want = s.Type
+	}
+	zero := reflect.Zero(t.Elem())
+	return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+		if err := d.BeginArray(); err != nil {
+			return ArgRead(p.String(), want, err)
+		}
+		list := reflect.MakeSlice(t, 0, 0)
+		for i := 0; ; i++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return ArgSyntax(err)
+			}
+			if !more {
+				break
+			}
+			list = reflect.Append(list, zero)
+			if te := item(d, p.Index(i), list.Index(i).Addr().UnsafePointer(), false, late); te != nil {
+				return te
+			}
+		}
+		n := list.Len()
+		if s != nil && (s.MinItems >= 0 && n < s.MinItems || s.MaxItems >= 0 && n > s.MaxItems) {
+			return ArgItems(p.String(), n, s.MinItems, s.MaxItems)
+		}
+		reflect.NewAt(t, dst).Elem().Set(list)
+		return nil
+	}
+}
+
+// compileString returns s with its pattern compiled from PatternSource.
+func compileString(s *StringSchema, where string) (*StringSchema, error) {
+	if s == nil || s.PatternSource == "" || s.Pattern != nil {
+		return s, nil
+	}
+	re, err := regexp.Compile(s.PatternSource)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: %s: pattern: %w", where, err)
+	}
+	c := *s
+	c.Pattern = re
+	return &c, nil
+}
+
+// compileNumber returns s with its multipleOf parsed from MultipleOf.
+func compileNumber(s *NumberSchema, where string) (*NumberSchema, error) {
+	if s == nil || s.MultipleOf == "" || s.Multiple != nil {
+		return s, nil
+	}
+	m, err := parseMultiple(s.MultipleOf)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: %s: %w", where, err)
+	}
+	c := *s
+	c.Multiple = m
+	return &c, nil
+}
+
+// compileDefault decodes the default of f once and returns what stores it
+// in a field of type t: a copy of a scalar each time, or a fresh decoding
+// of an object, an array or a time, as generated code does.
+func compileDefault(f *FieldDesc, t reflect.Type, where string) (func(unsafe.Pointer), error) {
+	raw := []byte(f.Default)
+	elem, ptr := t, t.Kind() == reflect.Pointer
+	if ptr {
+		elem = t.Elem()
+	}
+	bad := func(err error) (func(unsafe.Pointer), error) {
+		return nil, fmt.Errorf("runtime: %s: default %s: %v", where, f.Default, err)
+	}
+	switch f.Kind {
+	case KindString:
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return bad(err)
+		}
+		if ptr {
+			return func(dst unsafe.Pointer) { c := v; *(**string)(dst) = &c }, nil
+		}
+		return func(dst unsafe.Pointer) { *(*string)(dst) = v }, nil
+	case KindBool:
+		v, err := strconv.ParseBool(f.Default)
+		if err != nil {
+			return bad(err)
+		}
+		if ptr {
+			return func(dst unsafe.Pointer) { c := v; *(**bool)(dst) = &c }, nil
+		}
+		return func(dst unsafe.Pointer) { *(*bool)(dst) = v }, nil
+	case KindInt:
+		n, err := jsonscan.ParseInt64(raw) // exactly: 9007199254740993.0 too
+		if err != nil {
+			return bad(err)
+		}
+		if elem.Kind() == reflect.Int32 {
+			if int64(int32(n)) != n {
+				return bad(fmt.Errorf("beyond int32"))
+			}
+			v := int32(n)
+			if ptr {
+				return func(dst unsafe.Pointer) { c := v; *(**int32)(dst) = &c }, nil
+			}
+			return func(dst unsafe.Pointer) { *(*int32)(dst) = v }, nil
+		}
+		if ptr {
+			return func(dst unsafe.Pointer) { c := n; *(**int64)(dst) = &c }, nil
+		}
+		return func(dst unsafe.Pointer) { *(*int64)(dst) = n }, nil
+	case KindFloat:
+		v, err := strconv.ParseFloat(f.Default, 64)
+		if err != nil {
+			return bad(err)
+		}
+		if elem.Kind() == reflect.Float32 {
+			v32 := float32(v)
+			if ptr {
+				return func(dst unsafe.Pointer) { c := v32; *(**float32)(dst) = &c }, nil
+			}
+			return func(dst unsafe.Pointer) { *(*float32)(dst) = v32 }, nil
+		}
+		if ptr {
+			return func(dst unsafe.Pointer) { c := v; *(**float64)(dst) = &c }, nil
+		}
+		return func(dst unsafe.Pointer) { *(*float64)(dst) = v }, nil
+	}
+	// Objects, arrays and times: decoded from the default's JSON on each
+	// use, without defaults inside, so no two calls share a value.
+	if err := UnmarshalExact(raw, reflect.New(t).Interface()); err != nil {
+		return bad(err)
+	}
+	return func(dst unsafe.Pointer) {
+		_ = UnmarshalExact(raw, reflect.NewAt(t, dst).Interface())
+	}, nil
+}
