@@ -25,11 +25,12 @@ func TestConformance(t *testing.T) {
 // conformanceSpecs are what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
 var conformanceSpecs = map[string]conformance.Spec{
-	"assign_task":     {Pos: "catalog/tools.yaml:286:3", Fields: map[string]string{"args": "catalog/tools.yaml:292:5", "has_side_effects": "catalog/tools.yaml:290:5"}},
+	"assign_task":     {Pos: "catalog/tools.yaml:323:3", Fields: map[string]string{"args": "catalog/tools.yaml:329:5", "has_side_effects": "catalog/tools.yaml:327:5"}},
 	"create_event":    {Pos: "catalog/tools.yaml:7:3", Fields: map[string]string{"args": "catalog/tools.yaml:14:5", "has_side_effects": "catalog/tools.yaml:11:5"}},
-	"find_contact":    {Pos: "catalog/tools.yaml:239:3", Fields: map[string]string{"args": "catalog/tools.yaml:243:5"}},
-	"log_note":        {Pos: "catalog/tools.yaml:214:3", Fields: map[string]string{"args": "catalog/tools.yaml:219:5"}},
-	"ping_host":       {Pos: "catalog/tools.yaml:226:3", Fields: map[string]string{"args": "catalog/tools.yaml:231:5"}},
-	"search_notes":    {Pos: "catalog/tools.yaml:257:3", Fields: map[string]string{"args": "catalog/tools.yaml:261:5", "result": "catalog/tools.yaml:269:5"}},
+	"find_contact":    {Pos: "catalog/tools.yaml:276:3", Fields: map[string]string{"args": "catalog/tools.yaml:280:5"}},
+	"list_invoices":   {Pos: "catalog/tools.yaml:214:3", Fields: map[string]string{"args": "catalog/tools.yaml:219:5"}, Examples: []conformance.Example{{Args: "{\"account_id\":\"acc_42\",\"status\":\"open\"}", Pos: "catalog/tools.yaml:249:9"}}},
+	"log_note":        {Pos: "catalog/tools.yaml:251:3", Fields: map[string]string{"args": "catalog/tools.yaml:256:5"}},
+	"ping_host":       {Pos: "catalog/tools.yaml:263:3", Fields: map[string]string{"args": "catalog/tools.yaml:268:5"}},
+	"search_notes":    {Pos: "catalog/tools.yaml:294:3", Fields: map[string]string{"args": "catalog/tools.yaml:298:5", "result": "catalog/tools.yaml:306:5"}},
 	"update_settings": {Pos: "catalog/tools.yaml:161:3", Fields: map[string]string{"args": "catalog/tools.yaml:168:5", "has_side_effects": "catalog/tools.yaml:165:5"}},
 }

@@ -21,6 +21,8 @@ type Tools struct {
 	CreateEvent CreateEvent
 	// FindContact implements find_contact.
 	FindContact FindContact
+	// ListInvoices implements list_invoices.
+	ListInvoices ListInvoices
 	// LogNote implements log_note.
 	LogNote LogNote
 	// PingHost implements ping_host.
@@ -55,6 +57,13 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 		missing = append(missing, "find_contact")
 	} else if t, err := findContactTool(impls.FindContact); err != nil {
 		return nil, fmt.Errorf("find_contact: %w", err)
+	} else if err := reg.Register(t); err != nil {
+		return nil, err
+	}
+	if impls.ListInvoices == nil {
+		missing = append(missing, "list_invoices")
+	} else if t, err := listInvoicesTool(impls.ListInvoices); err != nil {
+		return nil, fmt.Errorf("list_invoices: %w", err)
 	} else if err := reg.Register(t); err != nil {
 		return nil, err
 	}
@@ -95,5 +104,5 @@ func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error)
 // Metas returns the catalog entry of every tool, sorted by name: what
 // provider exports and docs are made from.
 func Metas() []runtime.Meta {
-	return []runtime.Meta{assignTaskMeta(), createEventMeta(), findContactMeta(), logNoteMeta(), pingHostMeta(), searchNotesMeta(), updateSettingsMeta()}
+	return []runtime.Meta{assignTaskMeta(), createEventMeta(), findContactMeta(), listInvoicesMeta(), logNoteMeta(), pingHostMeta(), searchNotesMeta(), updateSettingsMeta()}
 }
