@@ -109,7 +109,8 @@ func dataDescName(t *toolModel) string { return lowerIdent(t.args.Name + "Desc")
 func genDataValidator(f *jen.File, t *toolModel, names nameSource) {
 	desc, _ := dataDesc(t)
 	name := names.name(dataDescName(t))
-	f.Add(comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments: runtime.DataPass\nreads them into " + t.args.Name + " as " + name + " describes, checking them in\none pass."))
+	f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments:")
+	f.Comment("runtime.DataPass reads them in one pass, as " + name + " describes.")
 	f.Func().Id(t.validatorFn).Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
 		jen.Return(jen.Qual(runtimePkg, "DataPass").Types(jen.Id(t.args.Name)).Call(jen.Op("&").Id(name))),
 	)

@@ -113,9 +113,8 @@ func listInvoicesMeta() runtime.Meta {
 	}
 }
 
-// listInvoicesValidator returns the validator of list_invoices's arguments: runtime.DataPass
-// reads them into ListInvoicesArgs as listInvoicesArgsDesc describes, checking them in
-// one pass.
+// listInvoicesValidator returns the validator of list_invoices's arguments:
+// runtime.DataPass reads them in one pass, as listInvoicesArgsDesc describes.
 func listInvoicesValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPass[ListInvoicesArgs](&listInvoicesArgsDesc)
 }

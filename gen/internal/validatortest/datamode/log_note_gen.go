@@ -65,9 +65,8 @@ func logNoteMeta() runtime.Meta {
 	}
 }
 
-// logNoteValidator returns the validator of log_note's arguments: runtime.DataPass
-// reads them into LogNoteArgs as logNoteArgsDesc describes, checking them in
-// one pass.
+// logNoteValidator returns the validator of log_note's arguments:
+// runtime.DataPass reads them in one pass, as logNoteArgsDesc describes.
 func logNoteValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPass[LogNoteArgs](&logNoteArgsDesc)
 }

@@ -49,9 +49,8 @@ func pingHostMeta() runtime.Meta {
 	}
 }
 
-// pingHostValidator returns the validator of ping_host's arguments: runtime.DataPass
-// reads them into PingHostArgs as pingHostArgsDesc describes, checking them in
-// one pass.
+// pingHostValidator returns the validator of ping_host's arguments:
+// runtime.DataPass reads them in one pass, as pingHostArgsDesc describes.
 func pingHostValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPass[PingHostArgs](&pingHostArgsDesc)
 }

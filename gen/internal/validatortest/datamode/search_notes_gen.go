@@ -82,9 +82,8 @@ func searchNotesMeta() runtime.Meta {
 	}
 }
 
-// searchNotesValidator returns the validator of search_notes's arguments: runtime.DataPass
-// reads them into SearchNotesArgs as searchNotesArgsDesc describes, checking them in
-// one pass.
+// searchNotesValidator returns the validator of search_notes's arguments:
+// runtime.DataPass reads them in one pass, as searchNotesArgsDesc describes.
 func searchNotesValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPass[SearchNotesArgs](&searchNotesArgsDesc)
 }
