@@ -220,11 +220,21 @@ func dataDefault(fd *goField) (string, bool) {
 // one-pass generator's) reads it.
 func (g *dgen) field(fd *goField) (keyed, bool) {
 	ctx := valueCtx{schema: fd.Schema, typ: fd.Type, pointer: fd.Pointer || (fd.Type.Kind == kStruct && fd.Type.Recursive)}
+	return g.full(ctx, fd.Schema.Get("properties") != nil)
+}
+
+// full returns the elements of the FieldDesc of a value as written: its
+// $ref resolved and its nullable wrapper noted.
+func (g *dgen) full(ctx valueCtx, defaults bool) (keyed, bool) {
 	inner, nullable, want := resolve(ctx)
 	if inner == nil {
-		return nil, false
+		if ctx.typ.Kind != kAny || nullable {
+			return nil, false
+		}
+		// No schema: any value.
+		return keyed{jen.Id("Kind").Op(":").Qual(runtimePkg, "KindAny")}, true
 	}
-	d, ok := g.value(ctx, inner, want, fd.Schema.Get("properties") != nil)
+	d, ok := g.value(ctx, inner, want, defaults)
 	if !ok || !nullable {
 		return d, ok
 	}
@@ -267,18 +277,13 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 		}
 		return d, true
 	case kSlice:
-		if ctx.pointer || !typed {
+		if !typed {
 			return nil, false
 		}
 		if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
 			return nil, false
 		}
-		elem := valueCtx{schema: s.Get("items"), typ: t.Elem}
-		inner, nullable, elemWant := resolve(elem)
-		if nullable || inner == nil {
-			return nil, false
-		}
-		item, ok := g.value(elem, inner, elemWant, false)
+		item, ok := g.full(valueCtx{schema: s.Get("items"), typ: t.Elem}, false)
 		if !ok {
 			return nil, false
 		}
@@ -291,6 +296,32 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 			d.add("Array", jen.Op("&").Qual(runtimePkg, "ArraySchema").Values(a...))
 		}
 		d.add("Item", jen.Op("&").Qual(runtimePkg, "FieldDesc").Values(item...))
+		return d, true
+	case kMap:
+		// As readMap reads it.
+		if !typed {
+			return nil, false
+		}
+		d.add("Kind", jen.Qual(runtimePkg, "KindMap"))
+		if want != "object" {
+			d.add("Type", jen.Lit(want))
+		}
+		if isClosed(s) {
+			return d, true // no Item: no member is allowed
+		}
+		var ap *catalog.Node
+		if a := s.Get("additionalProperties"); a != nil && a.Kind == catalog.Object {
+			ap = a
+		}
+		item, ok := g.full(valueCtx{schema: ap, typ: t.Elem}, false)
+		if !ok {
+			return nil, false
+		}
+		d.add("Item", jen.Op("&").Qual(runtimePkg, "FieldDesc").Values(item...))
+		return d, true
+	case kAny:
+		// As read reads it: any JSON value.
+		d.add("Kind", jen.Qual(runtimePkg, "KindAny"))
 		return d, true
 	}
 	if s.Get("const") != nil {

@@ -41,9 +41,15 @@ const (
 	// KindStruct: an object, into a struct or a pointer to one, that
 	// FieldDesc.Struct describes.
 	KindStruct
-	// KindList: an array, into a slice whose items FieldDesc.Item
-	// describes.
+	// KindList: an array, into a slice (or a pointer to one) whose items
+	// FieldDesc.Item describes.
 	KindList
+	// KindMap: an object, into a map[string]V (or a pointer to one) whose
+	// values FieldDesc.Item describes; without Item, the object may have
+	// no member.
+	KindMap
+	// KindAny: any JSON value, into an any or *any.
+	KindAny
 )
 
 func (k ValueKind) String() string {
@@ -62,6 +68,10 @@ func (k ValueKind) String() string {
 		return "object"
 	case KindList:
 		return "array"
+	case KindMap:
+		return "map"
+	case KindAny:
+		return "any"
 	}
 	return "kind " + strconv.Itoa(int(k))
 }
@@ -88,7 +98,7 @@ type FieldDesc struct {
 	// Kind is the kind of value read.
 	Kind ValueKind
 	// Type is the JSON Schema type as errors word it ("boolean", "null
-	// or object"), for KindBool and KindStruct.
+	// or object"), for KindBool, KindStruct and KindMap.
 	Type string
 	// Seen is the bit of the property in the object's seen mask (see
 	// Members.End), 0 for none: required properties take the first
@@ -114,7 +124,8 @@ type FieldDesc struct {
 	// Defaults, for KindStruct, applies the defaults of the object's
 	// properties when the enclosing object applies its own.
 	Defaults bool
-	// Item describes the items of a KindList value.
+	// Item describes the items of a KindList value, the values of a
+	// KindMap one.
 	Item *FieldDesc
 	// Default is the JSON of the property's default, applied when it is
 	// absent; "" for none.
@@ -128,20 +139,25 @@ type FieldDesc struct {
 // index that T lacks or a Go type that does not fit its kind is an error
 // naming the field; so is a pattern that does not compile.
 func DataPass[T any](d *StructDesc) (Validator, error) {
-	typ := reflect.TypeFor[T]()
+	// The work is done once per descriptor, not once per type: a package
+	// of thousands of tools instantiates DataPass thousands of times.
+	return dataPass(reflect.TypeFor[T](), d)
+}
+
+func dataPass(typ reflect.Type, d *StructDesc) (Validator, error) {
 	top, err := compileStruct(d, typ, typ.String())
 	if err != nil {
 		return nil, err
 	}
 	one := func(raw []byte) (any, *ToolError) {
-		a := new(T)
+		a := reflect.New(typ)
 		var dec jsonscan.Decoder
 		dec.Reset(NormalizeArgs(raw))
 		if err := dec.BeginObject(); err != nil {
 			return nil, ArgRead("", "object", err)
 		}
 		var late *ToolError
-		if te := top.scan(&dec, nil, unsafe.Pointer(a), true, &late); te != nil {
+		if te := top.scan(&dec, nil, a.UnsafePointer(), true, &late); te != nil {
 			return nil, te
 		}
 		if err := dec.End(); err != nil {
@@ -150,7 +166,7 @@ func DataPass[T any](d *StructDesc) (Validator, error) {
 		if late != nil {
 			return nil, late
 		}
-		return a, nil
+		return a.Interface(), nil
 	}
 	return ValidatorFunc(func(raw []byte) (any, *ToolError) {
 		a, te := one(raw)
@@ -412,17 +428,52 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 			}
 		}
 	case KindList:
-		if t.Kind() != reflect.Slice {
+		if elem.Kind() != reflect.Slice {
 			return bad()
 		}
 		if f.Item == nil {
 			return nil, fmt.Errorf("runtime: %s: an array without an item descriptor", where)
 		}
-		item, err := compileValue(f.Item, t.Elem(), where+"[]", false)
+		item, err := compileValue(f.Item, elem.Elem(), where+"[]", false)
 		if err != nil {
 			return nil, err
 		}
-		r = listReader(f.Array, t, item)
+		r = listReader(f.Array, elem, ptr, item)
+	case KindMap:
+		if elem.Kind() != reflect.Map || elem.Key().Kind() != reflect.String {
+			return bad()
+		}
+		var item reader
+		if f.Item != nil {
+			var err error
+			if item, err = compileValue(f.Item, elem.Elem(), where+"[]", false); err != nil {
+				return nil, err
+			}
+		}
+		r = mapReader(typeOr(f.Type, "object"), elem, ptr, item)
+	case KindAny:
+		if elem.Kind() != reflect.Interface || elem.NumMethod() != 0 {
+			return bad()
+		}
+		if ptr {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				v, te := ReadAny(d, p, late)
+				if te != nil {
+					return te
+				}
+				*(**any)(dst) = &v
+				return nil
+			}
+		} else {
+			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+				v, te := ReadAny(d, p, late)
+				if te != nil {
+					return te
+				}
+				*(*any)(dst) = v
+				return nil
+			}
+		}
 	default:
 		return nil, fmt.Errorf("runtime: %s: unknown kind %d", where, f.Kind)
 	}
@@ -457,8 +508,9 @@ func nullable(r reader, refused []any, t reflect.Type) reader {
 	}
 }
 
-// listReader reads an array into a slice of type t, as ReadList does.
-func listReader(s *ArraySchema, t reflect.Type, item reader) reader {
+// listReader reads an array into a slice of type t, or with ptr a
+// pointer to one, as ReadList does.
+func listReader(s *ArraySchema, t reflect.Type, ptr bool, item reader) reader {
 	want := "array"
 	if s != nil {
 		want = s.Type
@@ -486,9 +538,63 @@ func listReader(s *ArraySchema, t reflect.Type, item reader) reader {
 		if s != nil && (s.MinItems >= 0 && n < s.MinItems || s.MaxItems >= 0 && n > s.MaxItems) {
 			return ArgItems(p.String(), n, s.MinItems, s.MaxItems)
 		}
-		reflect.NewAt(t, dst).Elem().Set(list)
+		storeValue(dst, list, ptr)
 		return nil
 	}
+}
+
+// mapReader reads an object into a map of type t, or with ptr a pointer
+// to one, reading each value with item; without item, a member is an
+// error, which names the first key in order once the object is read.
+func mapReader(want string, t reflect.Type, ptr bool, item reader) reader {
+	return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+		if err := d.BeginObject(); err != nil {
+			return ArgRead(p.String(), want, err)
+		}
+		m := reflect.MakeMap(t)
+		var unknown string
+		hasUnknown := false
+		for {
+			key, more, err := d.NextKey()
+			if err != nil {
+				return ArgSyntax(err)
+			}
+			if !more {
+				break
+			}
+			if item == nil {
+				if !hasUnknown || string(key) < unknown {
+					unknown, hasUnknown = string(key), true
+				}
+				if err := d.Skip(); err != nil {
+					return ArgSyntax(err)
+				}
+				continue
+			}
+			k := string(key)
+			v := reflect.New(t.Elem())
+			if te := item(d, p.Key(k), v.UnsafePointer(), false, late); te != nil {
+				return te
+			}
+			m.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), v.Elem())
+		}
+		if hasUnknown {
+			return ArgUnknown(p.String(), unknown, []string{})
+		}
+		storeValue(dst, m, ptr)
+		return nil
+	}
+}
+
+// storeValue stores v at dst, or with ptr a pointer to a copy of v.
+func storeValue(dst unsafe.Pointer, v reflect.Value, ptr bool) {
+	if ptr {
+		pv := reflect.New(v.Type())
+		pv.Elem().Set(v)
+		*(*unsafe.Pointer)(dst) = pv.UnsafePointer()
+		return
+	}
+	reflect.NewAt(v.Type(), dst).Elem().Set(v)
 }
 
 // compileString returns s with its pattern compiled from PatternSource.

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolcat/toolcat/runtime"
-	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
 // AssignTaskArgs are the arguments of assign_task, decoded and validated.
@@ -67,166 +66,27 @@ func assignTaskMeta() runtime.Meta {
 	}
 }
 
-// assignTaskValidator returns the validator of assign_task's arguments,
-// generated from its schema: it decodes them into AssignTaskArgs and
-// checks them in one pass.
+// assignTaskValidator returns the validator of assign_task's arguments:
+// runtime.DataPass reads them in one pass, as assignTaskArgsDesc describes.
 func assignTaskValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.OnePass(&assignTaskArgsObject, scanAssignTaskArgs), nil
+	return runtime.DataPass[AssignTaskArgs](&assignTaskArgsDesc)
 }
 
-// The schemas assignTaskValidator checks the arguments against.
-var (
-	assignTaskArgsObject              = runtime.Object{Names: []string{"backup", "checklist", "due", "owner", "reviewers", "scores", "task_id"}, Required: []string{"task_id", "owner"}, Reject: true}
-	assignTaskArgsTaskIDSchema        = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}
-	assignTaskPersonObject            = runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}
-	assignTaskPersonNameSchema        = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}
-	assignTaskPersonEmailSchema       = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}
-	assignTaskArgsReviewersList       = runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 3}
-	assignTaskArgsDueSchema           = runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date"}
-	assignTaskArgsChecklistItemSchema = runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 20}
-	assignTaskArgsScoresValueSchema   = runtime.NumberSchema{Type: "null or number", Bounds: &runtime.Bounds{Max: 1.0, HasMax: true}}
-)
-
-// scanAssignTaskPerson reads the members of AssignTaskPerson into out; d has read its '{'.
-func scanAssignTaskPerson(d *jsonscan.Decoder, at *runtime.Path, out *AssignTaskPerson, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = AssignTaskPerson{}
-	var seen uint64
-	ms := assignTaskPersonObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "name":
-			seen |= 1 << 0
-			te = runtime.ReadString(d, at.Key("name"), &assignTaskPersonNameSchema, &out.Name)
-		case "email":
-			te = runtime.ReadStringPtr(d, at.Key("email"), &assignTaskPersonEmailSchema, &out.Email)
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	return ms.End(seen)
-}
-
-// scanAssignTaskArgs reads the members of AssignTaskArgs into out; d has read its '{'.
-func scanAssignTaskArgs(d *jsonscan.Decoder, at *runtime.Path, out *AssignTaskArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = AssignTaskArgs{}
-	var seen uint64
-	ms := assignTaskArgsObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "task_id":
-			seen |= 1 << 0
-			te = runtime.ReadInt(d, at.Key("task_id"), &assignTaskArgsTaskIDSchema, &out.TaskID, late)
-		case "owner":
-			seen |= 1 << 1
-			te = runtime.ReadObject(d, at.Key("owner"), "object", &out.Owner, false, late, scanAssignTaskPerson)
-		case "reviewers":
-			te = runtime.ReadList(d, at.Key("reviewers"), &assignTaskArgsReviewersList, &out.Reviewers, func(d *jsonscan.Decoder, p runtime.Path, v *AssignTaskPerson) *runtime.ToolError {
-				return runtime.ReadObject(d, p, "object", v, false, late, scanAssignTaskPerson)
-			})
-		case "backup":
-			if d.Peek() == jsonscan.Null {
-				if err := d.Null(); err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				out.Backup = nil
-			} else {
-				if te := runtime.ReadObjectPtr(d, at.Key("backup"), "object", &out.Backup, false, late, scanAssignTaskPerson); te != nil {
-					return te
-				}
-			}
-		case "due":
-			if d.Peek() == jsonscan.Null {
-				if err := d.Null(); err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				out.Due = nil
-			} else {
-				if te := runtime.ReadStringPtr(d, at.Key("due"), &assignTaskArgsDueSchema, &out.Due); te != nil {
-					return te
-				}
-			}
-		case "checklist":
-			p := at.Key("checklist")
-			if d.Peek() == jsonscan.Null {
-				if err := d.Null(); err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				out.Checklist = nil
-			} else {
-				if err := d.BeginArray(); err != nil {
-					return runtime.ArgRead(p.String(), "null or array", err)
-				}
-				list := []string{}
-				for i := 0; ; i++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return runtime.ArgSyntax(err)
-					}
-					if !more {
-						break
-					}
-					{
-						var item string
-						if d.Peek() == jsonscan.Null {
-							if err := d.Null(); err != nil {
-								return runtime.ArgSyntax(err)
-							}
-							item = ""
-						} else {
-							if te := runtime.ReadString(d, p.Index(i), &assignTaskArgsChecklistItemSchema, &item); te != nil {
-								return te
-							}
-						}
-						list = append(list, item)
-					}
-				}
-				out.Checklist = &list
-			}
-		case "scores":
-			p := at.Key("scores")
-			if err := d.BeginObject(); err != nil {
-				return runtime.ArgRead(p.String(), "object", err)
-			}
-			m := map[string]float64{}
-			for {
-				key, more, err := d.NextKey()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					k := string(key)
-					var item float64
-					if d.Peek() == jsonscan.Null {
-						if err := d.Null(); err != nil {
-							return runtime.ArgSyntax(err)
-						}
-						item = 0
-					} else {
-						if te := runtime.ReadFloat(d, p.Key(k), &assignTaskArgsScoresValueSchema, &item, late); te != nil {
-							return te
-						}
-					}
-					m[k] = item
-				}
-			}
-			out.Scores = m
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	return ms.End(seen)
-}
+// assignTaskArgsDesc describes assign_task's arguments and their schema.
+var assignTaskArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"backup", "checklist", "due", "owner", "reviewers", "scores", "task_id"}, Required: []string{"task_id", "owner"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "task_id", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}, Seen: 1 << 0},
+	{Key: "owner", Field: 1, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
+		{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+		{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}, Seen: 1 << 1},
+	{Key: "reviewers", Field: 2, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 3}, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
+		{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+		{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}}},
+	{Key: "backup", Field: 3, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
+		{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+		{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}, Nullable: true},
+	{Key: "due", Field: 4, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date"}, Nullable: true},
+	{Key: "checklist", Field: 5, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "null or array", MinItems: -1, MaxItems: -1}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 20}, Nullable: true}, Nullable: true},
+	{Key: "scores", Field: 6, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "null or number", Bounds: &runtime.Bounds{Max: 1.0, HasMax: true}}, Nullable: true}}}}
 
 // assignTaskTool binds an implementation of AssignTask to the runtime.
 func assignTaskTool(impl AssignTask) (runtime.Tool, error) {

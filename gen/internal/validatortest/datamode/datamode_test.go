@@ -1,10 +1,8 @@
 package validatortest
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"testing"
@@ -21,7 +19,7 @@ import (
 
 // dataTools are the tools whose validators are data-mode ones: a tool
 // that falls back to one-pass code fails TestDataModeTools.
-var dataTools = []string{"list_invoices", "log_note", "ping_host", "search_notes"}
+var dataTools = []string{"assign_task", "list_invoices", "log_note", "ping_host", "search_notes", "update_settings"}
 
 var dataPass = regexp.MustCompile(`return runtime\.DataPass\[\w+\]\(&\w+\)`)
 
@@ -87,37 +85,6 @@ func triples(tb testing.TB) []triple {
 
 var propertyNames = difftest.PropertyNames(Metas())
 
-// compareModes reports how the data-mode and code-mode validators differ
-// on in, or "".
-func compareModes(name string, data, code runtime.Validator, in []byte) string {
-	got, gotErr := data.Validate(in)
-	want, wantErr := code.Validate(in)
-	if (gotErr == nil) != (wantErr == nil) {
-		return name + " " + string(in) + ": verdicts differ: data " + describe(got, gotErr) + ", code " + describe(want, wantErr)
-	}
-	if gotErr != nil {
-		if !reflect.DeepEqual(gotErr, wantErr) {
-			return name + " " + string(in) + ": errors differ: data " + describe(nil, gotErr) + ", code " + describe(nil, wantErr)
-		}
-		return ""
-	}
-	// Values of two packages' types: compared as JSON, and as types of
-	// the same shape.
-	if g, w := describe(got, nil), describe(want, nil); g != w {
-		return name + " " + string(in) + ": values differ: data " + g + ", code " + w
-	}
-	return ""
-}
-
-func describe(v any, te *runtime.ToolError) string {
-	if te != nil {
-		b, _ := json.Marshal(te)
-		return "rejects " + string(b)
-	}
-	b, _ := json.Marshal(v)
-	return "accepts " + string(b)
-}
-
 func TestSeeds(t *testing.T) {
 	for _, tr := range triples(t) {
 		seeds := difftest.Seeds[tr.pair.Name]
@@ -128,7 +95,7 @@ func TestSeeds(t *testing.T) {
 			if msg := difftest.Compare(tr.pair, []byte(s), propertyNames); msg != "" {
 				t.Error(msg)
 			}
-			if msg := compareModes(tr.pair.Name, tr.pair.Generated, tr.code, []byte(s)); msg != "" {
+			if msg := difftest.CompareModes(tr.pair.Name, tr.pair.Generated, tr.code, []byte(s)); msg != "" {
 				t.Error(msg)
 			}
 		}
@@ -147,7 +114,7 @@ func FuzzDifferential(f *testing.F) {
 		if msg := difftest.Compare(tr.pair, raw, propertyNames); msg != "" {
 			t.Fatal(msg)
 		}
-		if msg := compareModes(tr.pair.Name, tr.pair.Generated, tr.code, raw); msg != "" {
+		if msg := difftest.CompareModes(tr.pair.Name, tr.pair.Generated, tr.code, raw); msg != "" {
 			t.Fatal(msg)
 		}
 	})

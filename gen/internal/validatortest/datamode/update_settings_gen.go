@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolcat/toolcat/runtime"
-	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
 // UpdateSettingsArgs are the arguments of update_settings, decoded and validated.
@@ -113,238 +112,31 @@ func updateSettingsMeta() runtime.Meta {
 	}
 }
 
-// updateSettingsValidator returns the validator of update_settings's arguments,
-// generated from its schema: it decodes them into UpdateSettingsArgs and
-// checks them in one pass.
+// updateSettingsValidator returns the validator of update_settings's arguments:
+// runtime.DataPass reads them in one pass, as updateSettingsArgsDesc describes.
 func updateSettingsValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.OnePass(&updateSettingsArgsObject, scanUpdateSettingsArgs), nil
+	return runtime.DataPass[UpdateSettingsArgs](&updateSettingsArgsDesc)
 }
 
-// The schemas updateSettingsValidator checks the arguments against.
-var (
-	updateSettingsArgsObject                   = runtime.Object{Names: []string{"display", "homepage", "limits", "quiet_hours", "shortcuts", "site_id", "theme", "user_id", "volume"}, Required: []string{"user_id"}}
-	updateSettingsArgsUserIDSchema             = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}
-	updateSettingsArgsVolumeSchema             = runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}
-	updateSettingsArgsThemeSchema              = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"light", "dark"}, Allowed: []any{"light", "dark"}}
-	updateSettingsArgsDisplayObject            = runtime.Object{Names: []string{"dense", "font_size", "zoom"}}
-	updateSettingsArgsDisplayFontSizeSchema    = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 8.0, HasMin: true, Max: 72.0, HasMax: true}}
-	updateSettingsArgsDisplayZoomObject        = runtime.Object{Names: []string{"level"}, Reject: true}
-	updateSettingsArgsShortcutsValueObject     = runtime.Object{Names: []string{"global", "keys"}, Required: []string{"keys"}, Reject: true}
-	updateSettingsArgsShortcutsValueKeysSchema = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}
-	updateSettingsArgsQuietHoursItemSchema     = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 23.0, HasMax: true}}
-	updateSettingsArgsLimitsObject             = runtime.Object{Names: []string{"daily", "weekly"}, Reject: true}
-	updateSettingsArgsHomepageSchema           = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uri"}
-	updateSettingsArgsSiteIDSchema             = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uuid"}
-	updateSettingsArgsQuietHoursDefault        = []byte(`[22,7]`)
-	updateSettingsArgsLimitsDefault            = []byte(`{"daily":10}`)
-)
-
-// scanUpdateSettingsArgsDisplayZoom reads the members of UpdateSettingsArgsDisplayZoom into out; d has read its '{'.
-func scanUpdateSettingsArgsDisplayZoom(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgsDisplayZoom, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = UpdateSettingsArgsDisplayZoom{}
-	var seen uint64
-	ms := updateSettingsArgsDisplayZoomObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "level":
-			seen |= 1 << 0
-			te = runtime.ReadFloat(d, at.Key("level"), nil, &out.Level, late)
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	if defaults {
-		if seen&(1<<0) == 0 {
-			out.Level = 1.0
-		}
-	}
-	return nil
-}
-
-// scanUpdateSettingsArgsDisplay reads the members of UpdateSettingsArgsDisplay into out; d has read its '{'.
-func scanUpdateSettingsArgsDisplay(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgsDisplay, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = UpdateSettingsArgsDisplay{}
-	var seen uint64
-	ms := updateSettingsArgsDisplayObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "font_size":
-			seen |= 1 << 0
-			te = runtime.ReadInt(d, at.Key("font_size"), &updateSettingsArgsDisplayFontSizeSchema, &out.FontSize, late)
-		case "dense":
-			seen |= 1 << 1
-			te = runtime.ReadBool(d, at.Key("dense"), "boolean", &out.Dense)
-		case "zoom":
-			te = runtime.ReadObjectPtr(d, at.Key("zoom"), "object", &out.Zoom, defaults, late, scanUpdateSettingsArgsDisplayZoom)
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	if defaults {
-		if seen&(1<<0) == 0 {
-			out.FontSize = 14
-		}
-		if seen&(1<<1) == 0 {
-			out.Dense = true
-		}
-	}
-	return nil
-}
-
-// scanUpdateSettingsArgsShortcutsValue reads the members of UpdateSettingsArgsShortcutsValue into out; d has read its '{'.
-func scanUpdateSettingsArgsShortcutsValue(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgsShortcutsValue, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = UpdateSettingsArgsShortcutsValue{}
-	var seen uint64
-	ms := updateSettingsArgsShortcutsValueObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "keys":
-			seen |= 1 << 0
-			te = runtime.ReadString(d, at.Key("keys"), &updateSettingsArgsShortcutsValueKeysSchema, &out.Keys)
-		case "global":
-			seen |= 1 << 1
-			te = runtime.ReadBool(d, at.Key("global"), "boolean", &out.Global)
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	if defaults {
-		if seen&(1<<1) == 0 {
-			out.Global = false
-		}
-	}
-	return nil
-}
-
-// scanUpdateSettingsArgsLimits reads the members of UpdateSettingsArgsLimits into out; d has read its '{'.
-func scanUpdateSettingsArgsLimits(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgsLimits, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = UpdateSettingsArgsLimits{}
-	var seen uint64
-	ms := updateSettingsArgsLimitsObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "daily":
-			te = runtime.ReadIntPtr(d, at.Key("daily"), nil, &out.Daily, late)
-		case "weekly":
-			seen |= 1 << 0
-			te = runtime.ReadInt(d, at.Key("weekly"), nil, &out.Weekly, late)
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	if defaults {
-		if seen&(1<<0) == 0 {
-			out.Weekly = 50
-		}
-	}
-	return nil
-}
-
-// scanUpdateSettingsArgs reads the members of UpdateSettingsArgs into out; d has read its '{'.
-func scanUpdateSettingsArgs(d *jsonscan.Decoder, at *runtime.Path, out *UpdateSettingsArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = UpdateSettingsArgs{}
-	var seen uint64
-	ms := updateSettingsArgsObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "user_id":
-			seen |= 1 << 0
-			te = runtime.ReadInt(d, at.Key("user_id"), &updateSettingsArgsUserIDSchema, &out.UserID, late)
-		case "volume":
-			te = runtime.ReadFloatPtr(d, at.Key("volume"), &updateSettingsArgsVolumeSchema, &out.Volume, late)
-		case "theme":
-			seen |= 1 << 1
-			te = runtime.ReadString(d, at.Key("theme"), &updateSettingsArgsThemeSchema, &out.Theme)
-		case "display":
-			te = runtime.ReadObjectPtr(d, at.Key("display"), "object", &out.Display, defaults, late, scanUpdateSettingsArgsDisplay)
-		case "shortcuts":
-			p := at.Key("shortcuts")
-			if err := d.BeginObject(); err != nil {
-				return runtime.ArgRead(p.String(), "object", err)
-			}
-			m := map[string]UpdateSettingsArgsShortcutsValue{}
-			for {
-				key, more, err := d.NextKey()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					k := string(key)
-					var item UpdateSettingsArgsShortcutsValue
-					if te := runtime.ReadObject(d, p.Key(k), "object", &item, false, late, scanUpdateSettingsArgsShortcutsValue); te != nil {
-						return te
-					}
-					m[k] = item
-				}
-			}
-			out.Shortcuts = m
-		case "quiet_hours":
-			seen |= 1 << 2
-			te = runtime.ReadList(d, at.Key("quiet_hours"), nil, &out.QuietHours, func(d *jsonscan.Decoder, p runtime.Path, v *int64) *runtime.ToolError {
-				return runtime.ReadInt(d, p, &updateSettingsArgsQuietHoursItemSchema, v, late)
-			})
-		case "limits":
-			seen |= 1 << 3
-			te = runtime.ReadObject(d, at.Key("limits"), "object", &out.Limits, defaults, late, scanUpdateSettingsArgsLimits)
-		case "homepage":
-			te = runtime.ReadStringPtr(d, at.Key("homepage"), &updateSettingsArgsHomepageSchema, &out.Homepage)
-		case "site_id":
-			te = runtime.ReadStringPtr(d, at.Key("site_id"), &updateSettingsArgsSiteIDSchema, &out.SiteID)
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	if defaults {
-		if seen&(1<<1) == 0 {
-			out.Theme = UpdateSettingsArgsThemeLight
-		}
-		if seen&(1<<2) == 0 {
-			_ = runtime.UnmarshalExact(updateSettingsArgsQuietHoursDefault, &out.QuietHours)
-		}
-		if seen&(1<<3) == 0 {
-			_ = runtime.UnmarshalExact(updateSettingsArgsLimitsDefault, &out.Limits)
-		}
-	}
-	return nil
-}
+// updateSettingsArgsDesc describes update_settings's arguments and their schema.
+var updateSettingsArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"display", "homepage", "limits", "quiet_hours", "shortcuts", "site_id", "theme", "user_id", "volume"}, Required: []string{"user_id"}}, Fields: []runtime.FieldDesc{
+	{Key: "user_id", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}, Seen: 1 << 0},
+	{Key: "volume", Field: 1, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}},
+	{Key: "theme", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"light", "dark"}, Allowed: []any{"light", "dark"}}, Seen: 1 << 1, Default: "\"light\""},
+	{Key: "display", Field: 3, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"dense", "font_size", "zoom"}}, Fields: []runtime.FieldDesc{
+		{Key: "font_size", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 8.0, HasMin: true, Max: 72.0, HasMax: true}}, Seen: 1 << 0, Default: "14"},
+		{Key: "dense", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "true"},
+		{Key: "zoom", Field: 2, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"level"}, Reject: true}, Fields: []runtime.FieldDesc{
+			{Key: "level", Kind: runtime.KindFloat, Seen: 1 << 0, Default: "1"}}}, Defaults: true}}}, Defaults: true},
+	{Key: "shortcuts", Field: 4, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"global", "keys"}, Required: []string{"keys"}, Reject: true}, Fields: []runtime.FieldDesc{
+		{Key: "keys", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+		{Key: "global", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "false"}}}}},
+	{Key: "quiet_hours", Field: 5, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 23.0, HasMax: true}}}, Seen: 1 << 2, Default: "[22,7]"},
+	{Key: "limits", Field: 6, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"daily", "weekly"}, Reject: true}, Fields: []runtime.FieldDesc{
+		{Key: "daily", Kind: runtime.KindInt},
+		{Key: "weekly", Field: 1, Kind: runtime.KindInt, Seen: 1 << 0, Default: "50"}}}, Defaults: true, Seen: 1 << 3, Default: "{\"daily\":10}"},
+	{Key: "homepage", Field: 7, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uri"}},
+	{Key: "site_id", Field: 8, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uuid"}}}}
 
 // updateSettingsTool binds an implementation of UpdateSettings to the runtime.
 func updateSettingsTool(impl UpdateSettings) (runtime.Tool, error) {
