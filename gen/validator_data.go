@@ -7,6 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
 // The data-mode validator of a tool's arguments: instead of scan
@@ -280,14 +281,23 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 		if !typed {
 			return nil, false
 		}
-		if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
-			return nil, false
-		}
-		item, ok := g.full(valueCtx{schema: s.Get("items"), typ: t.Elem}, false)
+		elem := valueCtx{schema: s.Get("items"), typ: t.Elem}
+		item, ok := g.full(elem, false)
 		if !ok {
 			return nil, false
 		}
 		d.add("Kind", jen.Qual(runtimePkg, "KindList"))
+		if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
+			switch t.Elem.Kind {
+			case kBool, kInt, kFloat, kString, kEnum:
+			default:
+				return nil, false
+			}
+			if _, nullable, _ := resolve(elem); nullable {
+				return nil, false
+			}
+			d.add("Unique", jen.True())
+		}
 		if mn, mx := limits(s, "minItems", "maxItems"); mn >= 0 || mx >= 0 || want != "array" {
 			var a keyed
 			a.add("Type", jen.Lit(want))
@@ -324,8 +334,20 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 		d.add("Kind", jen.Qual(runtimePkg, "KindAny"))
 		return d, true
 	}
-	if s.Get("const") != nil {
+	// A const is an enum of one value, or with an enum beside it, of the
+	// values both allow: either way, a value outside is refused listing
+	// the enum's values, or the const.
+	c := s.Get("const")
+	if c != nil && t.Kind != kBool && t.Kind != kInt && t.Kind != kString && t.Kind != kEnum {
 		return nil, false
+	}
+	var allowed jen.Code
+	if c != nil {
+		if e := s.Get("enum"); e != nil {
+			allowed = allowedValues(e.Items)
+		} else {
+			allowed = allowedValues([]*catalog.Node{c})
+		}
 	}
 	typ := want
 	if !typed {
@@ -334,7 +356,15 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 	switch t.Kind {
 	case kBool:
 		d.add("Kind", jen.Qual(runtimePkg, "KindBool"))
-		if want != "boolean" {
+		switch {
+		case c != nil:
+			// Without a type, a value that is no boolean is refused
+			// listing the const.
+			if typed {
+				d.add("Type", jen.Lit(want))
+			}
+			d.add("Const", allowed)
+		case want != "boolean":
 			d.add("Type", jen.Lit(want))
 		}
 	case kInt, kFloat:
@@ -350,7 +380,11 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 		if m := s.Get("multipleOf"); m != nil {
 			n.add("MultipleOf", jen.Lit(m.Num))
 		}
-		if e := s.Get("enum"); e != nil {
+		switch e := s.Get("enum"); {
+		case c != nil:
+			n.add("Enum", jen.Index().Int64().Values(constEnum(c, e)...))
+			n.add("Allowed", allowed)
+		case e != nil:
 			n.add("Enum", jen.Index().Int64().Values(intEnum(e)...))
 			n.add("Allowed", allowedValues(e.Items))
 		}
@@ -377,7 +411,16 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 			str.add("Format", jen.Lit(fm))
 			checks = true
 		}
-		if t.Kind == kEnum {
+		switch {
+		case c != nil:
+			var vals []string
+			if t.Kind != kEnum || slices.ContainsFunc(t.Values, func(v *enumValue) bool { return v.Value == c.Str }) {
+				vals = []string{c.Str}
+			}
+			str.add("Enum", jen.Index().String().Values(lits(vals)...))
+			str.add("Allowed", allowed)
+			checks = true
+		case t.Kind == kEnum:
 			vals := make([]string, len(t.Values))
 			for i, v := range t.Values {
 				vals[i] = v.Value
@@ -397,3 +440,16 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 
 // bounds is the runtime.Bounds literal of a number's schema, or nil.
 func (g *dgen) bounds(s *catalog.Node) *jen.Statement { return (*vgen)(nil).bounds(s) }
+
+// constEnum is the integer enum of a const: the const, when the enum
+// beside it (if any) holds it, or nothing.
+func constEnum(c, e *catalog.Node) []jen.Code {
+	cn, _ := jsonscan.ParseInt64([]byte(c.Num))
+	if e != nil && !slices.ContainsFunc(e.Items, func(it *catalog.Node) bool {
+		n, err := jsonscan.ParseInt64([]byte(it.Num))
+		return err == nil && n == cn
+	}) {
+		return nil
+	}
+	return []jen.Code{jen.Lit(cn)}
+}

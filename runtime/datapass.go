@@ -98,7 +98,9 @@ type FieldDesc struct {
 	// Kind is the kind of value read.
 	Kind ValueKind
 	// Type is the JSON Schema type as errors word it ("boolean", "null
-	// or object"), for KindBool, KindStruct and KindMap.
+	// or object"), for KindBool, KindStruct and KindMap; "" is the kind's
+	// own, but for a KindBool with a Const, where it means the schema
+	// gives no type.
 	Type string
 	// Seen is the bit of the property in the object's seen mask (see
 	// Members.End), 0 for none: required properties take the first
@@ -107,6 +109,9 @@ type FieldDesc struct {
 	// Nullable lets null through, which stores the zero value (nil for a
 	// pointer field).
 	Nullable bool
+	// Const, for KindBool, holds the one value a const allows, as errors
+	// list it; nil for none.
+	Const []any
 	// NullRefused, for a nullable value, lists the values of an enum or
 	// const that null is not in: null is then refused, naming them.
 	NullRefused []any
@@ -119,6 +124,10 @@ type FieldDesc struct {
 	// Array checks a KindList value itself; nil for an array without
 	// bounds.
 	Array *ArraySchema
+	// Unique, for KindList, refuses an array with two equal items
+	// (uniqueItems); its items are strings, booleans or numbers, not
+	// nullable.
+	Unique bool
 	// Struct describes the object of a KindStruct value.
 	Struct *StructDesc
 	// Defaults, for KindStruct, applies the defaults of the object's
@@ -389,16 +398,12 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 		if elem.Kind() != reflect.Bool {
 			return bad()
 		}
-		want := typeOr(f.Type, "boolean")
-		if ptr {
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, _ **ToolError) *ToolError {
-				return ReadBoolPtr(d, p, want, (**bool)(dst))
-			}
-		} else {
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, _ **ToolError) *ToolError {
-				return ReadBool(d, p, want, (*bool)(dst))
+		if len(f.Const) > 0 {
+			if _, ok := f.Const[0].(bool); !ok || len(f.Const) != 1 {
+				return nil, fmt.Errorf("runtime: %s: the const of a boolean is %v", where, f.Const)
 			}
 		}
+		r = boolReader(f, ptr)
 	case KindStruct:
 		if elem.Kind() != reflect.Struct || elem == timeType {
 			return bad()
@@ -433,6 +438,13 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 		}
 		if f.Item == nil {
 			return nil, fmt.Errorf("runtime: %s: an array without an item descriptor", where)
+		}
+		if f.Unique {
+			var err error
+			if r, err = uniqueListReader(f, elem, ptr, where); err != nil {
+				return nil, err
+			}
+			break
 		}
 		item, err := compileValue(f.Item, elem.Elem(), where+"[]", false)
 		if err != nil {
@@ -481,6 +493,42 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 		return r, nil
 	}
 	return nullable(r, f.NullRefused, t), nil
+}
+
+// boolReader reads a boolean, checking its const.
+func boolReader(f *FieldDesc, ptr bool) reader {
+	want := typeOr(f.Type, "boolean")
+	if f.Const == nil {
+		if ptr {
+			return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, _ **ToolError) *ToolError {
+				return ReadBoolPtr(d, p, want, (**bool)(dst))
+			}
+		}
+		return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, _ **ToolError) *ToolError {
+			return ReadBool(d, p, want, (*bool)(dst))
+		}
+	}
+	allowed := f.Const
+	c, _ := allowed[0].(bool)
+	untyped := f.Type == ""
+	return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, _ **ToolError) *ToolError {
+		v, err := d.Bool()
+		if err != nil {
+			if untyped {
+				return ArgEnumRead(p.String(), err, allowed)
+			}
+			return ArgRead(p.String(), want, err)
+		}
+		if v != c {
+			return ArgNotInEnum(p.String(), v, allowed)
+		}
+		if ptr {
+			*(**bool)(dst) = &v
+		} else {
+			*(*bool)(dst) = v
+		}
+		return nil
+	}
 }
 
 func typeOr(t, def string) string {
@@ -541,6 +589,122 @@ func listReader(s *ArraySchema, t reflect.Type, ptr bool, item reader) reader {
 		storeValue(dst, list, ptr)
 		return nil
 	}
+}
+
+// keyReader reads a number into dst and sets *key to its exact value,
+// which uniqueItems compares.
+type keyReader func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, late **ToolError, key *string) *ToolError
+
+// uniqueListReader reads an array with uniqueItems into a slice of type t,
+// or with ptr a pointer to one: as listReader does, then comparing the
+// items, numbers by their exact values.
+func uniqueListReader(f *FieldDesc, t reflect.Type, ptr bool, where string) (reader, error) {
+	it, et := f.Item, t.Elem()
+	where += "[]"
+	if it.Nullable {
+		return nil, fmt.Errorf("runtime: %s: uniqueItems over nullable items", where)
+	}
+	var item reader
+	var keyed keyReader
+	switch it.Kind {
+	case KindString, KindBool:
+		if it.Kind == KindString && et.Kind() != reflect.String || it.Kind == KindBool && et.Kind() != reflect.Bool {
+			return nil, fmt.Errorf("runtime: %s: a %s value does not fit Go type %s", where, it.Kind, et)
+		}
+		var err error
+		if item, err = compileValue(it, et, where, false); err != nil {
+			return nil, err
+		}
+	case KindInt, KindFloat:
+		s, err := compileNumber(it.Number, where)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case it.Kind == KindInt && et.Kind() == reflect.Int64:
+			keyed = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, late **ToolError, key *string) *ToolError {
+				n, ok, te := readInt[int64](d, &p, s, late, key)
+				store((*int64)(dst), n, ok)
+				return te
+			}
+		case it.Kind == KindInt && et.Kind() == reflect.Int32:
+			keyed = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, late **ToolError, key *string) *ToolError {
+				n, ok, te := readInt[int32](d, &p, s, late, key)
+				store((*int32)(dst), n, ok)
+				return te
+			}
+		case it.Kind == KindFloat && et.Kind() == reflect.Float64:
+			keyed = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, late **ToolError, key *string) *ToolError {
+				v, ok, te := readFloat[float64](d, &p, s, late, key)
+				store((*float64)(dst), v, ok)
+				return te
+			}
+		case it.Kind == KindFloat && et.Kind() == reflect.Float32:
+			keyed = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, late **ToolError, key *string) *ToolError {
+				v, ok, te := readFloat[float32](d, &p, s, late, key)
+				store((*float32)(dst), v, ok)
+				return te
+			}
+		default:
+			return nil, fmt.Errorf("runtime: %s: a %s value does not fit Go type %s", where, it.Kind, et)
+		}
+	default:
+		return nil, fmt.Errorf("runtime: %s: uniqueItems over %s items", where, it.Kind)
+	}
+	s := f.Array
+	want := "array"
+	if s != nil {
+		want = s.Type
+	}
+	zero := reflect.Zero(et)
+	isString := et.Kind() == reflect.String
+	return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+		if err := d.BeginArray(); err != nil {
+			return ArgRead(p.String(), want, err)
+		}
+		list := reflect.MakeSlice(t, 0, 0)
+		var keys []string
+		for i := 0; ; i++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return ArgSyntax(err)
+			}
+			if !more {
+				break
+			}
+			list = reflect.Append(list, zero)
+			at := list.Index(i).Addr().UnsafePointer()
+			if keyed != nil {
+				var key string
+				if te := keyed(d, p.Index(i), at, late, &key); te != nil {
+					return te
+				}
+				keys = append(keys, key)
+			} else if te := item(d, p.Index(i), at, false, late); te != nil {
+				return te
+			}
+		}
+		n := list.Len()
+		if s != nil && (s.MinItems >= 0 && n < s.MinItems || s.MaxItems >= 0 && n > s.MaxItems) {
+			return ArgItems(p.String(), n, s.MinItems, s.MaxItems)
+		}
+		var j, k int
+		var dup bool
+		switch {
+		case keyed != nil:
+			j, k, dup = Duplicate(keys)
+		case isString:
+			// A named string type has the memory of a string.
+			j, k, dup = Duplicate(unsafe.Slice((*string)(list.UnsafePointer()), n))
+		default:
+			j, k, dup = Duplicate(unsafe.Slice((*bool)(list.UnsafePointer()), n))
+		}
+		if dup {
+			return ArgNotUnique(p.String(), j, k, list.Interface())
+		}
+		storeValue(dst, list, ptr)
+		return nil
+	}, nil
 }
 
 // mapReader reads an object into a map of type t, or with ptr a pointer

@@ -330,24 +330,30 @@ func (s *NumberSchema) typ(def string) string {
 // a plain integer). An integer that s allows but T cannot hold goes to
 // late.
 func ReadInt[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
-	n, ok, te := readInt[T](d, &p, s, late)
+	n, ok, te := readInt[T](d, &p, s, late, nil)
 	store(dst, n, ok)
 	return te
 }
 
 // ReadIntPtr is ReadInt for an optional field.
 func ReadIntPtr[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
-	n, ok, te := readInt[T](d, &p, s, late)
+	n, ok, te := readInt[T](d, &p, s, late, nil)
 	store(dst, &n, ok)
 	return te
 }
 
 // readInt reads an integer; ok is false when there is nothing to store.
-func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError) (T, bool, *ToolError) {
+// With key, it sets *key to the integer's exact value (NumberKey) once the
+// schema holds, for uniqueItems.
+func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError, key *string) (T, bool, *ToolError) {
 	n, err := d.Int64()
 	if err != nil {
 		if s == nil {
-			return 0, false, ArgInt(p.String(), "integer", err, nil, nil, late)
+			if te := ArgInt(p.String(), "integer", err, nil, nil, late); te != nil || key == nil {
+				return 0, false, te
+			}
+			*key = OverflowKey(err)
+			return 0, false, nil
 		}
 		if s.Type == "" {
 			return 0, false, ArgEnumRead(p.String(), err, s.Allowed)
@@ -362,6 +368,9 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 		if s.Enum != nil {
 			// No allowed value is beyond int64.
 			return 0, false, ArgNotInEnum(p.String(), OverflowNumber(err), s.Allowed)
+		}
+		if key != nil {
+			*key = OverflowKey(err)
 		}
 		return 0, false, nil
 	}
@@ -378,6 +387,9 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 			return 0, false, ArgIntNotMultiple(p.String(), n, s.Multiple)
 		}
 	}
+	if key != nil {
+		*key = IntKey(n)
+	}
 	if int64(T(n)) != n {
 		Late(late, ArgNotFit(p.String(), n, "int32"))
 		return 0, false, nil
@@ -389,20 +401,22 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 // a plain number). A number that s allows but a float32 cannot hold goes
 // to late.
 func ReadFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
-	f, ok, te := readFloat[T](d, &p, s, late)
+	f, ok, te := readFloat[T](d, &p, s, late, nil)
 	store(dst, f, ok)
 	return te
 }
 
 // ReadFloatPtr is ReadFloat for an optional field.
 func ReadFloatPtr[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
-	f, ok, te := readFloat[T](d, &p, s, late)
+	f, ok, te := readFloat[T](d, &p, s, late, nil)
 	store(dst, &f, ok)
 	return te
 }
 
 // readFloat reads a number; ok is false when there is nothing to store.
-func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError) (T, bool, *ToolError) {
+// With key, it sets *key to the number's exact value (NumberKey) once the
+// schema holds, for uniqueItems.
+func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError, key *string) (T, bool, *ToolError) {
 	num, err := d.Number()
 	if err != nil {
 		if s != nil && s.Type == "" {
@@ -420,6 +434,9 @@ func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSch
 			v := numberValue(string(num))
 			return 0, false, argNotMultiple(p.String(), quoteValue(v), v, s.Multiple)
 		}
+	}
+	if key != nil {
+		*key = NumberKey(num)
 	}
 	is32 := float64(T(float32Probe)) != float32Probe
 	if ferr != nil {

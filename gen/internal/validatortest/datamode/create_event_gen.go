@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolcat/toolcat/runtime"
-	"github.com/toolcat/toolcat/runtime/jsonscan"
-	"regexp"
 	"time"
 )
 
@@ -181,412 +179,48 @@ func createEventMeta() runtime.Meta {
 	}
 }
 
-// createEventValidator returns the validator of create_event's arguments,
-// generated from its schema: it decodes them into CreateEventArgs and
-// checks them in one pass.
+// createEventValidator returns the validator of create_event's arguments:
+// runtime.DataPass reads them in one pass, as createEventArgsDesc describes.
 func createEventValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.OnePass(&createEventArgsObject, scanCreateEventArgs), nil
+	return runtime.DataPass[CreateEventArgs](&createEventArgsDesc)
 }
 
-// The schemas createEventValidator checks the arguments against.
-var (
-	createEventArgsObject                  = runtime.Object{Names: []string{"attendees", "channel", "color", "confirmed", "duration_minutes", "ends_at", "extra", "kind", "labels", "location", "matrix", "metadata", "note", "organizer_email", "priority", "private", "ratio", "recurrence", "reminder", "slots", "starts_at", "tags", "title", "version", "weight"}, Required: []string{"title", "starts_at", "attendees"}, Reject: true}
-	createEventArgsTitleSchema             = runtime.StringSchema{Type: "string", MinLength: 3, MaxLength: 40, Pattern: regexp.MustCompile("^[A-Z]")}
-	createEventArgsKindSchema              = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"meeting", "call", "focus time"}, Allowed: []any{"meeting", "call", "focus time"}}
-	createEventArgsVersionAllowed          = []any{json.Number("2")}
-	createEventArgsChannelAllowed          = []any{"calendar"}
-	createEventArgsStartsAtSchema          = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "date-time"}
-	createEventArgsDurationMinutesSchema   = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 5.0, HasMin: true, Max: 480.0, HasMax: true}, Multiple: runtime.NewMultiple("5")}
-	createEventArgsPrioritySchema          = runtime.NumberSchema{Type: "integer", Enum: []int64{int64(1), int64(2), int64(3)}, Allowed: []any{json.Number("1"), json.Number("2"), json.Number("3")}}
-	createEventArgsWeightSchema            = runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, ExclusiveMin: true, Max: 10.0, HasMax: true, ExclusiveMax: true}, Multiple: runtime.NewMultiple("0.5")}
-	createEventArgsRatioSchema             = runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: -1.5, HasMin: true, Max: 1.5, HasMax: true}}
-	createEventArgsConfirmedAllowed        = []any{true}
-	createEventArgsOrganizerEmailSchema    = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}
-	createEventArgsLocationObject          = runtime.Object{Names: []string{"building", "floor", "room"}, Required: []string{"room"}, Reject: true}
-	createEventArgsLocationRoomSchema      = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}
-	createEventArgsLocationFloorSchema     = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}
-	createEventArgsLocationBuildingSchema  = runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 10}
-	createEventArgsAttendeesItemObject     = runtime.Object{Names: []string{"name", "optional", "role"}, Required: []string{"name"}, Reject: true}
-	createEventArgsAttendeesItemNameSchema = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}
-	createEventArgsAttendeesItemRoleSchema = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"host", "guest"}, Allowed: []any{"host", "guest"}}
-	createEventArgsAttendeesList           = runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 5}
-	createEventArgsTagsItemSchema          = runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: 12}
-	createEventArgsSlotsItemBounds         = runtime.Bounds{Min: 0.0, HasMin: true}
-	createEventArgsMatrixItemList          = runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: -1}
-	createEventArgsLabelsValueSchema       = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 100.0, HasMax: true}}
-	createEventArgsNoteSchema              = runtime.StringSchema{Type: "null or string", MinLength: 2, MaxLength: -1}
-	createEventArgsReminderSchema          = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}
-	createEventArgsEndsAtSchema            = runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date-time"}
-	createEventArgsColorSchema             = runtime.StringSchema{Type: "", MinLength: -1, MaxLength: -1, Enum: []string{"red", "green"}, Allowed: []any{"red", "green"}}
-	createEventArgsRecurrenceObject        = runtime.Object{Names: []string{"every", "skip", "unit"}}
-	createEventArgsRecurrenceDefault       = []byte(`{"Unit":"day","every":1,"skip":[2,10],"unit":"week"}`)
-)
-
-// scanCreateEventArgsLocation reads the members of CreateEventArgsLocation into out; d has read its '{'.
-func scanCreateEventArgsLocation(d *jsonscan.Decoder, at *runtime.Path, out *CreateEventArgsLocation, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = CreateEventArgsLocation{}
-	var seen uint64
-	ms := createEventArgsLocationObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "room":
-			seen |= 1 << 0
-			te = runtime.ReadString(d, at.Key("room"), &createEventArgsLocationRoomSchema, &out.Room)
-		case "floor":
-			seen |= 1 << 1
-			te = runtime.ReadInt(d, at.Key("floor"), &createEventArgsLocationFloorSchema, &out.Floor, late)
-		case "building":
-			seen |= 1 << 2
-			if d.Peek() == jsonscan.Null {
-				if err := d.Null(); err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				out.Building = nil
-			} else {
-				if te := runtime.ReadStringPtr(d, at.Key("building"), &createEventArgsLocationBuildingSchema, &out.Building); te != nil {
-					return te
-				}
-			}
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	if defaults {
-		if seen&(1<<1) == 0 {
-			out.Floor = 1
-		}
-		if seen&(1<<2) == 0 {
-			v := "HQ"
-			out.Building = &v
-		}
-	}
-	return nil
-}
-
-// scanCreateEventArgsAttendeesItem reads the members of CreateEventArgsAttendeesItem into out; d has read its '{'.
-func scanCreateEventArgsAttendeesItem(d *jsonscan.Decoder, at *runtime.Path, out *CreateEventArgsAttendeesItem, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = CreateEventArgsAttendeesItem{}
-	var seen uint64
-	ms := createEventArgsAttendeesItemObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "name":
-			seen |= 1 << 0
-			te = runtime.ReadString(d, at.Key("name"), &createEventArgsAttendeesItemNameSchema, &out.Name)
-		case "optional":
-			seen |= 1 << 1
-			te = runtime.ReadBool(d, at.Key("optional"), "boolean", &out.Optional)
-		case "role":
-			te = runtime.ReadStringPtr(d, at.Key("role"), &createEventArgsAttendeesItemRoleSchema, &out.Role)
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	if defaults {
-		if seen&(1<<1) == 0 {
-			out.Optional = false
-		}
-	}
-	return nil
-}
-
-// scanCreateEventArgsRecurrence reads the members of CreateEventArgsRecurrence into out; d has read its '{'.
-func scanCreateEventArgsRecurrence(d *jsonscan.Decoder, at *runtime.Path, out *CreateEventArgsRecurrence, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = CreateEventArgsRecurrence{}
-	ms := createEventArgsRecurrenceObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "every":
-			te = runtime.ReadIntPtr(d, at.Key("every"), nil, &out.Every, late)
-		case "unit":
-			te = runtime.ReadStringPtr(d, at.Key("unit"), nil, &out.Unit)
-		case "skip":
-			te = runtime.ReadList(d, at.Key("skip"), nil, &out.Skip, func(d *jsonscan.Decoder, p runtime.Path, v *int64) *runtime.ToolError {
-				return runtime.ReadInt(d, p, nil, v, late)
-			})
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	return ms.End(0)
-}
-
-// scanCreateEventArgs reads the members of CreateEventArgs into out; d has read its '{'.
-func scanCreateEventArgs(d *jsonscan.Decoder, at *runtime.Path, out *CreateEventArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = CreateEventArgs{}
-	var seen uint64
-	ms := createEventArgsObject.Members(d, at)
-	for ms.Next() {
-		var te *runtime.ToolError
-		switch string(ms.Key) {
-		case "title":
-			seen |= 1 << 0
-			te = runtime.ReadString(d, at.Key("title"), &createEventArgsTitleSchema, &out.Title)
-		case "kind":
-			seen |= 1 << 3
-			te = runtime.ReadString(d, at.Key("kind"), &createEventArgsKindSchema, &out.Kind)
-		case "version":
-			n, err := d.Int64()
-			if err != nil {
-				return runtime.ArgEnumRead(at.Field("version"), err, createEventArgsVersionAllowed)
-			} else {
-				if n != int64(2) {
-					return runtime.ArgNotInEnum(at.Field("version"), n, createEventArgsVersionAllowed)
-				}
-				out.Version = &n
-			}
-		case "channel":
-			s, err := d.String()
-			if err != nil {
-				return runtime.ArgRead(at.Field("channel"), "string", err)
-			}
-			if s != "calendar" {
-				return runtime.ArgNotInEnum(at.Field("channel"), s, createEventArgsChannelAllowed)
-			}
-			out.Channel = &s
-		case "starts_at":
-			seen |= 1 << 1
-			te = runtime.ReadTime(d, at.Key("starts_at"), &createEventArgsStartsAtSchema, &out.StartsAt, late)
-		case "duration_minutes":
-			seen |= 1 << 4
-			te = runtime.ReadInt(d, at.Key("duration_minutes"), &createEventArgsDurationMinutesSchema, &out.DurationMinutes, late)
-		case "priority":
-			te = runtime.ReadIntPtr(d, at.Key("priority"), &createEventArgsPrioritySchema, &out.Priority, late)
-		case "weight":
-			te = runtime.ReadFloatPtr(d, at.Key("weight"), &createEventArgsWeightSchema, &out.Weight, late)
-		case "ratio":
-			te = runtime.ReadFloatPtr(d, at.Key("ratio"), &createEventArgsRatioSchema, &out.Ratio, late)
-		case "private":
-			seen |= 1 << 5
-			te = runtime.ReadBool(d, at.Key("private"), "boolean", &out.Private)
-		case "confirmed":
-			v, err := d.Bool()
-			if err != nil {
-				return runtime.ArgRead(at.Field("confirmed"), "boolean", err)
-			}
-			if v != true {
-				return runtime.ArgNotInEnum(at.Field("confirmed"), v, createEventArgsConfirmedAllowed)
-			}
-			out.Confirmed = &v
-		case "organizer_email":
-			te = runtime.ReadStringPtr(d, at.Key("organizer_email"), &createEventArgsOrganizerEmailSchema, &out.OrganizerEmail)
-		case "location":
-			te = runtime.ReadObjectPtr(d, at.Key("location"), "object", &out.Location, defaults, late, scanCreateEventArgsLocation)
-		case "attendees":
-			seen |= 1 << 2
-			te = runtime.ReadList(d, at.Key("attendees"), &createEventArgsAttendeesList, &out.Attendees, func(d *jsonscan.Decoder, p runtime.Path, v *CreateEventArgsAttendeesItem) *runtime.ToolError {
-				return runtime.ReadObject(d, p, "object", v, false, late, scanCreateEventArgsAttendeesItem)
-			})
-		case "tags":
-			p := at.Key("tags")
-			if err := d.BeginArray(); err != nil {
-				return runtime.ArgRead(p.String(), "array", err)
-			}
-			list := []string{}
-			for i := 0; ; i++ {
-				more, err := d.NextElem()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					var item string
-					if te := runtime.ReadString(d, p.Index(i), &createEventArgsTagsItemSchema, &item); te != nil {
-						return te
-					}
-					list = append(list, item)
-				}
-			}
-			if len(list) > 4 {
-				return runtime.ArgItems(p.String(), len(list), -1, 4)
-			}
-			if j, k, dup := runtime.Duplicate(list); dup {
-				return runtime.ArgNotUnique(p.String(), j, k, list)
-			}
-			out.Tags = list
-		case "slots":
-			p := at.Key("slots")
-			if err := d.BeginArray(); err != nil {
-				return runtime.ArgRead(p.String(), "array", err)
-			}
-			list := []int64{}
-			var floats []string
-			for i := 0; ; i++ {
-				more, err := d.NextElem()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					var item int64
-					n, err := d.Int64()
-					if err != nil {
-						if te := runtime.ArgInt(p.Elem(i), "integer", err, &createEventArgsSlotsItemBounds, nil, late); te != nil {
-							return te
-						}
-						floats = append(floats, runtime.OverflowKey(err))
-					} else {
-						if !createEventArgsSlotsItemBounds.CheckInt(n) {
-							return runtime.ArgIntOutOfRange(p.Elem(i), n, createEventArgsSlotsItemBounds)
-						}
-						floats = append(floats, runtime.IntKey(n))
-						item = n
-					}
-					list = append(list, item)
-				}
-			}
-			if j, k, dup := runtime.Duplicate(floats); dup {
-				return runtime.ArgNotUnique(p.String(), j, k, list)
-			}
-			out.Slots = list
-		case "matrix":
-			te = runtime.ReadList(d, at.Key("matrix"), nil, &out.Matrix, func(d *jsonscan.Decoder, p runtime.Path, v *[]float64) *runtime.ToolError {
-				return runtime.ReadList(d, p, &createEventArgsMatrixItemList, v, func(d *jsonscan.Decoder, p runtime.Path, v *float64) *runtime.ToolError {
-					return runtime.ReadFloat(d, p, nil, v, late)
-				})
-			})
-		case "labels":
-			p := at.Key("labels")
-			if err := d.BeginObject(); err != nil {
-				return runtime.ArgRead(p.String(), "object", err)
-			}
-			m := map[string]int64{}
-			for {
-				key, more, err := d.NextKey()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					k := string(key)
-					var item int64
-					if te := runtime.ReadInt(d, p.Key(k), &createEventArgsLabelsValueSchema, &item, late); te != nil {
-						return te
-					}
-					m[k] = item
-				}
-			}
-			out.Labels = m
-		case "extra":
-			p := at.Key("extra")
-			if err := d.BeginObject(); err != nil {
-				return runtime.ArgRead(p.String(), "object", err)
-			}
-			m := map[string]any{}
-			for {
-				key, more, err := d.NextKey()
-				if err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				if !more {
-					break
-				}
-				{
-					k := string(key)
-					var item any
-					v, te := runtime.ReadAny(d, p.Key(k), late)
-					if te != nil {
-						return te
-					}
-					item = v
-					m[k] = item
-				}
-			}
-			out.Extra = m
-		case "note":
-			if d.Peek() == jsonscan.Null {
-				if err := d.Null(); err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				out.Note = nil
-			} else {
-				if te := runtime.ReadStringPtr(d, at.Key("note"), &createEventArgsNoteSchema, &out.Note); te != nil {
-					return te
-				}
-			}
-		case "reminder":
-			if d.Peek() == jsonscan.Null {
-				if err := d.Null(); err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				out.Reminder = nil
-			} else {
-				if te := runtime.ReadIntPtr(d, at.Key("reminder"), &createEventArgsReminderSchema, &out.Reminder, late); te != nil {
-					return te
-				}
-			}
-		case "ends_at":
-			if d.Peek() == jsonscan.Null {
-				if err := d.Null(); err != nil {
-					return runtime.ArgSyntax(err)
-				}
-				out.EndsAt = nil
-			} else {
-				if te := runtime.ReadTimePtr(d, at.Key("ends_at"), &createEventArgsEndsAtSchema, &out.EndsAt, late); te != nil {
-					return te
-				}
-			}
-		case "color":
-			te = runtime.ReadStringPtr(d, at.Key("color"), &createEventArgsColorSchema, &out.Color)
-		case "recurrence":
-			seen |= 1 << 6
-			te = runtime.ReadObject(d, at.Key("recurrence"), "object", &out.Recurrence, defaults, late, scanCreateEventArgsRecurrence)
-		case "metadata":
-			v, te := runtime.ReadAny(d, at.Key("metadata"), late)
-			if te != nil {
-				return te
-			}
-			out.Metadata = v
-		default:
-			te = ms.Skip()
-		}
-		if te != nil {
-			return te
-		}
-	}
-	if te := ms.End(seen); te != nil {
-		return te
-	}
-	if defaults {
-		if seen&(1<<3) == 0 {
-			out.Kind = CreateEventArgsKindMeeting
-		}
-		if seen&(1<<4) == 0 {
-			out.DurationMinutes = 30
-		}
-		if seen&(1<<5) == 0 {
-			out.Private = false
-		}
-		if seen&(1<<6) == 0 {
-			_ = runtime.UnmarshalExact(createEventArgsRecurrenceDefault, &out.Recurrence)
-		}
-	}
-	return nil
-}
+// createEventArgsDesc describes create_event's arguments and their schema.
+var createEventArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"attendees", "channel", "color", "confirmed", "duration_minutes", "ends_at", "extra", "kind", "labels", "location", "matrix", "metadata", "note", "organizer_email", "priority", "private", "ratio", "recurrence", "reminder", "slots", "starts_at", "tags", "title", "version", "weight"}, Required: []string{"title", "starts_at", "attendees"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "title", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 3, MaxLength: 40, PatternSource: "^[A-Z]"}, Seen: 1 << 0},
+	{Key: "kind", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"meeting", "call", "focus time"}, Allowed: []any{"meeting", "call", "focus time"}}, Seen: 1 << 3, Default: "\"meeting\""},
+	{Key: "version", Field: 2, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "", Enum: []int64{int64(2)}, Allowed: []any{json.Number("2")}}},
+	{Key: "channel", Field: 3, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"calendar"}, Allowed: []any{"calendar"}}},
+	{Key: "starts_at", Field: 4, Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "date-time"}, Seen: 1 << 1},
+	{Key: "duration_minutes", Field: 5, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 5.0, HasMin: true, Max: 480.0, HasMax: true}, MultipleOf: "5"}, Seen: 1 << 4, Default: "30"},
+	{Key: "priority", Field: 6, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Enum: []int64{int64(1), int64(2), int64(3)}, Allowed: []any{json.Number("1"), json.Number("2"), json.Number("3")}}},
+	{Key: "weight", Field: 7, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, ExclusiveMin: true, Max: 10.0, HasMax: true, ExclusiveMax: true}, MultipleOf: "0.5"}},
+	{Key: "ratio", Field: 8, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: -1.5, HasMin: true, Max: 1.5, HasMax: true}}},
+	{Key: "private", Field: 9, Kind: runtime.KindBool, Seen: 1 << 5, Default: "false"},
+	{Key: "confirmed", Field: 10, Kind: runtime.KindBool, Type: "boolean", Const: []any{true}},
+	{Key: "organizer_email", Field: 11, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}},
+	{Key: "location", Field: 12, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"building", "floor", "room"}, Required: []string{"room"}, Reject: true}, Fields: []runtime.FieldDesc{
+		{Key: "room", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+		{Key: "floor", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}, Seen: 1 << 1, Default: "1"},
+		{Key: "building", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 10}, Nullable: true, Seen: 1 << 2, Default: "\"HQ\""}}}, Defaults: true},
+	{Key: "attendees", Field: 13, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 5}, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"name", "optional", "role"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
+		{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+		{Key: "optional", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "false"},
+		{Key: "role", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"host", "guest"}, Allowed: []any{"host", "guest"}}}}}}, Seen: 1 << 2},
+	{Key: "tags", Field: 14, Kind: runtime.KindList, Unique: true, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 4}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: 12}}},
+	{Key: "slots", Field: 15, Kind: runtime.KindList, Unique: true, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}}},
+	{Key: "matrix", Field: 16, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: -1}, Item: &runtime.FieldDesc{Kind: runtime.KindFloat}}},
+	{Key: "labels", Field: 17, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 100.0, HasMax: true}}}},
+	{Key: "extra", Field: 18, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindAny}},
+	{Key: "note", Field: 19, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: 2, MaxLength: -1}, Nullable: true},
+	{Key: "reminder", Field: 20, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}, Nullable: true},
+	{Key: "ends_at", Field: 21, Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date-time"}, Nullable: true},
+	{Key: "color", Field: 22, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "", MinLength: -1, MaxLength: -1, Enum: []string{"red", "green"}, Allowed: []any{"red", "green"}}},
+	{Key: "recurrence", Field: 23, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"every", "skip", "unit"}}, Fields: []runtime.FieldDesc{
+		{Key: "every", Kind: runtime.KindInt},
+		{Key: "unit", Field: 1, Kind: runtime.KindString},
+		{Key: "skip", Field: 2, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindInt}}}}, Defaults: true, Seen: 1 << 6, Default: "{\"Unit\":\"day\",\"every\":1,\"skip\":[2,10],\"unit\":\"week\"}"},
+	{Key: "metadata", Field: 24, Kind: runtime.KindAny}}}
 
 // createEventTool binds an implementation of CreateEvent to the runtime.
 func createEventTool(impl CreateEvent) (runtime.Tool, error) {

@@ -19,7 +19,7 @@ import (
 
 // dataTools are the tools whose validators are data-mode ones: a tool
 // that falls back to one-pass code fails TestDataModeTools.
-var dataTools = []string{"assign_task", "list_invoices", "log_note", "ping_host", "search_notes", "update_settings"}
+var dataTools = []string{"assign_task", "create_event", "list_invoices", "log_note", "ping_host", "search_notes", "update_settings"}
 
 var dataPass = regexp.MustCompile(`return runtime\.DataPass\[\w+\]\(&\w+\)`)
 
