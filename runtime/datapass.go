@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -159,21 +160,24 @@ func dataPass(typ reflect.Type, d *StructDesc) (Validator, error) {
 		return nil, err
 	}
 	one := func(raw []byte) (any, *ToolError) {
-		a := reflect.New(typ)
-		var dec jsonscan.Decoder
+		// The decoder and the late error are passed to readers called
+		// through func values, so they would escape: they are reused.
+		st := dpStates.Get().(*dpState)
+		defer st.release()
+		dec := &st.dec
 		dec.Reset(NormalizeArgs(raw))
 		if err := dec.BeginObject(); err != nil {
 			return nil, ArgRead("", "object", err)
 		}
-		var late *ToolError
-		if te := top.scan(&dec, nil, a.UnsafePointer(), true, &late); te != nil {
+		a := reflect.New(typ)
+		if te := top.scan(dec, nil, a.UnsafePointer(), true, &st.late); te != nil {
 			return nil, te
 		}
 		if err := dec.End(); err != nil {
 			return nil, ArgSyntax(err)
 		}
-		if late != nil {
-			return nil, late
+		if st.late != nil {
+			return nil, st.late
 		}
 		return a.Interface(), nil
 	}
@@ -185,6 +189,20 @@ func dataPass(typ reflect.Type, d *StructDesc) (Validator, error) {
 		}
 		return a, nil
 	}), nil
+}
+
+// dpState is what one validation needs besides its value.
+type dpState struct {
+	dec  jsonscan.Decoder
+	late *ToolError
+}
+
+var dpStates = sync.Pool{New: func() any { return new(dpState) }}
+
+func (st *dpState) release() {
+	st.dec.Reset(nil) // keep no reference to the arguments
+	st.late = nil
+	dpStates.Put(st)
 }
 
 // reader reads the next value of d into the memory at ptr, of the Go
