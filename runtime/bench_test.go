@@ -295,3 +295,14 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDataPass times what building a registry costs a data-mode
+// tool: DataPass on the descriptor of a tool of the synthetic catalog.
+func BenchmarkDataPass(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := runtime.DataPass[synthArgs](&synthDesc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

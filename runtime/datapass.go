@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -155,8 +154,11 @@ func DataPass[T any](d *StructDesc) (Validator, error) {
 }
 
 func dataPass(typ reflect.Type, d *StructDesc) (Validator, error) {
-	top, err := compileStruct(d, typ, typ.String())
+	top, err := compileStruct(d, typ)
 	if err != nil {
+		if e, ok := err.(*descError); ok {
+			return nil, fmt.Errorf("runtime: DataPass: %s%s: %w", typ, e.path, e.err)
+		}
 		return nil, err
 	}
 	one := func(raw []byte) (any, *ToolError) {
@@ -226,16 +228,41 @@ type dpField struct {
 	setDefault func(ptr unsafe.Pointer)
 }
 
+// descError is a descriptor that does not fit its Go type, at path in
+// it (.Filter.Tags[]); the path is made as the error goes up, so that a
+// descriptor that fits costs nothing for it.
+type descError struct {
+	path string
+	err  error
+}
+
+func (e *descError) Error() string { return e.path + ": " + e.err.Error() }
+
+func (e *descError) Unwrap() error { return e.err }
+
+func descErr(format string, args ...any) error {
+	return &descError{err: fmt.Errorf(format, args...)}
+}
+
+// within adds step (".Name", "[]") in front of the path of err, a
+// *descError.
+func within(err error, step string) error {
+	if e, ok := err.(*descError); ok {
+		e.path = step + e.path
+	}
+	return err
+}
+
 // manyFields is where looking a key up in a map beats comparing it with
 // each field's.
 const manyFields = 12
 
-func compileStruct(d *StructDesc, typ reflect.Type, where string) (*dpStruct, error) {
+func compileStruct(d *StructDesc, typ reflect.Type) (*dpStruct, error) {
 	if d == nil {
-		return nil, fmt.Errorf("runtime: %s: no descriptor", where)
+		return nil, descErr("no descriptor")
 	}
 	if typ.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("runtime: %s: a descriptor of an object needs a struct, not %s", where, typ)
+		return nil, descErr("a descriptor of an object needs a struct, not %s", typ)
 	}
 	s := &dpStruct{obj: &d.Object, typ: typ, fields: make([]dpField, len(d.Fields))}
 	if len(d.Fields) > manyFields {
@@ -244,18 +271,17 @@ func compileStruct(d *StructDesc, typ reflect.Type, where string) (*dpStruct, er
 	for i := range d.Fields {
 		f := &d.Fields[i]
 		if f.Field < 0 || f.Field >= typ.NumField() {
-			return nil, fmt.Errorf("runtime: %s: property %q: field %d, and %s has %d", where, f.Key, f.Field, typ, typ.NumField())
+			return nil, descErr("property %q: field %d, and %s has %d", f.Key, f.Field, typ, typ.NumField())
 		}
 		sf := typ.Field(f.Field)
-		at := where + "." + sf.Name
-		r, err := compileValue(f, sf.Type, at, true)
+		r, err := compileValue(f, sf.Type, true)
 		if err != nil {
-			return nil, err
+			return nil, within(err, "."+sf.Name)
 		}
 		df := dpField{key: f.Key, off: sf.Offset, seen: f.Seen, read: r}
 		if f.Default != "" {
-			if df.setDefault, err = compileDefault(f, sf.Type, at); err != nil {
-				return nil, err
+			if df.setDefault, err = compileDefault(f, sf.Type); err != nil {
+				return nil, within(err, "."+sf.Name)
 			}
 			s.defaults = append(s.defaults, i)
 		}
@@ -317,13 +343,13 @@ var timeType = reflect.TypeFor[time.Time]()
 
 // compileValue makes the reader of f into a value of Go type t; field
 // says t is a struct field's (which may be a pointer), not an item's.
-func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reader, error) {
+func compileValue(f *FieldDesc, t reflect.Type, field bool) (reader, error) {
 	elem, ptr := t, false
 	if t.Kind() == reflect.Pointer && field {
 		elem, ptr = t.Elem(), true
 	}
 	bad := func() (reader, error) {
-		return nil, fmt.Errorf("runtime: %s: a %s value does not fit Go type %s", where, f.Kind, t)
+		return nil, descErr("a %s value does not fit Go type %s", f.Kind, t)
 	}
 	var r reader
 	switch f.Kind {
@@ -331,7 +357,7 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 		if elem.Kind() != reflect.String {
 			return bad()
 		}
-		s, err := compileString(f.String, where)
+		s, err := compileString(f.String)
 		if err != nil {
 			return nil, err
 		}
@@ -349,7 +375,7 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 		if elem != timeType {
 			return bad()
 		}
-		s, err := compileString(f.String, where)
+		s, err := compileString(f.String)
 		if err != nil {
 			return nil, err
 		}
@@ -363,7 +389,7 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 			}
 		}
 	case KindInt:
-		s, err := compileNumber(f.Number, where)
+		s, err := compileNumber(f.Number)
 		if err != nil {
 			return nil, err
 		}
@@ -388,7 +414,7 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 			return bad()
 		}
 	case KindFloat:
-		s, err := compileNumber(f.Number, where)
+		s, err := compileNumber(f.Number)
 		if err != nil {
 			return nil, err
 		}
@@ -418,7 +444,7 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 		}
 		if len(f.Const) > 0 {
 			if _, ok := f.Const[0].(bool); !ok || len(f.Const) != 1 {
-				return nil, fmt.Errorf("runtime: %s: the const of a boolean is %v", where, f.Const)
+				return nil, descErr("the const of a boolean is %v", f.Const)
 			}
 		}
 		r = boolReader(f, ptr)
@@ -426,7 +452,7 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 		if elem.Kind() != reflect.Struct || elem == timeType {
 			return bad()
 		}
-		s, err := compileStruct(f.Struct, elem, where)
+		s, err := compileStruct(f.Struct, elem)
 		if err != nil {
 			return nil, err
 		}
@@ -455,18 +481,18 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 			return bad()
 		}
 		if f.Item == nil {
-			return nil, fmt.Errorf("runtime: %s: an array without an item descriptor", where)
+			return nil, descErr("an array without an item descriptor")
 		}
 		if f.Unique {
 			var err error
-			if r, err = uniqueListReader(f, elem, ptr, where); err != nil {
-				return nil, err
+			if r, err = uniqueListReader(f, elem, ptr); err != nil {
+				return nil, within(err, "[]")
 			}
 			break
 		}
-		item, err := compileValue(f.Item, elem.Elem(), where+"[]", false)
+		item, err := compileValue(f.Item, elem.Elem(), false)
 		if err != nil {
-			return nil, err
+			return nil, within(err, "[]")
 		}
 		r = listReader(f.Array, elem, ptr, item)
 	case KindMap:
@@ -476,8 +502,8 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 		var item reader
 		if f.Item != nil {
 			var err error
-			if item, err = compileValue(f.Item, elem.Elem(), where+"[]", false); err != nil {
-				return nil, err
+			if item, err = compileValue(f.Item, elem.Elem(), false); err != nil {
+				return nil, within(err, "[]")
 			}
 		}
 		r = mapReader(typeOr(f.Type, "object"), elem, ptr, item)
@@ -505,7 +531,7 @@ func compileValue(f *FieldDesc, t reflect.Type, where string, field bool) (reade
 			}
 		}
 	default:
-		return nil, fmt.Errorf("runtime: %s: unknown kind %d", where, f.Kind)
+		return nil, descErr("unknown kind %d", f.Kind)
 	}
 	if !f.Nullable {
 		return r, nil
@@ -616,25 +642,24 @@ type keyReader func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, late **Tool
 // uniqueListReader reads an array with uniqueItems into a slice of type t,
 // or with ptr a pointer to one: as listReader does, then comparing the
 // items, numbers by their exact values.
-func uniqueListReader(f *FieldDesc, t reflect.Type, ptr bool, where string) (reader, error) {
+func uniqueListReader(f *FieldDesc, t reflect.Type, ptr bool) (reader, error) {
 	it, et := f.Item, t.Elem()
-	where += "[]"
 	if it.Nullable {
-		return nil, fmt.Errorf("runtime: %s: uniqueItems over nullable items", where)
+		return nil, descErr("uniqueItems over nullable items")
 	}
 	var item reader
 	var keyed keyReader
 	switch it.Kind {
 	case KindString, KindBool:
 		if it.Kind == KindString && et.Kind() != reflect.String || it.Kind == KindBool && et.Kind() != reflect.Bool {
-			return nil, fmt.Errorf("runtime: %s: a %s value does not fit Go type %s", where, it.Kind, et)
+			return nil, descErr("a %s value does not fit Go type %s", it.Kind, et)
 		}
 		var err error
-		if item, err = compileValue(it, et, where, false); err != nil {
+		if item, err = compileValue(it, et, false); err != nil {
 			return nil, err
 		}
 	case KindInt, KindFloat:
-		s, err := compileNumber(it.Number, where)
+		s, err := compileNumber(it.Number)
 		if err != nil {
 			return nil, err
 		}
@@ -664,10 +689,10 @@ func uniqueListReader(f *FieldDesc, t reflect.Type, ptr bool, where string) (rea
 				return te
 			}
 		default:
-			return nil, fmt.Errorf("runtime: %s: a %s value does not fit Go type %s", where, it.Kind, et)
+			return nil, descErr("a %s value does not fit Go type %s", it.Kind, et)
 		}
 	default:
-		return nil, fmt.Errorf("runtime: %s: uniqueItems over %s items", where, it.Kind)
+		return nil, descErr("uniqueItems over %s items", it.Kind)
 	}
 	s := f.Array
 	want := "array"
@@ -780,27 +805,45 @@ func storeValue(dst unsafe.Pointer, v reflect.Value, ptr bool) {
 }
 
 // compileString returns s with its pattern compiled from PatternSource.
-func compileString(s *StringSchema, where string) (*StringSchema, error) {
+func compileString(s *StringSchema) (*StringSchema, error) {
 	if s == nil || s.PatternSource == "" || s.Pattern != nil {
 		return s, nil
 	}
-	re, err := regexp.Compile(s.PatternSource)
+	re, err := compilePattern(s.PatternSource)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: %s: pattern: %w", where, err)
+		return nil, descErr("pattern: %w", err)
 	}
 	c := *s
 	c.Pattern = re
 	return &c, nil
 }
 
+// patterns are the patterns DataPass compiled, by source: a catalog of
+// thousands of tools repeats a few patterns, and a Regexp is safe for
+// concurrent use. Their sources are the descriptors', which are package
+// variables, so there are as many as the program has.
+var patterns sync.Map // string → *regexp.Regexp
+
+func compilePattern(src string) (*regexp.Regexp, error) {
+	if re, ok := patterns.Load(src); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, err
+	}
+	patterns.Store(src, re)
+	return re, nil
+}
+
 // compileNumber returns s with its multipleOf parsed from MultipleOf.
-func compileNumber(s *NumberSchema, where string) (*NumberSchema, error) {
+func compileNumber(s *NumberSchema) (*NumberSchema, error) {
 	if s == nil || s.MultipleOf == "" || s.Multiple != nil {
 		return s, nil
 	}
 	m, err := parseMultiple(s.MultipleOf)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: %s: %w", where, err)
+		return nil, descErr("%w", err)
 	}
 	c := *s
 	c.Multiple = m
@@ -810,19 +853,24 @@ func compileNumber(s *NumberSchema, where string) (*NumberSchema, error) {
 // compileDefault decodes the default of f once and returns what stores it
 // in a field of type t: a copy of a scalar each time, or a fresh decoding
 // of an object, an array or a time, as generated code does.
-func compileDefault(f *FieldDesc, t reflect.Type, where string) (func(unsafe.Pointer), error) {
+func compileDefault(f *FieldDesc, t reflect.Type) (func(unsafe.Pointer), error) {
 	raw := []byte(f.Default)
 	elem, ptr := t, t.Kind() == reflect.Pointer
 	if ptr {
 		elem = t.Elem()
 	}
 	bad := func(err error) (func(unsafe.Pointer), error) {
-		return nil, fmt.Errorf("runtime: %s: default %s: %v", where, f.Default, err)
+		return nil, descErr("default %s: %v", f.Default, err)
 	}
 	switch f.Kind {
 	case KindString:
-		var v string
-		if err := json.Unmarshal(raw, &v); err != nil {
+		var d jsonscan.Decoder
+		d.Reset(raw)
+		v, err := d.String()
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
 			return bad(err)
 		}
 		if ptr {
