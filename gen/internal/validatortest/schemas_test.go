@@ -73,6 +73,11 @@ var schemaRegressions = []struct {
 		[]string{`{}`, `{"n": 9007199254740993}`, `{"e": 9007199254740992}`, `{"e": 9007199254740993.0}`, `{"e": 9.223372036854775807e18}`, `{"c": 9007199254740992}`, `{"c": 90071992547409930e-1}`,
 			`{"b": 4611686018427387904.0}`, `{"b": -9007199254740993}`, `{"b": -9007199254740992.0}`, `{"u": [9007199254740992, 9007199254740993]}`, `{"u": [9007199254740993, 9007199254740993.0]}`, `{"u": [9223372036854775808, 9223372036854775809]}`,
 			`{"b": 4611686018427387905}`, `{"b": 1e19}`, `{"Size": 1000, "\u017fize": 1000, "\u212aind": 7, "KIND": 1, "o": {"M": 1e400}}`, `{"o": {"m": 1e19}}`, `{"o": {"m": 9007199254740993.0}}`}},
+	// The data-mode and code-mode errors of an array of enum items that
+	// are not unique hold lists of two packages' types: they are compared
+	// as JSON.
+	{0, true, "strip", `{"type": "object", "properties": {"a,b": {"type": "array", "items": {"enum": ["red", "green"], "default": "red"}, "uniqueItems": true}}}`,
+		[]string{`{"a,b":["green","red","green"]}`, `{"a,b":["green","red"]}`}},
 	// A float32 beyond float64's range was reported as beyond float64.
 	{0, true, "", `{"type": "object", "properties": {"f": {"type": "number", "format": "float", "minimum": 0}, "u": {"type": "array", "items": {"type": "number", "format": "float"}, "uniqueItems": true}, "c": {"type": "number", "format": "float", "const": 1.5}, "d": {"type": "number", "const": 0.5}}}`,
 		[]string{`{"f": 1e400}`, `{"f": 1e39}`, `{"u": [1e400]}`, `{"u": [1e39, 1]}`, `{"u": [1.0000000000000000001, 1]}`, `{"c": 1e400}`, `{"c": 1.50}`, `{"d": 0.50000000000000000001}`, `{"d": 5e-1}`}},
