@@ -338,7 +338,7 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 	// values both allow: either way, a value outside is refused listing
 	// the enum's values, or the const.
 	c := s.Get("const")
-	if c != nil && t.Kind != kBool && t.Kind != kInt && t.Kind != kString && t.Kind != kEnum {
+	if c != nil && t.Kind != kBool && t.Kind != kInt && t.Kind != kFloat && t.Kind != kString && t.Kind != kEnum {
 		return nil, false
 	}
 	var allowed jen.Code
@@ -381,6 +381,11 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 			n.add("MultipleOf", jen.Lit(m.Num))
 		}
 		switch e := s.Get("enum"); {
+		case c != nil && t.Kind == kFloat:
+			// Compared exactly with the number as written.
+			n.add("Const", jen.Lit(mustFloat(c)))
+			n.add("HasConst", jen.True())
+			n.add("Allowed", allowed)
 		case c != nil:
 			n.add("Enum", jen.Index().Int64().Values(constEnum(c, e)...))
 			n.add("Allowed", allowed)

@@ -313,6 +313,10 @@ type NumberSchema struct {
 	// MultipleOf is the multipleOf as written, which DataPass parses into
 	// Multiple: a descriptor gives it as data.
 	MultipleOf string
+	// Const, with HasConst, is the const of a number (not an integer),
+	// which a float64 holds exactly; Allowed lists it.
+	Const    float64
+	HasConst bool
 	// Enum lists the allowed integers; nil allows any.
 	Enum []int64
 	// Allowed is Enum as errors list it.
@@ -425,6 +429,9 @@ func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSch
 		return 0, false, ArgRead(p.String(), s.typ("number"), err)
 	}
 	f, ferr := strconv.ParseFloat(string(num), 64) // ±Inf beyond float64
+	if s != nil && s.HasConst && !NumberIs(num, f, s.Const) {
+		return 0, false, ArgNotInEnum(p.String(), numberValue(string(num)), s.Allowed)
+	}
 	if s != nil {
 		// As written, exactly: f decides unless it is at a bound.
 		if s.Bounds != nil && !s.Bounds.inside(f) && !s.Bounds.CheckNumber(string(num), f) {

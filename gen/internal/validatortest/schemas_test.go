@@ -213,16 +213,19 @@ func runSchemaBatch(t *testing.T, seeds []uint64, n int, regressions bool) {
 			t.Errorf("%s mode, %s, seed %d (reproduce with -run TestDifferentialSchemas -args -schemafuzz.seed=%d): %s\nschema: %s\npolicy: %q", pkg.mode, rt.name, rt.seed, rt.seed, f.Msg, rt.JSON(), rt.policy)
 		}
 	}
-	inData := 0
+	inData, stillCode := 0, 0
 	for _, data := range dataFiles {
 		if dataPassArgs.Match(data) {
 			inData++
+		}
+		if onePassArgs.Match(data) {
+			stillCode++
 		}
 	}
 	if inData == 0 {
 		t.Error("no tool of the batch has a data-mode validator: data mode is not compared")
 	}
-	t.Logf("%d random schemas compared (%d with a data-mode validator), %d refused by Generate for their values, %d arguments each", len(tools), inData, refused, n)
+	t.Logf("%d random schemas compared (in data mode, %d with a descriptor, %d with code), %d refused by Generate for their values, %d arguments each", len(tools), inData, stillCode, refused, n)
 }
 
 // onePassIn reports whether the generated files hold a one-pass
