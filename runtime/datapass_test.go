@@ -228,3 +228,27 @@ func FuzzDataPass(f *testing.F) {
 		}
 	})
 }
+
+// One validator serves calls on many goroutines (go test -race).
+func TestDataPassConcurrent(t *testing.T) {
+	data, general := synthValidators(t)
+	done := make(chan string)
+	for g := range 8 {
+		go func() {
+			msg := ""
+			for i := range 50 {
+				in := synthSeeds[(g+i)%len(synthSeeds)]
+				if m := compareValidators(data, general, []byte(in)); m != "" {
+					msg = in + ": " + m
+					break
+				}
+			}
+			done <- msg
+		}()
+	}
+	for range 8 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
