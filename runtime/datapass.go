@@ -154,7 +154,7 @@ func DataPass[T any](d *StructDesc) (Validator, error) {
 }
 
 func dataPass(typ reflect.Type, d *StructDesc) (Validator, error) {
-	top, err := compileStruct(d, typ)
+	top, err := compileStruct(d, typ, 0)
 	if err != nil {
 		if e, ok := err.(*descError); ok {
 			return nil, fmt.Errorf("runtime: DataPass: %s%s: %w", typ, e.path, e.err)
@@ -257,9 +257,13 @@ func within(err error, step string) error {
 // each field's.
 const manyFields = 12
 
-func compileStruct(d *StructDesc, typ reflect.Type) (*dpStruct, error) {
+func compileStruct(d *StructDesc, typ reflect.Type, depth int) (*dpStruct, error) {
 	if d == nil {
 		return nil, descErr("no descriptor")
+	}
+	if depth > jsonscan.MaxDepth {
+		// Only a descriptor built at run time can hold itself.
+		return nil, descErr("descriptors nested more than %d deep: does one hold itself?", jsonscan.MaxDepth)
 	}
 	if typ.Kind() != reflect.Struct {
 		return nil, descErr("a descriptor of an object needs a struct, not %s", typ)
@@ -274,7 +278,7 @@ func compileStruct(d *StructDesc, typ reflect.Type) (*dpStruct, error) {
 			return nil, descErr("property %q: field %d, and %s has %d", f.Key, f.Field, typ, typ.NumField())
 		}
 		sf := typ.Field(f.Field)
-		r, err := compileValue(f, sf.Type, true)
+		r, err := compileValue(f, sf.Type, true, depth+1)
 		if err != nil {
 			return nil, within(err, "."+sf.Name)
 		}
@@ -343,7 +347,7 @@ var timeType = reflect.TypeFor[time.Time]()
 
 // compileValue makes the reader of f into a value of Go type t; field
 // says t is a struct field's (which may be a pointer), not an item's.
-func compileValue(f *FieldDesc, t reflect.Type, field bool) (reader, error) {
+func compileValue(f *FieldDesc, t reflect.Type, field bool, depth int) (reader, error) {
 	elem, ptr := t, false
 	if t.Kind() == reflect.Pointer && field {
 		elem, ptr = t.Elem(), true
@@ -452,7 +456,7 @@ func compileValue(f *FieldDesc, t reflect.Type, field bool) (reader, error) {
 		if elem.Kind() != reflect.Struct || elem == timeType {
 			return bad()
 		}
-		s, err := compileStruct(f.Struct, elem)
+		s, err := compileStruct(f.Struct, elem, depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -485,12 +489,12 @@ func compileValue(f *FieldDesc, t reflect.Type, field bool) (reader, error) {
 		}
 		if f.Unique {
 			var err error
-			if r, err = uniqueListReader(f, elem, ptr); err != nil {
+			if r, err = uniqueListReader(f, elem, ptr, depth); err != nil {
 				return nil, within(err, "[]")
 			}
 			break
 		}
-		item, err := compileValue(f.Item, elem.Elem(), false)
+		item, err := compileValue(f.Item, elem.Elem(), false, depth+1)
 		if err != nil {
 			return nil, within(err, "[]")
 		}
@@ -502,7 +506,7 @@ func compileValue(f *FieldDesc, t reflect.Type, field bool) (reader, error) {
 		var item reader
 		if f.Item != nil {
 			var err error
-			if item, err = compileValue(f.Item, elem.Elem(), false); err != nil {
+			if item, err = compileValue(f.Item, elem.Elem(), false, depth+1); err != nil {
 				return nil, within(err, "[]")
 			}
 		}
@@ -642,7 +646,7 @@ type keyReader func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, late **Tool
 // uniqueListReader reads an array with uniqueItems into a slice of type t,
 // or with ptr a pointer to one: as listReader does, then comparing the
 // items, numbers by their exact values.
-func uniqueListReader(f *FieldDesc, t reflect.Type, ptr bool) (reader, error) {
+func uniqueListReader(f *FieldDesc, t reflect.Type, ptr bool, depth int) (reader, error) {
 	it, et := f.Item, t.Elem()
 	if it.Nullable {
 		return nil, descErr("uniqueItems over nullable items")
@@ -655,7 +659,7 @@ func uniqueListReader(f *FieldDesc, t reflect.Type, ptr bool) (reader, error) {
 			return nil, descErr("a %s value does not fit Go type %s", it.Kind, et)
 		}
 		var err error
-		if item, err = compileValue(it, et, false); err != nil {
+		if item, err = compileValue(it, et, false, depth+1); err != nil {
 			return nil, err
 		}
 	case KindInt, KindFloat:

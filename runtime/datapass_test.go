@@ -252,3 +252,23 @@ func TestDataPassConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// A descriptor built at run time that holds itself is an error, not an
+// endless recursion.
+func TestDataPassCyclicDescriptor(t *testing.T) {
+	type node struct {
+		Next *node
+		List []node
+	}
+	d := &runtime.StructDesc{Object: runtime.Object{Names: []string{"next"}}}
+	d.Fields = []runtime.FieldDesc{{Key: "next", Kind: runtime.KindStruct, Struct: d}}
+	if _, err := runtime.DataPass[node](d); err == nil || !strings.Contains(err.Error(), "does one hold itself?") {
+		t.Errorf("a descriptor holding itself: %v", err)
+	}
+	item := &runtime.FieldDesc{Kind: runtime.KindStruct}
+	l := &runtime.StructDesc{Fields: []runtime.FieldDesc{{Key: "list", Field: 1, Kind: runtime.KindList, Item: item}}}
+	item.Struct = l
+	if _, err := runtime.DataPass[node](l); err == nil || !strings.Contains(err.Error(), "does one hold itself?") {
+		t.Errorf("a descriptor holding itself through its items: %v", err)
+	}
+}
