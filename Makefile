@@ -124,6 +124,8 @@ demo: build
 
 # The hardware tools are a compiled catalog too.
 GEN_DIRS += hardware
+# Catalogs compiled with --validators=data, as out-dir=catalog-dir.
+GEN_DATA_DIRS := gen/internal/validatortest/datamode=gen/internal/validatortest/catalog
 
 # Files generated from the code: the format's JSON Schema and the rule
 # reference.
@@ -135,6 +137,7 @@ generate: build
 check-generate: build
 	@$(BIN) schema | diff -u $(SCHEMA) - || { echo "$(SCHEMA) is stale: run make generate"; exit 1; }
 	@for d in $(GEN_DIRS); do $(BIN) gen --check --out $$d $$d/catalog || exit 1; done
+	@for p in $(GEN_DATA_DIRS); do $(BIN) gen --check --validators=data --out $${p%%=*} $${p#*=} || exit 1; done
 	@for d in $(DOCS_DIRS); do $(BIN) docs --check --out $$d/docs $$d/catalog || exit 1; done
 	@$(BIN) lint --rules --format markdown | diff -u $(RULESDOC) - || { echo "$(RULESDOC) is stale: run make generate"; exit 1; }
 
@@ -162,6 +165,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeExact -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/
+	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/datamode/
+	$(GO) test -run '^$$' -fuzz FuzzDataPass -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzUntrusted -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzSessionCall -fuzztime $(FUZZTIME) ./runtime/

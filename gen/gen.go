@@ -95,7 +95,7 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	m, err := buildModel(cat, true, o.cache)
+	m, err := buildModel(cat, true, o.cache, o.validators)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +182,9 @@ type model struct {
 	tools []*toolModel
 	dir   string // see RelativeTo
 	cache Cache  // see WithCache
+	// validators is the mode of the argument validators (see
+	// WithValidators).
+	validators ValidatorMode
 
 	relFiles map[string]string // catalog file → its name relative to dir
 }
@@ -202,6 +205,9 @@ func (m *model) key(t *toolModel) string {
 		h.Write([]byte{0})
 	}
 	h.Write(t.entryKey)
+	if t.data {
+		h.Write([]byte("validators: data"))
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -298,6 +304,8 @@ type toolModel struct {
 	// fallback lists why the general validator validates the arguments;
 	// empty when the one-pass validator does.
 	fallback []string
+	// data says the validator is a data-mode one (see WithValidators).
+	data bool
 	// vasked and vnames are the names the one-pass validator asks for, in
 	// order, and those it was given: its package variables and scan
 	// functions.
@@ -357,8 +365,9 @@ var reserved = append([]string{"Tools", "NewRegistry", "Metas", bindingsVar, con
 // With validators false, the validators' own names are left out: what
 // scaffolds need is decided before them.
 //
-// A cache that is a NamesCache keeps what the validators ask for.
-func buildModel(cat *catalog.Catalog, validators bool, cache Cache) (*model, error) {
+// A cache that is a NamesCache keeps what the validators ask for. mode
+// chooses the validators' kind (see WithValidators).
+func buildModel(cat *catalog.Catalog, validators bool, cache Cache, mode ValidatorMode) (*model, error) {
 	m := &model{cat: cat, pkg: cat.Package}
 	if m.pkg == "" {
 		m.pkg = "tools"
@@ -479,10 +488,18 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache) (*model, err
 	// its tool alone, not on the names it gets: each is built once, in
 	// parallel, to learn it, and then named in order.
 	nc, _ := cache.(NamesCache)
+	data := dataMode(mode, cat)
 	parallel(len(m.tools), func(i int) {
 		tm := m.tools[i]
 		if len(tm.fallback) > 0 {
 			return
+		}
+		if data {
+			if _, ok := dataDesc(tm); ok {
+				tm.data = true
+				tm.vasked = []string{dataDescName(tm)}
+				return
+			}
 		}
 		// What the validator asks for depends on what the file's key
 		// covers so far: the catalog entry and the names decided.

@@ -22,7 +22,7 @@ func BenchmarkBuildModel1000(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := buildModel(cat, c.validators, nil); err != nil {
+				if _, err := buildModel(cat, c.validators, nil, ValidatorsCode); err != nil {
 					b.Fatal(err)
 				}
 			}

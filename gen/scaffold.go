@@ -48,7 +48,7 @@ type Method struct {
 // Scaffolds returns the implementation files of cat's tools and the
 // conformance test's file, for the CLI to write where they do not exist.
 func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
-	m, err := buildModel(cat, false, nil)
+	m, err := buildModel(cat, false, nil, ValidatorsCode)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,10 @@ func genValidator(f *jen.File, t *toolModel) error {
 		return nil
 	}
 	r := &replay{asked: t.vasked, got: t.vnames}
+	if t.data {
+		genDataValidator(f, t, r)
+		return r.err
+	}
 	g := newVgen(t, r)
 	g.build()
 	g.emit(f)

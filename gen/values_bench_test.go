@@ -14,7 +14,7 @@ func BenchmarkCheckValues1000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := buildModel(cat, false, nil)
+	m, err := buildModel(cat, false, nil, ValidatorsCode)
 	if err != nil {
 		b.Fatal(err)
 	}

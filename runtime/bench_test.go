@@ -129,6 +129,22 @@ func searchTool(impl searchImpl, v runtime.Validator) runtime.Tool {
 	}
 }
 
+// searchArgsDesc is what toolcat gen --validators=data writes for
+// search_articles instead of the validator above: a static descriptor.
+var searchArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"max_results", "query", "sort"}, Required: []string{"query"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "query", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 2, MaxLength: 200}, Seen: 1 << 0},
+	{Key: "max_results", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1, HasMin: true, Max: 20, HasMax: true}}, Seen: 1 << 1, Default: "5"},
+	{Key: "sort", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"relevance", "date"}, Allowed: []any{"relevance", "date"}}, Seen: 1 << 2, Default: `"relevance"`},
+}}
+
+func dataValidator(tb testing.TB) runtime.Validator {
+	v, err := runtime.DataPass[SearchArticlesArgs](&searchArgsDesc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
+}
+
 func schemaTypedValidator(tb testing.TB) runtime.Validator {
 	m := searchMeta()
 	sv, err := runtime.NewSchemaValidator(&m)
@@ -176,6 +192,9 @@ func BenchmarkCall(b *testing.B) {
 	}
 	b.Run("generated_validator", func(b *testing.B) {
 		call(b, searchArticlesValidator{}, runtime.CallOptions{})
+	})
+	b.Run("data_validator", func(b *testing.B) {
+		call(b, dataValidator(b), runtime.CallOptions{})
 	})
 	b.Run("schema_validator", func(b *testing.B) {
 		call(b, schemaTypedValidator(b), runtime.CallOptions{})
@@ -257,6 +276,15 @@ func BenchmarkValidate(b *testing.B) {
 			}
 		}
 	})
+	b.Run("data", func(b *testing.B) {
+		v := dataValidator(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, te := v.Validate(benchArgs); te != nil {
+				b.Fatal(te)
+			}
+		}
+	})
 	b.Run("schema_typed", func(b *testing.B) {
 		v := schemaTypedValidator(b)
 		b.ReportAllocs()
@@ -266,4 +294,15 @@ func BenchmarkValidate(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkDataPass times what building a registry costs a data-mode
+// tool: DataPass on the descriptor of a tool of the synthetic catalog.
+func BenchmarkDataPass(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := runtime.DataPass[synthArgs](&synthDesc); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

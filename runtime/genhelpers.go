@@ -191,16 +191,25 @@ type Multiple struct {
 
 // NewMultiple parses the multipleOf of a schema, as written.
 func NewMultiple(s string) *Multiple {
+	m, err := parseMultiple(s)
+	if err != nil {
+		panic("runtime: " + err.Error())
+	}
+	return m
+}
+
+// parseMultiple parses a multipleOf as written.
+func parseMultiple(s string) (*Multiple, error) {
 	r, ok := new(big.Rat).SetString(s)
 	if !ok || r.Sign() <= 0 {
-		panic("runtime: invalid multipleOf " + strconv.Quote(s))
+		return nil, errors.New("invalid multipleOf " + strconv.Quote(s))
 	}
 	m := &Multiple{r: r}
 	m.float, _ = r.Float64()
 	if r.IsInt() && r.Num().IsInt64() {
 		m.n = r.Num().Int64()
 	}
-	return m
+	return m, nil
 }
 
 // Int reports whether n is a multiple of m, exactly.

@@ -154,7 +154,11 @@ type StringSchema struct {
 	// MinLength and MaxLength bound the length in characters; -1 for no
 	// bound.
 	MinLength, MaxLength int
-	Pattern              *regexp.Regexp
+	// Pattern is the compiled pattern, nil for none. A descriptor of
+	// DataPass gives PatternSource instead, which DataPass compiles: a
+	// package variable holding a compiled pattern needs init code.
+	Pattern       *regexp.Regexp
+	PatternSource string
 	// Format is an asserted format ("email", "date-time"), or "".
 	Format string
 	// Enum lists the allowed values; nil allows any.
@@ -203,7 +207,7 @@ func (s *StringSchema) read(d *jsonscan.Decoder, p *Path) (string, *ToolError) {
 
 // onlyEnum reports whether the enum is all there is to check.
 func (s *StringSchema) onlyEnum() bool {
-	return s != nil && s.Enum != nil && s.MinLength < 0 && s.MaxLength < 0 && s.Pattern == nil && s.Format == ""
+	return s != nil && s.Enum != nil && s.MinLength < 0 && s.MaxLength < 0 && s.Pattern == nil && s.PatternSource == "" && s.Format == ""
 }
 
 // ReadString reads a string at p into dst, checking it against s (nil for
@@ -306,6 +310,13 @@ type NumberSchema struct {
 	Type     string
 	Bounds   *Bounds
 	Multiple *Multiple
+	// MultipleOf is the multipleOf as written, which DataPass parses into
+	// Multiple: a descriptor gives it as data.
+	MultipleOf string
+	// Const, with HasConst, is the const of a number (not an integer),
+	// which a float64 holds exactly; Allowed lists it.
+	Const    float64
+	HasConst bool
 	// Enum lists the allowed integers; nil allows any.
 	Enum []int64
 	// Allowed is Enum as errors list it.
@@ -323,24 +334,30 @@ func (s *NumberSchema) typ(def string) string {
 // a plain integer). An integer that s allows but T cannot hold goes to
 // late.
 func ReadInt[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
-	n, ok, te := readInt[T](d, &p, s, late)
+	n, ok, te := readInt[T](d, &p, s, late, nil)
 	store(dst, n, ok)
 	return te
 }
 
 // ReadIntPtr is ReadInt for an optional field.
 func ReadIntPtr[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
-	n, ok, te := readInt[T](d, &p, s, late)
+	n, ok, te := readInt[T](d, &p, s, late, nil)
 	store(dst, &n, ok)
 	return te
 }
 
 // readInt reads an integer; ok is false when there is nothing to store.
-func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError) (T, bool, *ToolError) {
+// With key, it sets *key to the integer's exact value (NumberKey) once the
+// schema holds, for uniqueItems.
+func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError, key *string) (T, bool, *ToolError) {
 	n, err := d.Int64()
 	if err != nil {
 		if s == nil {
-			return 0, false, ArgInt(p.String(), "integer", err, nil, nil, late)
+			if te := ArgInt(p.String(), "integer", err, nil, nil, late); te != nil || key == nil {
+				return 0, false, te
+			}
+			*key = OverflowKey(err)
+			return 0, false, nil
 		}
 		if s.Type == "" {
 			return 0, false, ArgEnumRead(p.String(), err, s.Allowed)
@@ -355,6 +372,9 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 		if s.Enum != nil {
 			// No allowed value is beyond int64.
 			return 0, false, ArgNotInEnum(p.String(), OverflowNumber(err), s.Allowed)
+		}
+		if key != nil {
+			*key = OverflowKey(err)
 		}
 		return 0, false, nil
 	}
@@ -371,6 +391,9 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 			return 0, false, ArgIntNotMultiple(p.String(), n, s.Multiple)
 		}
 	}
+	if key != nil {
+		*key = IntKey(n)
+	}
 	if int64(T(n)) != n {
 		Late(late, ArgNotFit(p.String(), n, "int32"))
 		return 0, false, nil
@@ -382,20 +405,22 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 // a plain number). A number that s allows but a float32 cannot hold goes
 // to late.
 func ReadFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
-	f, ok, te := readFloat[T](d, &p, s, late)
+	f, ok, te := readFloat[T](d, &p, s, late, nil)
 	store(dst, f, ok)
 	return te
 }
 
 // ReadFloatPtr is ReadFloat for an optional field.
 func ReadFloatPtr[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
-	f, ok, te := readFloat[T](d, &p, s, late)
+	f, ok, te := readFloat[T](d, &p, s, late, nil)
 	store(dst, &f, ok)
 	return te
 }
 
 // readFloat reads a number; ok is false when there is nothing to store.
-func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError) (T, bool, *ToolError) {
+// With key, it sets *key to the number's exact value (NumberKey) once the
+// schema holds, for uniqueItems.
+func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSchema, late **ToolError, key *string) (T, bool, *ToolError) {
 	num, err := d.Number()
 	if err != nil {
 		if s != nil && s.Type == "" {
@@ -404,6 +429,9 @@ func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSch
 		return 0, false, ArgRead(p.String(), s.typ("number"), err)
 	}
 	f, ferr := strconv.ParseFloat(string(num), 64) // ±Inf beyond float64
+	if s != nil && s.HasConst && !NumberIs(num, f, s.Const) {
+		return 0, false, ArgNotInEnum(p.String(), numberValue(string(num)), s.Allowed)
+	}
 	if s != nil {
 		// As written, exactly: f decides unless it is at a bound.
 		if s.Bounds != nil && !s.Bounds.inside(f) && !s.Bounds.CheckNumber(string(num), f) {
@@ -413,6 +441,9 @@ func readFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p *Path, s *NumberSch
 			v := numberValue(string(num))
 			return 0, false, argNotMultiple(p.String(), quoteValue(v), v, s.Multiple)
 		}
+	}
+	if key != nil {
+		*key = NumberKey(num)
 	}
 	is32 := float64(T(float32Probe)) != float32Probe
 	if ferr != nil {

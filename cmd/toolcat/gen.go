@@ -47,6 +47,8 @@ type genFlags struct {
 	out   string
 	check bool
 	cache bool
+	// validators is auto, code or data (see gen.WithValidators).
+	validators string
 }
 
 // manifestFile lists the files gen wrote, so that it can remove the ones
@@ -59,8 +61,14 @@ func runGen(e *env, args []string) int {
 	fs.StringVar(&f.out, "out", ".", "directory of the generated Go package")
 	fs.BoolVar(&f.check, "check", false, "write nothing; print a diff and exit 1 if the output is stale")
 	fs.BoolVar(&f.cache, "cache", true, "reuse the files of tools unchanged since the last run (never with --check)")
+	fs.StringVar(&f.validators, "validators", "auto", "argument validators: code, data (static descriptors, fast to compile), or auto (data above 300 tools)")
 	if code := parse(e, fs, args); code >= 0 {
 		return code
+	}
+	mode, err := gen.ParseValidatorMode(f.validators)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
+		return exitUsage
 	}
 	cat, ok := loadCatalog(e, "gen", "text", fs.Args())
 	if !ok {
@@ -70,7 +78,7 @@ func runGen(e *env, args []string) int {
 	if f.cache && !f.check {
 		cache = openGenCache(f.out)
 	}
-	plan, err := planGen(cat, f.out, cache)
+	plan, err := planGen(cat, f.out, cache, gen.WithValidators(mode))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
 		return exitUsage
@@ -124,8 +132,8 @@ func (p *genPlan) empty() bool {
 	return len(p.writes)+len(p.creates)+len(p.appends)+len(p.removes) == 0 && bytes.Equal(p.manifest, p.oldMan)
 }
 
-func planGen(cat *catalog.Catalog, dir string, cache *genCache) (*genPlan, error) {
-	opts := []gen.Option{gen.RelativeTo(dir)}
+func planGen(cat *catalog.Catalog, dir string, cache *genCache, extra ...gen.Option) (*genPlan, error) {
+	opts := append([]gen.Option{gen.RelativeTo(dir)}, extra...)
 	if cache != nil {
 		opts = append(opts, gen.WithCache(cache))
 	}

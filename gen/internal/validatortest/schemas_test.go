@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +73,11 @@ var schemaRegressions = []struct {
 		[]string{`{}`, `{"n": 9007199254740993}`, `{"e": 9007199254740992}`, `{"e": 9007199254740993.0}`, `{"e": 9.223372036854775807e18}`, `{"c": 9007199254740992}`, `{"c": 90071992547409930e-1}`,
 			`{"b": 4611686018427387904.0}`, `{"b": -9007199254740993}`, `{"b": -9007199254740992.0}`, `{"u": [9007199254740992, 9007199254740993]}`, `{"u": [9007199254740993, 9007199254740993.0]}`, `{"u": [9223372036854775808, 9223372036854775809]}`,
 			`{"b": 4611686018427387905}`, `{"b": 1e19}`, `{"Size": 1000, "\u017fize": 1000, "\u212aind": 7, "KIND": 1, "o": {"M": 1e400}}`, `{"o": {"m": 1e19}}`, `{"o": {"m": 9007199254740993.0}}`}},
+	// The data-mode and code-mode errors of an array of enum items that
+	// are not unique hold lists of two packages' types: they are compared
+	// as JSON.
+	{0, true, "strip", `{"type": "object", "properties": {"a,b": {"type": "array", "items": {"enum": ["red", "green"], "default": "red"}, "uniqueItems": true}}}`,
+		[]string{`{"a,b":["green","red","green"]}`, `{"a,b":["green","red"]}`}},
 	// A float32 beyond float64's range was reported as beyond float64.
 	{0, true, "", `{"type": "object", "properties": {"f": {"type": "number", "format": "float", "minimum": 0}, "u": {"type": "array", "items": {"type": "number", "format": "float"}, "uniqueItems": true}, "c": {"type": "number", "format": "float", "const": 1.5}, "d": {"type": "number", "const": 0.5}}}`,
 		[]string{`{"f": 1e400}`, `{"f": 1e39}`, `{"u": [1e400]}`, `{"u": [1e39, 1]}`, `{"u": [1.0000000000000000001, 1]}`, `{"c": 1e400}`, `{"c": 1.50}`, `{"d": 0.50000000000000000001}`, `{"d": 5e-1}`}},
@@ -159,12 +165,19 @@ func runSchemaBatch(t *testing.T, seeds []uint64, n int, regressions bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := gen.Generate(cat)
+	files, err := gen.Generate(cat, gen.WithValidators(gen.ValidatorsCode))
 	if err != nil {
 		t.Fatalf("Generate of the batch: %v", err)
 	}
+	// The same tools in data mode, in package data of the module: its
+	// test compares them with the general validator and with the code
+	// mode's, which the module's package exports.
+	dataFiles, err := gen.Generate(cat, gen.WithValidators(gen.ValidatorsData))
+	if err != nil {
+		t.Fatalf("Generate of the batch in data mode: %v", err)
+	}
 	mod := t.TempDir()
-	if err := writeBatchModule(mod, files); err != nil {
+	if err := writeBatchModule(mod, files, dataFiles); err != nil {
 		t.Fatal(err)
 	}
 	type batchCase struct {
@@ -178,27 +191,41 @@ func runSchemaBatch(t *testing.T, seeds []uint64, n int, regressions bool) {
 		byName[rt.name] = rt
 	}
 	data, _ := json.Marshal(cases)
-	casesFile, reportFile := filepath.Join(mod, "cases.json"), filepath.Join(mod, "report.json")
+	casesFile := filepath.Join(mod, "cases.json")
 	os.WriteFile(casesFile, data, 0o644)
-	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestPairs$", ".")
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestPairs$", ".", "./data")
 	cmd.Dir = mod
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "TOOLCAT_CASES="+casesFile, "TOOLCAT_REPORT="+reportFile)
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "TOOLCAT_CASES="+casesFile)
 	out, runErr := cmd.CombinedOutput()
-	var findings []struct{ Tool, Msg string }
-	if data, err := os.ReadFile(reportFile); err == nil {
-		json.Unmarshal(data, &findings)
-	} else if runErr != nil {
-		t.Fatalf("the generated package of seeds %v does not build or its test fails: %v\n%s", seeds, runErr, out)
-	}
-	for _, f := range findings {
-		rt := byName[f.Tool]
-		if rt.raw != "" {
-			t.Errorf("%s (schemaRegressions): %s\nschema: %s\npolicy: %q", rt.name, f.Msg, rt.JSON(), rt.policy)
-			continue
+	for _, pkg := range []struct{ dir, mode string }{{"", "code"}, {"data", "data"}} {
+		var findings []struct{ Tool, Msg string }
+		if data, err := os.ReadFile(filepath.Join(mod, pkg.dir, "report.json")); err == nil {
+			json.Unmarshal(data, &findings)
+		} else if runErr != nil {
+			t.Fatalf("the generated packages of seeds %v do not build or their test fails: %v\n%s", seeds, runErr, out)
 		}
-		t.Errorf("%s, seed %d (reproduce with -run TestDifferentialSchemas -args -schemafuzz.seed=%d): %s\nschema: %s\npolicy: %q", rt.name, rt.seed, rt.seed, f.Msg, rt.JSON(), rt.policy)
+		for _, f := range findings {
+			rt := byName[f.Tool]
+			if rt.raw != "" {
+				t.Errorf("%s mode, %s (schemaRegressions): %s\nschema: %s\npolicy: %q", pkg.mode, rt.name, f.Msg, rt.JSON(), rt.policy)
+				continue
+			}
+			t.Errorf("%s mode, %s, seed %d (reproduce with -run TestDifferentialSchemas -args -schemafuzz.seed=%d): %s\nschema: %s\npolicy: %q", pkg.mode, rt.name, rt.seed, rt.seed, f.Msg, rt.JSON(), rt.policy)
+		}
 	}
-	t.Logf("%d random schemas compared, %d refused by Generate for their values, %d arguments each", len(tools), refused, n)
+	inData, stillCode := 0, 0
+	for _, data := range dataFiles {
+		if dataPassArgs.Match(data) {
+			inData++
+		}
+		if onePassArgs.Match(data) {
+			stillCode++
+		}
+	}
+	if inData == 0 {
+		t.Error("no tool of the batch has a data-mode validator: data mode is not compared")
+	}
+	t.Logf("%d random schemas compared (in data mode, %d with a descriptor, %d with code), %d refused by Generate for their values, %d arguments each", len(tools), inData, stillCode, refused, n)
 }
 
 // onePassIn reports whether the generated files hold a one-pass
@@ -218,38 +245,91 @@ func loadRandCatalog(tools []*rtool) (*catalog.Catalog, error) {
 
 // writeBatchModule writes the generated files, less their conformance
 // test, into a module that requires this one, with the test that compares
-// the validators.
-func writeBatchModule(dir string, files map[string][]byte) error {
+// the validators; dataFiles, the same tools in data mode, go into its
+// package data, whose test also compares them with code mode's.
+func writeBatchModule(dir string, files, dataFiles map[string][]byte) error {
 	// A module path inside this module's gen/internal, so that the test can
 	// import package difftest.
-	if err := gomodtest.Write(dir, "github.com/toolcat/toolcat/gen/internal/validatortest/schemafuzz"); err != nil {
+	if err := gomodtest.Write(dir, batchModule); err != nil {
 		return err
 	}
-	var entries []string
+	entries, names, err := writeBatchPackage(dir, files)
+	if err != nil {
+		return err
+	}
+	src := strings.Replace(pairsTest, "ENTRIES", strings.Join(entries, "\n\t"), 1)
+	src = strings.Replace(src, "CODE_IMPORT", "", 1)
+	src = strings.Replace(src, "CODE_VALIDATORS", "nil", 1)
+	if err := os.WriteFile(filepath.Join(dir, "pairs_test.go"), []byte(src), 0o644); err != nil {
+		return err
+	}
+	exported := strings.Replace(validatorsFile, "NAMES", strings.Join(names, "\n\t\t"), 1)
+	if err := os.WriteFile(filepath.Join(dir, "validators.go"), []byte(exported), 0o644); err != nil {
+		return err
+	}
+	dataDir := filepath.Join(dir, "data")
+	if err := os.Mkdir(dataDir, 0o755); err != nil {
+		return err
+	}
+	entries, _, err = writeBatchPackage(dataDir, dataFiles)
+	if err != nil {
+		return err
+	}
+	src = strings.Replace(pairsTest, "ENTRIES", strings.Join(entries, "\n\t"), 1)
+	src = strings.Replace(src, "CODE_IMPORT", "code "+strconv.Quote(batchModule), 1)
+	src = strings.Replace(src, "CODE_VALIDATORS", "code.Validators()", 1)
+	return os.WriteFile(filepath.Join(dataDir, "pairs_test.go"), []byte(src), 0o644)
+}
+
+const batchModule = "github.com/toolcat/toolcat/gen/internal/validatortest/schemafuzz"
+
+// writeBatchPackage writes the generated files of a batch into dir and
+// returns the entries of its pairs test and of its Validators map.
+func writeBatchPackage(dir string, files map[string][]byte) (entries, names []string, err error) {
 	for name, data := range files {
 		if name == gen.ConformanceFile {
 			continue
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return err
+			return nil, nil, err
 		}
 		lower := metaFunc.FindSubmatch(data)
 		if lower == nil {
 			continue
 		}
 		args := onePassArgs.FindSubmatch(data)
+		dataMode := false
+		if args == nil {
+			args = dataPassArgs.FindSubmatch(data)
+			dataMode = args != nil
+		}
 		if args == nil {
 			args = typedArgs.FindSubmatch(data)
 		}
 		if args == nil {
-			return fmt.Errorf("%s: no validator of a known shape", name)
+			return nil, nil, fmt.Errorf("%s: no validator of a known shape", name)
 		}
-		entries = append(entries, fmt.Sprintf("{%sMeta(), %sValidator, runtime.Typed[%s]},", lower[1], lower[1], args[1]))
+		entries = append(entries, fmt.Sprintf("{%sMeta(), %sValidator, runtime.Typed[%s], %v},", lower[1], lower[1], args[1], dataMode))
+		names = append(names, fmt.Sprintf("%sMeta().Name: %sValidator,", lower[1], lower[1]))
 	}
 	slices.Sort(entries)
-	src := strings.Replace(pairsTest, "ENTRIES", strings.Join(entries, "\n\t"), 1)
-	return os.WriteFile(filepath.Join(dir, "pairs_test.go"), []byte(src), 0o644)
+	slices.Sort(names)
+	return entries, names, nil
 }
+
+// validatorsFile exports the code-mode validators of a batch to its
+// data-mode package.
+const validatorsFile = `package schemafuzz
+
+import "github.com/toolcat/toolcat/runtime"
+
+// Validators returns the validator constructors of the batch, by tool name.
+func Validators() map[string]func(*runtime.Meta) (runtime.Validator, error) {
+	return map[string]func(*runtime.Meta) (runtime.Validator, error){
+		NAMES
+	}
+}
+`
 
 // valueError matches the errors of values that contradict their schema or
 // their Go type, the only ones Generate may stop at.
@@ -258,7 +338,9 @@ var valueError = regexp.MustCompile(`is not valid against its schema|cannot be a
 var (
 	metaFunc    = regexp.MustCompile(`func (\w+)Meta\(\) runtime\.Meta`)
 	onePassArgs = regexp.MustCompile(`runtime\.OnePass\(&\w+, scan(\w+)\)`)
-	typedArgs   = regexp.MustCompile(`runtime\.Typed\[(\w+)\]`)
+	// dataPassArgs matches a data-mode validator.
+	dataPassArgs = regexp.MustCompile(`runtime\.DataPass\[(\w+)\]`)
+	typedArgs    = regexp.MustCompile(`runtime\.Typed\[(\w+)\]`)
 )
 
 // pairsTest is the test of a batch's package.
@@ -272,12 +354,15 @@ import (
 
 	"github.com/toolcat/toolcat/gen/internal/validatortest/difftest"
 	"github.com/toolcat/toolcat/runtime"
+	CODE_IMPORT
 )
 
 type entry struct {
 	meta      runtime.Meta
 	generated func(*runtime.Meta) (runtime.Validator, error)
 	typed     func(*runtime.SchemaValidator) runtime.Validator
+	// data marks a data-mode validator, compared with code mode's too.
+	data bool
 }
 
 var entries = []entry{
@@ -302,6 +387,8 @@ func TestPairs(t *testing.T) {
 	for _, e := range entries {
 		byName[e.meta.Name] = e
 	}
+	// The code-mode validators to compare with exactly, in data mode.
+	var codeMode map[string]func(*runtime.Meta) (runtime.Validator, error) = CODE_VALIDATORS
 	findings := []finding{}
 	for _, c := range cases {
 		e, ok := byName[c.Tool]
@@ -314,26 +401,36 @@ func TestPairs(t *testing.T) {
 			findings = append(findings, finding{c.Tool, "building the validators: " + err.Error()})
 			continue
 		}
+		var codeV runtime.Validator
+		if codeMode != nil && e.data {
+			if codeV, err = codeMode[c.Tool](&e.meta); err != nil {
+				findings = append(findings, finding{c.Tool, "building the code-mode validator: " + err.Error()})
+				continue
+			}
+		}
 		props := difftest.PropertyNames([]runtime.Meta{e.meta})
 		for _, a := range c.Args {
-			if msg := compare(p, a, props); msg != "" {
+			if msg := compare(p, codeV, a, props); msg != "" {
 				findings = append(findings, finding{c.Tool, msg})
 				break // the first divergence of a tool says enough
 			}
 		}
 	}
 	out, _ := json.Marshal(findings)
-	if err := os.WriteFile(os.Getenv("TOOLCAT_REPORT"), out, 0o644); err != nil {
+	if err := os.WriteFile("report.json", out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func compare(p difftest.Pair, args string, props []string) (msg string) {
+func compare(p difftest.Pair, code runtime.Validator, args string, props []string) (msg string) {
 	defer func() {
 		if r := recover(); r != nil {
 			msg = fmt.Sprintf("%s %s: panic: %v", p.Name, args, r)
 		}
 	}()
-	return difftest.Compare(p, []byte(args), props)
+	if msg := difftest.Compare(p, []byte(args), props); msg != "" || code == nil {
+		return msg
+	}
+	return difftest.CompareModes(p.Name, p.Generated, code, []byte(args))
 }
 `

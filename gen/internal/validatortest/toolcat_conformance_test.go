@@ -33,12 +33,13 @@ type conformanceEntry struct {
 // conformanceTable is what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
 var conformanceTable = []conformanceEntry{
-	{"assign_task", conformance.Spec{Pos: "catalog/tools.yaml:286:3"}, []string{"args", "catalog/tools.yaml:292:5", "has_side_effects", "catalog/tools.yaml:290:5"}},
+	{"assign_task", conformance.Spec{Pos: "catalog/tools.yaml:323:3"}, []string{"args", "catalog/tools.yaml:329:5", "has_side_effects", "catalog/tools.yaml:327:5"}},
 	{"create_event", conformance.Spec{Pos: "catalog/tools.yaml:7:3"}, []string{"args", "catalog/tools.yaml:14:5", "has_side_effects", "catalog/tools.yaml:11:5"}},
-	{"find_contact", conformance.Spec{Pos: "catalog/tools.yaml:239:3"}, []string{"args", "catalog/tools.yaml:243:5"}},
-	{"log_note", conformance.Spec{Pos: "catalog/tools.yaml:214:3"}, []string{"args", "catalog/tools.yaml:219:5"}},
-	{"ping_host", conformance.Spec{Pos: "catalog/tools.yaml:226:3"}, []string{"args", "catalog/tools.yaml:231:5"}},
-	{"search_notes", conformance.Spec{Pos: "catalog/tools.yaml:257:3"}, []string{"args", "catalog/tools.yaml:261:5", "result", "catalog/tools.yaml:269:5"}},
+	{"find_contact", conformance.Spec{Pos: "catalog/tools.yaml:276:3"}, []string{"args", "catalog/tools.yaml:280:5"}},
+	{"list_invoices", conformance.Spec{Pos: "catalog/tools.yaml:214:3", Examples: []conformance.Example{{Args: "{\"account_id\":\"acc_42\",\"status\":\"open\"}", Pos: "catalog/tools.yaml:249:9"}}}, []string{"args", "catalog/tools.yaml:219:5"}},
+	{"log_note", conformance.Spec{Pos: "catalog/tools.yaml:251:3"}, []string{"args", "catalog/tools.yaml:256:5"}},
+	{"ping_host", conformance.Spec{Pos: "catalog/tools.yaml:263:3"}, []string{"args", "catalog/tools.yaml:268:5"}},
+	{"search_notes", conformance.Spec{Pos: "catalog/tools.yaml:294:3"}, []string{"args", "catalog/tools.yaml:298:5", "result", "catalog/tools.yaml:306:5"}},
 	{"update_settings", conformance.Spec{Pos: "catalog/tools.yaml:161:3"}, []string{"args", "catalog/tools.yaml:168:5", "has_side_effects", "catalog/tools.yaml:165:5"}},
 }
 

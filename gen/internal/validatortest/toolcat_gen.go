@@ -17,6 +17,8 @@ type Tools struct {
 	CreateEvent CreateEvent
 	// FindContact implements find_contact.
 	FindContact FindContact
+	// ListInvoices implements list_invoices.
+	ListInvoices ListInvoices
 	// LogNote implements log_note.
 	LogNote LogNote
 	// PingHost implements ping_host.
@@ -33,6 +35,7 @@ var toolBindings = []runtime.Binding[Tools]{
 	{Name: "assign_task", Meta: assignTaskMeta, Bind: assignTaskTool},
 	{Name: "create_event", Meta: createEventMeta, Bind: createEventTool},
 	{Name: "find_contact", Meta: findContactMeta, Bind: findContactTool},
+	{Name: "list_invoices", Meta: listInvoicesMeta, Bind: listInvoicesTool},
 	{Name: "log_note", Meta: logNoteMeta, Bind: logNoteTool},
 	{Name: "ping_host", Meta: pingHostMeta, Bind: pingHostTool},
 	{Name: "search_notes", Meta: searchNotesMeta, Bind: searchNotesTool},

@@ -142,3 +142,39 @@ func PropertyNames(metas []runtime.Meta) []string {
 	}
 	return names
 }
+
+// CompareModes runs the data-mode and the code-mode validators of one
+// tool on in and describes how they differ, or returns "". They must
+// agree exactly: the same verdict, the same error (code, message,
+// suggestion, details) and the same value, both as JSON: they hold
+// values of two packages' types.
+func CompareModes(name string, data, code runtime.Validator, in []byte) string {
+	got, gotErr := data.Validate(in)
+	want, wantErr := code.Validate(in)
+	raw := in
+	if len(raw) > 300 {
+		raw = append(raw[:300:300], "..."...)
+	}
+	if (gotErr == nil) != (wantErr == nil) {
+		return fmt.Sprintf("%s %s: verdicts differ\n data: %s\n code: %s", name, raw, describe(got, gotErr), describe(want, wantErr))
+	}
+	if gotErr != nil {
+		// As JSON, as the model reads them: a value received may be of
+		// either package's type.
+		if g, w := describeError(gotErr), describeError(wantErr); g != w {
+			return fmt.Sprintf("%s %s: errors differ\n data: %s\n code: %s", name, raw, g, w)
+		}
+		return ""
+	}
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) != string(w) {
+		return fmt.Sprintf("%s %s: values differ\n data: %s\n code: %s", name, raw, g, w)
+	}
+	return ""
+}
+
+func describeError(te *runtime.ToolError) string {
+	b, _ := json.Marshal(te)
+	return string(b)
+}

@@ -1,0 +1,460 @@
+package gen
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime/jsonscan"
+)
+
+// The data-mode validator of a tool's arguments: instead of scan
+// functions and package variables, one static runtime.StructDesc that
+// runtime.DataPass reads when the registry is built. It covers the
+// shapes the runtime readers cover (see readCall): objects, strings,
+// enums, date-times, numbers, booleans, arrays of those, nullable
+// values and scalar defaults. A tool with a shape it does not cover
+// keeps its one-pass code.
+
+// ValidatorMode chooses how generated code validates arguments.
+type ValidatorMode int
+
+const (
+	// ValidatorsAuto is ValidatorsData for a catalog of more than
+	// AutoDataTools tools, ValidatorsCode otherwise.
+	ValidatorsAuto ValidatorMode = iota
+	// ValidatorsCode generates a one-pass validator as Go code per tool:
+	// the fastest to run, the slowest to compile.
+	ValidatorsCode
+	// ValidatorsData generates a static descriptor per tool, which
+	// runtime.DataPass reads: much faster to compile, a little slower to
+	// run. Tools whose schema it does not cover keep their code.
+	ValidatorsData
+)
+
+// AutoDataTools is the number of tools above which ValidatorsAuto picks
+// ValidatorsData.
+const AutoDataTools = 300
+
+// ParseValidatorMode parses "auto", "code" or "data".
+func ParseValidatorMode(s string) (ValidatorMode, error) {
+	switch s {
+	case "auto", "":
+		return ValidatorsAuto, nil
+	case "code":
+		return ValidatorsCode, nil
+	case "data":
+		return ValidatorsData, nil
+	}
+	return 0, fmt.Errorf("unknown validator mode %q: use auto, code or data", s)
+}
+
+func (v ValidatorMode) String() string {
+	switch v {
+	case ValidatorsCode:
+		return "code"
+	case ValidatorsData:
+		return "data"
+	}
+	return "auto"
+}
+
+// WithValidators chooses how the generated validators check arguments
+// (ValidatorsAuto by default).
+func WithValidators(mode ValidatorMode) Option {
+	return func(m *model) { m.validators = mode }
+}
+
+// dataMode reports whether the tools of cat get data-mode validators
+// under mode.
+func dataMode(mode ValidatorMode, cat *catalog.Catalog) bool {
+	switch mode {
+	case ValidatorsData:
+		return true
+	case ValidatorsAuto:
+		return len(cat.Tools) > AutoDataTools
+	}
+	return false
+}
+
+// dgen makes the descriptor of one tool's arguments.
+type dgen struct {
+	t     *toolModel
+	names nameSource
+	// visiting are the struct types being described: a type inside
+	// itself is not covered.
+	visiting map[*goType]bool
+}
+
+// dataDesc returns the descriptor literal of t's arguments, or false
+// when its schema uses a shape the descriptor does not cover.
+func dataDesc(t *toolModel) (jen.Code, bool) {
+	g := &dgen{t: t, visiting: map[*goType]bool{}}
+	policy := t.t.AdditionalArgs
+	if policy == "" {
+		policy = "reject"
+	}
+	root := t.t.Args
+	hasProps := root.Get("properties") != nil
+	closed := isClosed(root)
+	rejectTop := (hasProps && policy == "reject") || (closed && !(hasProps && policy == "strip"))
+	return g.structDesc(t.args, root, rejectTop)
+}
+
+// dataDescName is the name the descriptor of t's arguments asks for.
+func dataDescName(t *toolModel) string { return lowerIdent(t.args.Name + "Desc") }
+
+// genDataValidator emits the validator of a tool covered by dataDesc.
+func genDataValidator(f *jen.File, t *toolModel, names nameSource) {
+	desc, _ := dataDesc(t)
+	name := names.name(dataDescName(t))
+	f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments:")
+	f.Comment("runtime.DataPass reads them in one pass, as " + name + " describes.")
+	f.Func().Id(t.validatorFn).Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
+		jen.Return(jen.Qual(runtimePkg, "DataPass").Types(jen.Id(t.args.Name)).Call(jen.Op("&").Id(name))),
+	)
+	f.Comment(name + " describes " + t.t.Name + "'s arguments and their schema.")
+	f.Var().Id(name).Op("=").Qual(runtimePkg, "StructDesc").Add(desc)
+}
+
+// structDesc returns the StructDesc{...} of the struct type t under the
+// object schema s, as structFunc would scan it.
+func (g *dgen) structDesc(t *goType, s *catalog.Node, reject bool) (jen.Code, bool) {
+	if g.visiting[t] || t.Recursive {
+		return nil, false
+	}
+	g.visiting[t] = true
+	defer delete(g.visiting, t)
+	// The seen mask, as structFunc makes it: required properties first,
+	// in the schema's order, then those with a default.
+	bit := map[string]int{}
+	var required []string
+	if r := s.Get("required"); r != nil {
+		for _, it := range r.Items {
+			if _, dup := bit[it.Str]; !dup {
+				bit[it.Str] = len(required)
+				required = append(required, it.Str)
+			}
+		}
+	}
+	for _, fd := range t.Fields {
+		if _, ok := bit[fd.JSON]; !ok && fd.Default != nil {
+			bit[fd.JSON] = len(bit)
+		}
+	}
+	if len(bit) > 64 {
+		return nil, false
+	}
+	names := make([]string, 0, len(t.Fields))
+	for _, fd := range t.Fields {
+		names = append(names, fd.JSON)
+	}
+	slices.Sort(names)
+	var obj keyed
+	obj.add("Names", jen.Index().String().Values(lits(names)...))
+	if len(required) > 0 {
+		obj.add("Required", jen.Index().String().Values(lits(required)...))
+	}
+	if reject {
+		obj.add("Reject", jen.True())
+	}
+	var fields []jen.Code
+	for i, fd := range t.Fields {
+		d, ok := g.field(fd)
+		if !ok {
+			return nil, false
+		}
+		d = append(keyed{jen.Id("Key").Op(":").Lit(fd.JSON)}, d...)
+		if i != 0 {
+			d = append(keyed{d[0], jen.Id("Field").Op(":").Lit(i)}, d[1:]...)
+		}
+		if b, ok := bit[fd.JSON]; ok {
+			d.add("Seen", jen.Lit(1).Op("<<").Lit(b))
+		}
+		if fd.Default != nil {
+			def, ok := dataDefault(fd)
+			if !ok {
+				return nil, false
+			}
+			d.add("Default", jen.Lit(def))
+		}
+		fields = append(fields, jen.Line().Values(d...))
+	}
+	var out keyed
+	out.add("Object", jen.Qual(runtimePkg, "Object").Values(obj...))
+	if len(fields) > 0 {
+		out.add("Fields", jen.Index().Qual(runtimePkg, "FieldDesc").Values(fields...))
+	}
+	return jen.Values(out...), true
+}
+
+// dataDefault is the JSON of a field's default, as DataPass decodes it.
+func dataDefault(fd *goField) (string, bool) {
+	d := fd.Default
+	switch fd.Type.Kind {
+	case kBool:
+		if d.Kind != catalog.Bool {
+			return "", false
+		}
+		if d.Bool {
+			return "true", true
+		}
+		return "false", true
+	case kString, kEnum:
+		if d.Kind != catalog.String {
+			return "", false
+		}
+		b, _ := json.Marshal(d.Str)
+		return string(b), true
+	case kInt, kFloat:
+		if d.Kind != catalog.Number {
+			return "", false
+		}
+		return d.Num, true
+	}
+	return string(defaultJSON(d)), true
+}
+
+// field returns the elements of a property's FieldDesc, as field (the
+// one-pass generator's) reads it.
+func (g *dgen) field(fd *goField) (keyed, bool) {
+	ctx := valueCtx{schema: fd.Schema, typ: fd.Type, pointer: fd.Pointer || (fd.Type.Kind == kStruct && fd.Type.Recursive)}
+	return g.full(ctx, fd.Schema.Get("properties") != nil)
+}
+
+// full returns the elements of the FieldDesc of a value as written: its
+// $ref resolved and its nullable wrapper noted.
+func (g *dgen) full(ctx valueCtx, defaults bool) (keyed, bool) {
+	inner, nullable, want := resolve(ctx)
+	if inner == nil {
+		if ctx.typ.Kind != kAny || nullable {
+			return nil, false
+		}
+		// No schema: any value.
+		return keyed{jen.Id("Kind").Op(":").Qual(runtimePkg, "KindAny")}, true
+	}
+	d, ok := g.value(ctx, inner, want, defaults)
+	if !ok || !nullable {
+		return d, ok
+	}
+	d.add("Nullable", jen.True())
+	if nullOutsideEnum(ctx) {
+		var items []*catalog.Node
+		if e := inner.Get("enum"); e != nil {
+			items = e.Items
+		} else if c := inner.Get("const"); c != nil {
+			items = []*catalog.Node{c}
+		}
+		d.add("NullRefused", allowedValues(items))
+	}
+	return d, true
+}
+
+// value returns the elements of the FieldDesc of a value under its
+// resolved schema s, or false where readCall would return nil: the
+// value needs code of its own.
+func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) (keyed, bool) {
+	t := ctx.typ
+	typed := s.Get("type") != nil
+	var d keyed
+	switch t.Kind {
+	case kStruct:
+		if !typed || t.Recursive {
+			return nil, false
+		}
+		sd, ok := g.structDesc(t, s, isClosed(s))
+		if !ok {
+			return nil, false
+		}
+		d.add("Kind", jen.Qual(runtimePkg, "KindStruct"))
+		if want != "object" {
+			d.add("Type", jen.Lit(want))
+		}
+		d.add("Struct", jen.Op("&").Qual(runtimePkg, "StructDesc").Add(sd))
+		if defaults {
+			d.add("Defaults", jen.True())
+		}
+		return d, true
+	case kSlice:
+		if !typed {
+			return nil, false
+		}
+		elem := valueCtx{schema: s.Get("items"), typ: t.Elem}
+		item, ok := g.full(elem, false)
+		if !ok {
+			return nil, false
+		}
+		d.add("Kind", jen.Qual(runtimePkg, "KindList"))
+		if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
+			switch t.Elem.Kind {
+			case kBool, kInt, kFloat, kString, kEnum:
+			default:
+				return nil, false
+			}
+			if _, nullable, _ := resolve(elem); nullable {
+				return nil, false
+			}
+			d.add("Unique", jen.True())
+		}
+		if mn, mx := limits(s, "minItems", "maxItems"); mn >= 0 || mx >= 0 || want != "array" {
+			var a keyed
+			a.add("Type", jen.Lit(want))
+			a.add("MinItems", jen.Lit(mn))
+			a.add("MaxItems", jen.Lit(mx))
+			d.add("Array", jen.Op("&").Qual(runtimePkg, "ArraySchema").Values(a...))
+		}
+		d.add("Item", jen.Op("&").Qual(runtimePkg, "FieldDesc").Values(item...))
+		return d, true
+	case kMap:
+		// As readMap reads it.
+		if !typed {
+			return nil, false
+		}
+		d.add("Kind", jen.Qual(runtimePkg, "KindMap"))
+		if want != "object" {
+			d.add("Type", jen.Lit(want))
+		}
+		if isClosed(s) {
+			return d, true // no Item: no member is allowed
+		}
+		var ap *catalog.Node
+		if a := s.Get("additionalProperties"); a != nil && a.Kind == catalog.Object {
+			ap = a
+		}
+		item, ok := g.full(valueCtx{schema: ap, typ: t.Elem}, false)
+		if !ok {
+			return nil, false
+		}
+		d.add("Item", jen.Op("&").Qual(runtimePkg, "FieldDesc").Values(item...))
+		return d, true
+	case kAny:
+		// As read reads it: any JSON value.
+		d.add("Kind", jen.Qual(runtimePkg, "KindAny"))
+		return d, true
+	}
+	// A const is an enum of one value, or with an enum beside it, of the
+	// values both allow: either way, a value outside is refused listing
+	// the enum's values, or the const.
+	c := s.Get("const")
+	if c != nil && t.Kind != kBool && t.Kind != kInt && t.Kind != kFloat && t.Kind != kString && t.Kind != kEnum {
+		return nil, false
+	}
+	var allowed jen.Code
+	if c != nil {
+		if e := s.Get("enum"); e != nil {
+			allowed = allowedValues(e.Items)
+		} else {
+			allowed = allowedValues([]*catalog.Node{c})
+		}
+	}
+	typ := want
+	if !typed {
+		typ = ""
+	}
+	switch t.Kind {
+	case kBool:
+		d.add("Kind", jen.Qual(runtimePkg, "KindBool"))
+		switch {
+		case c != nil:
+			// Without a type, a value that is no boolean is refused
+			// listing the const.
+			if typed {
+				d.add("Type", jen.Lit(want))
+			}
+			d.add("Const", allowed)
+		case want != "boolean":
+			d.add("Type", jen.Lit(want))
+		}
+	case kInt, kFloat:
+		kind, plain := "KindInt", "integer"
+		if t.Kind == kFloat {
+			kind, plain = "KindFloat", "number"
+		}
+		d.add("Kind", jen.Qual(runtimePkg, kind))
+		var n keyed
+		if b := g.bounds(s); b != nil {
+			n.add("Bounds", jen.Op("&").Add(b))
+		}
+		if m := s.Get("multipleOf"); m != nil {
+			n.add("MultipleOf", jen.Lit(m.Num))
+		}
+		switch e := s.Get("enum"); {
+		case c != nil && t.Kind == kFloat:
+			// Compared exactly with the number as written.
+			n.add("Const", jen.Lit(mustFloat(c)))
+			n.add("HasConst", jen.True())
+			n.add("Allowed", allowed)
+		case c != nil:
+			n.add("Enum", jen.Index().Int64().Values(constEnum(c, e)...))
+			n.add("Allowed", allowed)
+		case e != nil:
+			n.add("Enum", jen.Index().Int64().Values(intEnum(e)...))
+			n.add("Allowed", allowedValues(e.Items))
+		}
+		if len(n) > 0 || !typed || want != plain {
+			n = append(keyed{jen.Id("Type").Op(":").Lit(typ)}, n...)
+			d.add("Number", jen.Op("&").Qual(runtimePkg, "NumberSchema").Values(n...))
+		}
+	case kString, kEnum, kTime:
+		kind := "KindString"
+		if t.Kind == kTime {
+			kind = "KindTime"
+		}
+		d.add("Kind", jen.Qual(runtimePkg, kind))
+		str := keyed{jen.Id("Type").Op(":").Lit(typ)}
+		mn, mx := limits(s, "minLength", "maxLength")
+		str.add("MinLength", jen.Lit(mn))
+		str.add("MaxLength", jen.Lit(mx))
+		checks := mn >= 0 || mx >= 0
+		if p, ok := s.Get("pattern").StringValue(); ok {
+			str.add("PatternSource", jen.Lit(p))
+			checks = true
+		}
+		if fm, ok := s.Get("format").StringValue(); ok && formatAsserted(fm) {
+			str.add("Format", jen.Lit(fm))
+			checks = true
+		}
+		switch {
+		case c != nil:
+			var vals []string
+			if t.Kind != kEnum || slices.ContainsFunc(t.Values, func(v *enumValue) bool { return v.Value == c.Str }) {
+				vals = []string{c.Str}
+			}
+			str.add("Enum", jen.Index().String().Values(lits(vals)...))
+			str.add("Allowed", allowed)
+			checks = true
+		case t.Kind == kEnum:
+			vals := make([]string, len(t.Values))
+			for i, v := range t.Values {
+				vals[i] = v.Value
+			}
+			str.add("Enum", jen.Index().String().Values(lits(vals)...))
+			str.add("Allowed", allowedValues(s.Get("enum").Items))
+			checks = true
+		}
+		if checks || !typed || want != "string" {
+			d.add("String", jen.Op("&").Qual(runtimePkg, "StringSchema").Values(str...))
+		}
+	default:
+		return nil, false
+	}
+	return d, true
+}
+
+// bounds is the runtime.Bounds literal of a number's schema, or nil.
+func (g *dgen) bounds(s *catalog.Node) *jen.Statement { return (*vgen)(nil).bounds(s) }
+
+// constEnum is the integer enum of a const: the const, when the enum
+// beside it (if any) holds it, or nothing.
+func constEnum(c, e *catalog.Node) []jen.Code {
+	cn, _ := jsonscan.ParseInt64([]byte(c.Num))
+	if e != nil && !slices.ContainsFunc(e.Items, func(it *catalog.Node) bool {
+		n, err := jsonscan.ParseInt64([]byte(it.Num))
+		return err == nil && n == cn
+	}) {
+		return nil
+	}
+	return []jen.Code{jen.Lit(cn)}
+}

@@ -1,0 +1,126 @@
+package gen_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/catalog/catalogtest"
+	"github.com/toolcat/toolcat/gen"
+)
+
+// dataModeFiles counts the files of files whose validator is a data-mode
+// one, and those with one-pass code.
+func dataModeFiles(files map[string][]byte) (data, code int) {
+	for _, b := range files {
+		if bytes.Contains(b, []byte("return runtime.DataPass[")) {
+			data++
+		}
+		if bytes.Contains(b, []byte("runtime.OnePass(")) {
+			code++
+		}
+	}
+	return data, code
+}
+
+func TestValidatorModes(t *testing.T) {
+	cat := loadString(t, cacheCatalog)
+	for _, c := range []struct {
+		mode       gen.ValidatorMode
+		data, code int
+	}{
+		{gen.ValidatorsAuto, 0, 3},
+		{gen.ValidatorsCode, 0, 3},
+		{gen.ValidatorsData, 3, 0},
+	} {
+		files, err := gen.Generate(cat, gen.WithValidators(c.mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, code := dataModeFiles(files); data != c.data || code != c.code {
+			t.Errorf("%v: %d data-mode and %d code validators, want %d and %d", c.mode, data, code, c.data, c.code)
+		}
+		if c.mode == gen.ValidatorsData {
+			f := string(files["list_orders_gen.go"])
+			for _, want := range []string{
+				"func listOrdersValidator(*runtime.Meta) (runtime.Validator, error) {\n\treturn runtime.DataPass[ListOrdersArgs](&listOrdersArgsDesc)\n}",
+				"var listOrdersArgsDesc = runtime.StructDesc{",
+				`Enum: []string{"open", "shipped"}`,
+			} {
+				if !strings.Contains(f, want) {
+					t.Errorf("data mode: list_orders_gen.go lacks %q:\n%s", want, f)
+				}
+			}
+			if strings.Contains(f, "regexp") || strings.Contains(f, "func scan") {
+				t.Errorf("data mode: list_orders_gen.go has validator code:\n%s", f)
+			}
+		}
+	}
+}
+
+// auto is data above AutoDataTools tools.
+func TestValidatorsAuto(t *testing.T) {
+	for _, n := range []int{gen.AutoDataTools, gen.AutoDataTools + 1} {
+		cat, err := catalog.LoadFiles(catalog.File{Name: "synthetic.yaml", Data: catalogtest.YAML(n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := gen.Generate(cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, code := dataModeFiles(files)
+		if want := n > gen.AutoDataTools; (data == n && code == 0) != want || (code == n && data == 0) == want {
+			t.Errorf("%d tools under auto: %d data-mode and %d code validators", n, data, code)
+		}
+	}
+}
+
+// A change of mode renders the tool files again, though the cache has
+// the other mode's.
+func TestValidatorModeCacheKey(t *testing.T) {
+	cat := loadString(t, cacheCatalog)
+	for _, withNames := range []bool{false, true} {
+		c := &mapCache{files: map[string][]byte{}}
+		var cache gen.Cache = c
+		if withNames {
+			c.names = map[string][]string{}
+			cache = namesCache{c}
+		}
+		for i, mode := range []gen.ValidatorMode{gen.ValidatorsCode, gen.ValidatorsData, gen.ValidatorsCode, gen.ValidatorsData} {
+			c.reset()
+			files, err := gen.Generate(cat, gen.WithCache(cache), gen.WithValidators(mode))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh, err := gen.Generate(cat, gen.WithValidators(mode))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, b := range fresh {
+				if !bytes.Equal(files[name], b) {
+					t.Errorf("run %d (%v, names cache %v): %s differs from a run without cache", i, mode, withNames, name)
+				}
+			}
+			if i < 2 && len(c.hits) != 0 {
+				t.Errorf("run %d (%v): the first run in this mode took %v from the cache", i, mode, c.hits)
+			}
+			if i >= 2 && len(c.hits) != 3 {
+				t.Errorf("run %d (%v): %d files from the cache, want 3", i, mode, len(c.hits))
+			}
+		}
+	}
+}
+
+func TestParseValidatorMode(t *testing.T) {
+	for _, s := range []string{"auto", "code", "data"} {
+		m, err := gen.ParseValidatorMode(s)
+		if err != nil || m.String() != s {
+			t.Errorf("%q: %v, %v", s, m, err)
+		}
+	}
+	if _, err := gen.ParseValidatorMode("fast"); err == nil || !strings.Contains(err.Error(), "auto, code or data") {
+		t.Errorf("fast: %v", err)
+	}
+}
