@@ -62,3 +62,42 @@ tools: get_c: (#T & {description: "C."})
 		t.Errorf("only %d of the paths are in the files: the test checks little", found)
 	}
 }
+
+// Tools with the same schema share its compiled form, and its messages
+// are those of the schema compiled for the tool alone.
+func TestValueCheckerSharesSchemas(t *testing.T) {
+	schema := func() *Node {
+		n, errs := parseYAML("s.yaml", []byte("type: object\nrequired: [id]\nproperties:\n  id: {type: string, pattern: \"^a\"}\n  n: {$ref: \"#/$defs/count\"}\n$defs:\n  count: {type: integer, maximum: 3}\n"))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return n
+	}
+	value, errs := parseYAML("v.yaml", []byte("{id: b, n: 5}"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	vc := NewValueChecker()
+	a, err := vc.Compile("get_a", "args", schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := vc.Compile("get_b", "args", schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Error("the same schema compiled twice")
+	}
+	if r, err := vc.Compile("get_b", "result", schema()); err != nil || r == a {
+		t.Errorf("a result schema shares the compiled args schema (%v)", err)
+	}
+	alone, err := NewValueChecker().Compile("get_b", "args", schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := b.Validate(value), alone.Validate(value)
+	if len(want) != 2 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("shared schema: %v\nalone: %v", got, want)
+	}
+}
