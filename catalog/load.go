@@ -421,14 +421,20 @@ func (l *loader) eval(cueFiles []*ast.File, data []dataFile, keep func(tool stri
 	return l.decode(cat, files)
 }
 
-// minPartTools is the number of tools a part of a catalog holds at the
-// least; see partCount.
-const minPartTools = 200
+// minPartTools and maxPartTools are the numbers of tools a part of a
+// catalog holds at the least and, when there are more parts than CPUs, at
+// the most; see partCount.
+const (
+	minPartTools = 200
+	maxPartTools = 500
+)
 
-// partCount is the number of parts a catalog is evaluated in, each on its
-// own goroutine and CUE context: one per CPU for a large catalog written
-// in YAML and JSON only, whose tools are independent values. CUE files
-// may refer from one tool to another, so they are evaluated whole.
+// partCount is the number of parts a catalog is evaluated in, each in its
+// own CUE context: one per CPU for a large catalog written in YAML and
+// JSON only, whose tools are independent values, and more for a catalog
+// of thousands of tools, so that evaluating one part at a time on each
+// CPU keeps a bounded share of the catalog in CUE's memory. CUE files may
+// refer from one tool to another, so they are evaluated whole.
 func (l *loader) partCount(cueFiles []*ast.File, data []dataFile) int {
 	if len(cueFiles) > 0 {
 		return 1
@@ -441,12 +447,15 @@ func (l *loader) partCount(cueFiles []*ast.File, data []dataFile) int {
 	if l.parts > 0 {
 		return l.parts
 	}
-	return min(goruntime.GOMAXPROCS(0), len(l.toolIndex)/minPartTools)
+	n := len(l.toolIndex)
+	return max(min(goruntime.GOMAXPROCS(0), n/minPartTools), (n+maxPartTools-1)/maxPartTools)
 }
 
 // evalParts evaluates a catalog in n parts, each with a share of the tools
 // by name, and merges them; the first part also holds every field beside
-// tools. A tool written in several files is in one part.
+// tools. A tool written in several files is in one part. One worker per
+// CPU evaluates the parts one after the other, dropping each part's CUE
+// values once it is decoded.
 func (l *loader) evalParts(n int, data []dataFile, files []File) *Catalog {
 	names := slices.Sorted(maps.Keys(l.toolIndex))
 	part := make(map[string]int, len(names))
@@ -455,20 +464,27 @@ func (l *loader) evalParts(n int, data []dataFile, files []File) *Catalog {
 	}
 	subs := make([]*loader, n)
 	cats := make([]*Catalog, n)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for i := range subs {
-		sub := &loader{
-			ctx:       cuecontext.New(),
-			lines:     l.lines,
-			trees:     l.trees,
-			toolIndex: l.toolIndex,
-			schemas:   l.schemas,
-			start:     l.start,
-			top:       i == 0,
-		}
-		subs[i] = sub
+	for range min(n, goruntime.GOMAXPROCS(0)) {
 		wg.Go(func() {
-			cats[i] = sub.eval(nil, data, func(tool string) bool { return part[tool] == i }, files)
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				sub := &loader{
+					ctx:       cuecontext.New(),
+					lines:     l.lines,
+					trees:     l.trees,
+					toolIndex: l.toolIndex,
+					schemas:   l.schemas,
+					start:     l.start,
+					top:       i == 0,
+				}
+				cats[i] = sub.eval(nil, data, func(tool string) bool { return part[tool] == i }, files)
+				subs[i] = &loader{errs: sub.errs}
+			}
 		})
 	}
 	wg.Wait()
