@@ -462,7 +462,7 @@ func (l *loader) evalParts(n int, data []dataFile, files []File) *Catalog {
 	for i, name := range names {
 		part[name] = i * n / len(names)
 	}
-	subs := make([]*loader, n)
+	errs := make([]ErrorList, n)
 	cats := make([]*Catalog, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -483,14 +483,14 @@ func (l *loader) evalParts(n int, data []dataFile, files []File) *Catalog {
 					top:       i == 0,
 				}
 				cats[i] = sub.eval(nil, data, func(tool string) bool { return part[tool] == i }, files)
-				subs[i] = &loader{errs: sub.errs}
+				errs[i] = sub.errs
 			}
 		})
 	}
 	wg.Wait()
 	failed := false
-	for i, sub := range subs {
-		l.errs = append(l.errs, sub.errs...)
+	for i := range errs {
+		l.errs = append(l.errs, errs[i]...)
 		failed = failed || cats[i] == nil
 	}
 	if failed {
