@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/toolcat/toolcat/catalog"
@@ -17,15 +18,24 @@ func TestSyntheticCatalogLoads(t *testing.T) {
 	}
 }
 
-// BenchmarkLoad1000 loads a synthetic catalog of 1,000 tools (about 1 MB
-// of YAML).
-func BenchmarkLoad1000(b *testing.B) {
-	data := catalogtest.YAML(1000)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := catalog.LoadFiles(catalog.File{Name: "synthetic.yaml", Data: data}); err != nil {
-			b.Fatal(err)
-		}
+// benchSizes are the catalog sizes the scale benchmarks run at: loading
+// and linting should grow linearly across them.
+var benchSizes = []int{1000, 3000, 10000}
+
+// BenchmarkLoad loads synthetic catalogs of 1,000, 3,000 and 10,000 tools
+// (about 2 KB of YAML a tool). ns/op at 3,000 should stay within 3.3
+// times that at 1,000.
+func BenchmarkLoad(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			data := catalogtest.YAML(n)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := catalog.LoadFiles(catalog.File{Name: "synthetic.yaml", Data: data}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -34,7 +34,7 @@ const maxAlternatives = 1024
 // strings.Repeat, by joining strings with + or interpolation, or by
 // repeating them with *: a chain of a1: a0 + a0 doubles at each step.
 // (CUE bounds the exponent of numbers itself, and no longer adds lists.)
-const maxString = MaxFileSize
+const maxString = 16 << 20
 
 // suspect is a top-level field of a CUE file whose evaluation may not end:
 // the place an overrun of the budget points at.

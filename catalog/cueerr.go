@@ -255,14 +255,40 @@ func (l *loader) defAt(path []string) cue.Value {
 // reused for its siblings, which are already known to match the pattern.
 // dpath is the parent's path in the definition, "*" standing for names
 // that a pattern matched; the second result says the child is one of them.
+//
+// A field that d declares, regular or optional, is looked up once per
+// definition path and name too: listing a definition's optional fields
+// costs more than anything else checkFields does, and every tool of a
+// catalog asks for the same few.
 func (l *loader) defChildCached(d cue.Value, sel cue.Selector, dpath []string) (cue.Value, bool) {
-	if c := d.LookupPath(cue.MakePath(sel)); c.Exists() {
-		return c, false
-	}
-	if c, ok := optionalField(d, sel); ok {
-		return c, false
-	}
 	key := strings.Join(dpath, "\x00")
+	if sel.Type() == cue.StringLabel {
+		named := key + "\x00\x00" + sel.Unquoted()
+		if c, ok := l.namedDefs[named]; ok {
+			if c.Exists() {
+				return c, false
+			}
+		} else {
+			c, ok := d.LookupPath(cue.MakePath(sel)), true
+			if !c.Exists() {
+				c, ok = optionalField(d, sel)
+			}
+			if !ok {
+				c = cue.Value{}
+			}
+			if l.namedDefs == nil {
+				l.namedDefs = map[string]cue.Value{}
+			}
+			l.namedDefs[named] = c
+			if c.Exists() {
+				return c, false
+			}
+		}
+	} else {
+		if c := d.LookupPath(cue.MakePath(sel)); c.Exists() {
+			return c, false
+		}
+	}
 	if c, ok := l.patternDefs[key]; ok {
 		return c, true
 	}

@@ -28,9 +28,24 @@ func (l *loader) decode(cat cue.Value, files []File) *Catalog {
 			Pos:         l.keyPos(l.pos(v.Pos()), "services", name),
 		})
 	})
-	userTools := l.data.LookupPath(cue.ParsePath("tools"))
+	// The user's value of a tool gives positions where no YAML or JSON
+	// tree does. A lookup by name in a struct scans its fields, so the
+	// tools are listed once, when a tool first needs one.
+	var userTools map[string]cue.Value
+	user := func(name string) cue.Value {
+		if userTools == nil {
+			userTools = map[string]cue.Value{}
+			eachField(l.data.LookupPath(cue.ParsePath("tools")), func(name string, v cue.Value) {
+				userTools[name] = v
+			})
+		}
+		if v, ok := userTools[name]; ok {
+			return v
+		}
+		return l.data.LookupPath(cue.MakePath(cue.Str("tools"), cue.Str(name)))
+	}
 	eachField(cat.LookupPath(cue.ParsePath("tools")), func(name string, v cue.Value) {
-		t := l.decodeTool(name, v, userTools.LookupPath(cue.MakePath(cue.Str(name))))
+		t := l.decodeTool(name, v, user)
 		if t.IdempotencyKey == "" {
 			t.IdempotencyKey = IdempotencyKeyHost
 			if t.HasSideEffects {
@@ -72,7 +87,9 @@ func (l *loader) checkOriginalNames(c *Catalog) {
 	}
 }
 
-func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
+// decodeTool decodes tool name from its value v in the catalog; userTool
+// returns a tool's value as the user's files wrote it.
+func (l *loader) decodeTool(name string, v cue.Value, userTool func(string) cue.Value) *Tool {
 	t := &Tool{Name: name, FieldPos: map[string]Pos{}}
 	// One pass over the tool's fields: a lookup per field costs more.
 	var toolName string
@@ -139,6 +156,7 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 			t.FieldPos[tf.Key] = tf.KeyPos
 		}
 	} else {
+		user := userTool(name)
 		t.Pos = l.pos(user.Pos())
 		if !t.Pos.IsValid() {
 			t.Pos = l.pos(v.Pos())
@@ -164,7 +182,7 @@ func (l *loader) decodeTool(name string, v, user cue.Value) *Tool {
 	// as they are themselves well-formed values.
 	t.Args = l.schema(name, "args", v, t.Pos)
 	t.Result = l.schema(name, "result", v, t.PosOf("result"))
-	if v.Validate(cue.Concrete(true)) != nil {
+	if !l.valid && v.Validate(cue.Concrete(true)) != nil {
 		return t // reported by validation
 	}
 	eachField(v.LookupPath(cue.ParsePath("errors")), func(code string, e cue.Value) {

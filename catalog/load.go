@@ -28,9 +28,10 @@ var formatSource []byte
 // it are never shown to users.
 const formatFile = "toolcat:format.cue"
 
-// MaxFileSize bounds one catalog file. Catalogs of a thousand tools weigh
-// a few megabytes; a larger file is almost surely not a catalog.
-const MaxFileSize = 16 << 20
+// MaxFileSize bounds one catalog file. A catalog weighs about 2 KB a
+// tool, 20 MB for ten thousand; a larger file is almost surely not a
+// catalog.
+const MaxFileSize = 64 << 20
 
 // Extensions are the file extensions a catalog directory is read for.
 var Extensions = []string{".cue", ".yaml", ".yml", ".json"}
@@ -187,6 +188,8 @@ type loader struct {
 	start     Pos         // the top of the first file
 
 	patternDefs map[string]cue.Value // checkFields' caches, by definition path
+	namedDefs   map[string]cue.Value // and by definition path and field name
+	cueFields   map[string]token.Pos // cuePos's index
 	required    map[string][]string
 
 	// schemas holds the args and result schemas written in YAML and JSON,
@@ -205,6 +208,10 @@ type loader struct {
 	// top is set on the part of a catalog that holds the fields beside
 	// tools; see evalParts.
 	top bool
+
+	// valid is set when the evaluated catalog validated whole: its tools
+	// need no validation of their own.
+	valid bool
 
 	// maxValues bounds the values of a catalog evaluated from CUE; see
 	// checkSize.
@@ -401,9 +408,11 @@ func (l *loader) eval(cueFiles []*ast.File, data []dataFile, keep func(tool stri
 	l.def = v.LookupPath(cue.MakePath(cue.Def("#Catalog")))
 	l.checkFields(v, l.def, nil, nil)
 	cat := l.def.Unify(v)
-	if err := cat.Validate(cue.Concrete(true)); err != nil {
+	err := cat.Validate(cue.Concrete(true))
+	if err != nil {
 		l.cueErrors(err)
 	}
+	l.valid = err == nil
 	if len(cueFiles) > 0 && l.maxValues > 0 && !l.checkSize(cat, l.maxValues) {
 		return nil
 	}
@@ -412,14 +421,20 @@ func (l *loader) eval(cueFiles []*ast.File, data []dataFile, keep func(tool stri
 	return l.decode(cat, files)
 }
 
-// minPartTools is the number of tools a part of a catalog holds at the
-// least; see partCount.
-const minPartTools = 200
+// minPartTools and maxPartTools are the numbers of tools a part of a
+// catalog holds at the least and, when there are more parts than CPUs, at
+// the most; see partCount.
+const (
+	minPartTools = 200
+	maxPartTools = 500
+)
 
-// partCount is the number of parts a catalog is evaluated in, each on its
-// own goroutine and CUE context: one per CPU for a large catalog written
-// in YAML and JSON only, whose tools are independent values. CUE files
-// may refer from one tool to another, so they are evaluated whole.
+// partCount is the number of parts a catalog is evaluated in, each in its
+// own CUE context: one per CPU for a large catalog written in YAML and
+// JSON only, whose tools are independent values, and more for a catalog
+// of thousands of tools, so that evaluating one part at a time on each
+// CPU keeps a bounded share of the catalog in CUE's memory. CUE files may
+// refer from one tool to another, so they are evaluated whole.
 func (l *loader) partCount(cueFiles []*ast.File, data []dataFile) int {
 	if len(cueFiles) > 0 {
 		return 1
@@ -432,40 +447,50 @@ func (l *loader) partCount(cueFiles []*ast.File, data []dataFile) int {
 	if l.parts > 0 {
 		return l.parts
 	}
-	return min(goruntime.GOMAXPROCS(0), len(l.toolIndex)/minPartTools)
+	n := len(l.toolIndex)
+	return max(min(goruntime.GOMAXPROCS(0), n/minPartTools), (n+maxPartTools-1)/maxPartTools)
 }
 
 // evalParts evaluates a catalog in n parts, each with a share of the tools
 // by name, and merges them; the first part also holds every field beside
-// tools. A tool written in several files is in one part.
+// tools. A tool written in several files is in one part. One worker per
+// CPU evaluates the parts one after the other, dropping each part's CUE
+// values once it is decoded.
 func (l *loader) evalParts(n int, data []dataFile, files []File) *Catalog {
 	names := slices.Sorted(maps.Keys(l.toolIndex))
 	part := make(map[string]int, len(names))
 	for i, name := range names {
 		part[name] = i * n / len(names)
 	}
-	subs := make([]*loader, n)
+	errs := make([]ErrorList, n)
 	cats := make([]*Catalog, n)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for i := range subs {
-		sub := &loader{
-			ctx:       cuecontext.New(),
-			lines:     l.lines,
-			trees:     l.trees,
-			toolIndex: l.toolIndex,
-			schemas:   l.schemas,
-			start:     l.start,
-			top:       i == 0,
-		}
-		subs[i] = sub
+	for range min(n, goruntime.GOMAXPROCS(0)) {
 		wg.Go(func() {
-			cats[i] = sub.eval(nil, data, func(tool string) bool { return part[tool] == i }, files)
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				sub := &loader{
+					ctx:       cuecontext.New(),
+					lines:     l.lines,
+					trees:     l.trees,
+					toolIndex: l.toolIndex,
+					schemas:   l.schemas,
+					start:     l.start,
+					top:       i == 0,
+				}
+				cats[i] = sub.eval(nil, data, func(tool string) bool { return part[tool] == i }, files)
+				errs[i] = sub.errs
+			}
 		})
 	}
 	wg.Wait()
 	failed := false
-	for i, sub := range subs {
-		l.errs = append(l.errs, sub.errs...)
+	for i := range errs {
+		l.errs = append(l.errs, errs[i]...)
 		failed = failed || cats[i] == nil
 	}
 	if failed {
@@ -591,13 +616,57 @@ func (l *loader) pos(p token.Pos) Pos {
 // cuePos returns the position of the first field at path written in the
 // CUE files, such as the label of tools: search_articles: {...}; pattern
 // constraints ([string]: ...) do not count.
+//
+// Paths of up to cueIndexDepth names are looked up in an index of the CUE
+// files' fields, made on first use: decoding asks for the position of
+// every tool, and a scan of the files each time would make loading
+// quadratic in the number of tools.
 func (l *loader) cuePos(path ...string) Pos {
+	if len(l.asts) == 0 || len(path) == 0 {
+		return Pos{}
+	}
+	if len(path) <= cueIndexDepth {
+		if l.cueFields == nil {
+			l.cueFields = map[string]token.Pos{}
+			for _, f := range l.asts {
+				indexFields(l.cueFields, f.Decls, "", 1)
+			}
+		}
+		return l.pos(l.cueFields[strings.Join(path, "\x00")])
+	}
 	for _, f := range l.asts {
 		if p := fieldPos(f.Decls, path); p.IsValid() {
 			return l.pos(p)
 		}
 	}
 	return Pos{}
+}
+
+// cueIndexDepth is how deep cuePos's index goes: tools.<name>.<field>.
+const cueIndexDepth = 3
+
+// indexFields records in index the first position of every field path of
+// up to cueIndexDepth names in decls (prefix is the path of decls, each
+// name followed by a NUL byte), in the order fieldPos finds them: the
+// first field in a depth-first walk, into struct literals only.
+func indexFields(index map[string]token.Pos, decls []ast.Decl, prefix string, depth int) {
+	for _, d := range decls {
+		f, ok := d.(*ast.Field)
+		if !ok {
+			continue
+		}
+		name, _, err := ast.LabelName(f.Label)
+		if err != nil {
+			continue
+		}
+		key := prefix + name
+		if _, seen := index[key]; !seen && f.Label.Pos().IsValid() {
+			index[key] = f.Label.Pos()
+		}
+		if s, ok := f.Value.(*ast.StructLit); ok && depth < cueIndexDepth {
+			indexFields(index, s.Elts, key+"\x00", depth+1)
+		}
+	}
 }
 
 func fieldPos(decls []ast.Decl, path []string) token.Pos {

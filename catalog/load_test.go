@@ -493,7 +493,7 @@ func TestLoadDirectory(t *testing.T) {
 func TestLoadHugeFile(t *testing.T) {
 	data := make([]byte, MaxFileSize+1)
 	_, err := LoadFiles(File{Name: "big.yaml", Data: data})
-	want := []string{"big.yaml:1:1: file is 16.0 MiB, above the 16 MiB limit of a catalog file"}
+	want := []string{"big.yaml:1:1: file is 64.0 MiB, above the 64 MiB limit of a catalog file"}
 	if diff := cmp.Diff(want, errorLines(t, err)); diff != "" {
 		t.Error(diff)
 	}
@@ -519,19 +519,19 @@ func TestLoadAliasBomb(t *testing.T) {
 	}
 }
 
-// A 50 MB file is refused from its size, before it is read.
+// A 100 MB file is refused from its size, before it is read.
 func TestLoadHugeFileFromDisk(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "big.yaml")
 	f, err := os.Create(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(50 << 20); err != nil {
+	if err := f.Truncate(100 << 20); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
 	_, err = Load(name)
-	want := []string{name + ":1:1: file is 50.0 MiB, above the 16 MiB limit of a catalog file"}
+	want := []string{name + ":1:1: file is 100.0 MiB, above the 64 MiB limit of a catalog file"}
 	if diff := cmp.Diff(want, errorLines(t, err)); diff != "" {
 		t.Error(diff)
 	}

@@ -43,6 +43,10 @@ type ValueProblem struct {
 // schemas; it is not safe for concurrent use.
 type ValueChecker struct {
 	c *jsonschema.Compiler
+	// compiled holds the schemas compiled so far by root name and JSON
+	// text: tools of one catalog often share a schema, and a schema
+	// validates, and words its messages, the same for every tool.
+	compiled map[string]*CompiledSchema
 }
 
 // NewValueChecker returns a checker.
@@ -50,7 +54,7 @@ func NewValueChecker() *ValueChecker {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(noLoader{})
-	return &ValueChecker{c: c}
+	return &ValueChecker{c: c, compiled: map[string]*CompiledSchema{}}
 }
 
 // noLoader refuses to fetch schemas: only references inside a schema
@@ -63,15 +67,19 @@ func (noLoader) Load(url string) (any, error) {
 
 // CompiledSchema is one of a tool's schemas, compiled by a ValueChecker.
 type CompiledSchema struct {
-	c    *jsonschema.Compiler
-	url  string
-	root *Node
-	sch  *jsonschema.Schema
+	c   *jsonschema.Compiler
+	url string
+	sch *jsonschema.Schema
 }
 
 // Compile compiles the schema rootName ("args" or "result") of the tool
-// named tool. A schema compiles once per checker.
+// named tool. A schema compiles once per checker: another tool's schema of
+// the same root name and the same JSON text is the one compiled before.
 func (vc *ValueChecker) Compile(tool, rootName string, root *Node) (*CompiledSchema, error) {
+	key := rootName + "\x00" + string(root.JSON())
+	if cs, ok := vc.compiled[key]; ok {
+		return cs, nil
+	}
 	u := "toolcat:///" + url.PathEscape(tool) + "/" + rootName + ".json"
 	if err := vc.c.AddResource(u, root.Interface()); err != nil {
 		return nil, err
@@ -80,7 +88,9 @@ func (vc *ValueChecker) Compile(tool, rootName string, root *Node) (*CompiledSch
 	if err != nil {
 		return nil, err
 	}
-	return &CompiledSchema{c: vc.c, url: u, root: root, sch: sch}, nil
+	cs := &CompiledSchema{c: vc.c, url: u, sch: sch}
+	vc.compiled[key] = cs
+	return cs, nil
 }
 
 // sub compiles the subschema at a JSON pointer of the same document.

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -16,7 +17,7 @@ var ToolConfusable = &Rule{
 	Purpose: "Checks that no two tools are so alike in name and description that a model will confuse them: " +
 		"the Jaccard similarity of their word sets (name words plus description words, lower-cased, without stop words, plurals folded) must stay below similarity_threshold. " +
 		"Two tools whose names each hold a word the other tool never mentions (update_issue_labels, update_issue_assignees) are told apart by name and not reported. " +
-		"Candidate pairs come from a prefix-filtered index of rare words, so large catalogs stay fast.",
+		"Each tool is compared only with the tools that mention the rarest word of its name, so large catalogs stay fast.",
 	Check: checkToolConfusable,
 }
 
@@ -59,53 +60,95 @@ func similarityWords(t *catalog.Tool) []string {
 	return out
 }
 
+// checkToolConfusable reports every pair of tools whose word sets have a
+// Jaccard similarity of at least the threshold and whose names do not tell
+// them apart. It compares each tool only with candidates from an index of
+// the words each tool mentions, so that it costs about linear time:
+//
+//   - Names tell two tools apart unless one tool's name words all appear
+//     among the other's words; so a reported pair holds a tool whose
+//     rarest name word the other mentions. A tool is compared with the
+//     tools that mention its rarest name word, usually a handful.
+//   - A tool without name words (a name of stop words only) may be
+//     confused with any tool alike enough. Prefix filtering finds those:
+//     two sets x and y with Jaccard ≥ th share at least ceil(th·|x|)
+//     words, so y holds one of the |x| - ceil(th·|x|) + 1 rarest words
+//     of x.
+//
+// The findings are exactly those of comparing every pair of tools.
 func checkToolConfusable(p *Pass) {
 	tools := append([]*catalog.Tool(nil), p.Catalog.Tools...)
 	sort.SliceStable(tools, func(i, j int) bool { return tools[i].Pos.Before(tools[j].Pos) })
 	th := p.Config.SimilarityThreshold
-	sets := make([][]string, len(tools))
-	df := map[string]int{}
+	n := len(tools)
+	sets := make([][]string, n)
+	members := make([]map[string]bool, n)
+	// mention lists, for each word, the tools whose sets hold it, in order.
+	mention := map[string][]int32{}
 	for i, t := range tools {
 		sets[i] = similarityWords(t)
+		members[i] = make(map[string]bool, len(sets[i]))
 		for _, w := range sets[i] {
-			df[w]++
+			members[i][w] = true
+			mention[w] = append(mention[w], int32(i))
 		}
 	}
-	// Prefix filtering: order each set rarest word first; two sets with
-	// Jaccard ≥ th share a word within the first |x| - ceil(th·|x|) + 1.
-	index := map[string][]int{}
-	members := make([]map[string]bool, len(sets))
-	for i, s := range sets {
-		members[i] = make(map[string]bool, len(s))
-		for _, w := range s {
-			members[i][w] = true
+	rarer := func(a, b string) bool {
+		if da, db := len(mention[a]), len(mention[b]); da != db {
+			return da < db
 		}
-		sort.Slice(s, func(a, b int) bool {
-			if df[s[a]] != df[s[b]] {
-				return df[s[a]] < df[s[b]]
+		return a < b
+	}
+	// probe holds the words a tool is looked up by: the rarest of its name
+	// words, or for a tool without name words the prefix of its set.
+	probe := make([][]string, n)
+	for i, t := range tools {
+		if len(sets[i]) == 0 {
+			continue // similarity 0 with every tool
+		}
+		if words := similarityWords(&catalog.Tool{Name: t.Name}); len(words) > 0 {
+			r := words[0]
+			for _, w := range words[1:] {
+				if rarer(w, r) {
+					r = w
+				}
 			}
-			return s[a] < s[b]
-		})
-		if len(s) == 0 {
+			probe[i] = []string{r}
 			continue
 		}
-		prefix := len(s) - int(math.Ceil(th*float64(len(s)))) + 1
-		seen := map[int]bool{}
-		for _, w := range s[:min(max(prefix, 1), len(s))] {
-			for _, j := range index[w] {
-				if seen[j] {
+		s := slices.Clone(sets[i])
+		sort.Slice(s, func(a, b int) bool { return rarer(s[a], s[b]) })
+		// The margin keeps the prefix long enough whatever the rounding
+		// of th·|x|.
+		prefix := len(s) - int(math.Ceil(th*float64(len(s))-1e-9)) + 1
+		probe[i] = s[:min(max(prefix, 1), len(s))]
+	}
+	// found reports whether looking tool a up finds tool b.
+	found := func(a, b int) bool {
+		for _, w := range probe[a] {
+			if members[b][w] {
+				return true
+			}
+		}
+		return false
+	}
+	seen := make([]int32, n) // seen[j] == i+1: j is already a candidate of i
+	for i := range tools {
+		for _, w := range probe[i] {
+			for _, j32 := range mention[w] {
+				j := int(j32)
+				if j == i || seen[j] == int32(i+1) {
 					continue
 				}
-				seen[j] = true
-				// Jaccard is at most the ratio of the set sizes.
-				if a, b := len(sets[i]), len(sets[j]); float64(min(a, b)) < th*float64(max(a, b)) {
-					continue
+				seen[j] = int32(i + 1)
+				if j < i && found(j, i) {
+					continue // the pair was checked when j was looked up
 				}
-				if sim := jaccard(members[j], sets[i], len(sets[j])); sim >= th && !distinctNames(tools[i], tools[j], sets[i], sets[j]) {
-					p.Reportf(tools[i], tools[i].Pos, "tools %q and %q are so alike (word similarity %.2f) that a model may confuse them; say in each name and description what sets it apart", tools[j].Name, tools[i].Name, sim)
+				lo, hi := min(i, j), max(i, j)
+				if sim := jaccard(members[lo], sets[hi], len(sets[lo])); sim >= th && !distinctNames(tools[hi], tools[lo], sets[hi], sets[lo]) {
+					p.Reportf(tools[hi], tools[hi].Pos, "tools %q and %q are so alike (word similarity %.2f) that a model may confuse them; say in each name and description what sets it apart", tools[lo].Name, tools[hi].Name, sim)
 				}
 			}
-			index[w] = append(index[w], i)
 		}
 	}
 }

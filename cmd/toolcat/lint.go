@@ -174,6 +174,7 @@ func loadConfig(path string, paths []string) (*lint.Config, error) {
 // GC pace for what follows (see loadedGC). A catalog that does not load is
 // reported in the command's output format.
 func loadCatalog(e *env, cmd, format string, paths []string) (*catalog.Catalog, bool) {
+	loadingGC(paths)
 	cat, err := catalog.Load(paths...)
 	loadedGC()
 	if err != nil {
