@@ -1,9 +1,11 @@
 package catalog
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -143,6 +145,21 @@ func validationErrors(sch *jsonschema.Schema, v *Node) []ValueError {
 		out = append(out, ValueError{Ptr: ptr, Pos: posIn(v, ptr), Msg: cleanSchemaError(e.ErrorKind.LocalizedString(printer))})
 	}
 	walk(ve)
+	// The library gathers the errors of an object's keywords in no fixed
+	// order: report them in the value's order, so that lint's output is
+	// the same on every run.
+	slices.SortStableFunc(out, func(a, b ValueError) int {
+		if c := cmp.Compare(a.Pos.File, b.Pos.File); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Pos.Line, b.Pos.Line); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Pos.Col, b.Pos.Col); c != 0 {
+			return c
+		}
+		return cmp.Or(strings.Compare(a.Ptr, b.Ptr), strings.Compare(a.Msg, b.Msg))
+	})
 	return out
 }
 
