@@ -87,6 +87,13 @@ type Sample struct {
 // are the exit codes besides 0 that count as success (toolcat lint exits
 // 1 when it reports findings).
 func Run(cmd *exec.Cmd, okCodes ...int) (Sample, error) {
+	s, _, err := RunOutput(cmd, okCodes...)
+	return s, err
+}
+
+// RunOutput is [Run] that also returns the command's output (stdout and
+// stderr).
+func RunOutput(cmd *exec.Cmd, okCodes ...int) (Sample, []byte, error) {
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
@@ -94,13 +101,13 @@ func Run(cmd *exec.Cmd, okCodes ...int) (Sample, error) {
 	err := cmd.Run()
 	wall := time.Since(start)
 	if cmd.ProcessState == nil {
-		return Sample{}, fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
+		return Sample{}, out.Bytes(), fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
 	}
 	s := Sample{Wall: wall, MaxRSS: maxRSS(cmd.ProcessState)}
 	if err != nil && !slices.Contains(okCodes, cmd.ProcessState.ExitCode()) {
-		return s, fmt.Errorf("%s (in %s): %w\n%s", strings.Join(cmd.Args, " "), cmd.Dir, err, tail(out.Bytes(), 4000))
+		return s, out.Bytes(), fmt.Errorf("%s (in %s): %w\n%s", strings.Join(cmd.Args, " "), cmd.Dir, err, tail(out.Bytes(), 4000))
 	}
-	return s, nil
+	return s, out.Bytes(), nil
 }
 
 func tail(b []byte, n int) []byte {
