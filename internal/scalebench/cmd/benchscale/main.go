@@ -11,6 +11,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -89,8 +90,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.md, "md", os.Getenv("BENCH_SCALE_OUT"), "also write the tables as markdown to this file (default: $BENCH_SCALE_OUT)")
 	fs.StringVar(&f.work, "work", "", "working directory (default: a temporary one, removed at the end)")
 	fs.BoolVar(&f.keep, "keep", false, "keep the working directory")
-	parts := fs.String("parts", "lint,gen,build", "which measurements: lint (lint, load and gen by size), gen (toolcat gen vs oapi-codegen), build (go build of both)")
+	parts := fs.String("parts", "lint,gen,build", "which measurements: lint (lint, load and gen by size), gen (toolcat gen vs oapi-codegen), build (go build of both); \"\" for none (with -big)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -106,7 +110,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		f.sizes = append(f.sizes, n)
 	}
 	for _, p := range strings.Split(*parts, ",") {
-		p = strings.TrimSpace(p)
+		if p = strings.TrimSpace(p); p == "" && strings.TrimSpace(*parts) == "" {
+			continue // -parts "": none, as with -big alone
+		}
 		if !slices.Contains([]string{"lint", "gen", "build"}, p) {
 			fmt.Fprintf(stderr, "benchscale: -parts: unknown part %q (lint, gen, build)\n", p)
 			return 2
