@@ -44,33 +44,85 @@ func Dirs() (root, module string, err error) {
 	return root, module, nil
 }
 
-// Synth writes a synthetic catalog of n tools (catalogtest.YAML) to
-// dir/catalog/catalog.yaml, and its OpenAPI twin, derived from the
-// catalog as loaded, to dir/openapi.yaml. It returns the catalog.
+// ToolsPerFile is how many tools each file of a synthetic catalog holds:
+// a catalog file is at most catalog.MaxFileSize (16 MiB), about 7,500
+// synthetic tools, and a team with thousands of tools splits them too.
+const ToolsPerFile = 1000
+
+// Synth writes a synthetic catalog of n tools (catalogtest.YAML) into
+// dir/catalog, and its OpenAPI twin, derived from the catalog as loaded,
+// to dir/openapi.yaml. It returns the catalog. The catalog's files hold
+// [ToolsPerFile] tools each: catalog.yaml the package, the services and
+// the first tools, catalog_2.yaml and on the next ones.
 func Synth(n int, dir string) (*catalog.Catalog, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("scalebench: %d tools; at least 1 is needed", n)
 	}
-	data := catalogtest.YAML(n)
-	name := filepath.Join(dir, "catalog", "catalog.yaml")
-	cat, err := catalog.LoadFiles(catalog.File{Name: name, Data: data})
+	files, err := split(catalogtest.YAML(n), filepath.Join(dir, "catalog"), ToolsPerFile)
+	if err != nil {
+		return nil, fmt.Errorf("scalebench: %w", err)
+	}
+	cat, err := catalog.LoadFiles(files...)
 	if err != nil {
 		return nil, fmt.Errorf("scalebench: the synthetic catalog does not load: %w", err)
+	}
+	if len(cat.Tools) != n {
+		return nil, fmt.Errorf("scalebench: the synthetic catalog has %d tools, not %d", len(cat.Tools), n)
 	}
 	spec, err := OpenAPI(cat)
 	if err != nil {
 		return nil, fmt.Errorf("scalebench: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "catalog"), 0o755); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(name, data, 0o644); err != nil {
-		return nil, err
+	for _, f := range files {
+		if err := os.WriteFile(f.Name, f.Data, 0o644); err != nil {
+			return nil, err
+		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "openapi.yaml"), spec, 0o644); err != nil {
 		return nil, err
 	}
 	return cat, nil
+}
+
+// split cuts a catalogtest catalog into files of per tools each: the
+// first keeps everything before the tools, the others start with
+// "tools:". A tool starts at a line indented by two spaces under tools.
+func split(data []byte, dir string, per int) ([]catalog.File, error) {
+	text := string(data)
+	head, body, ok := strings.Cut(text, "\ntools:\n")
+	if !ok {
+		return nil, fmt.Errorf("the synthetic catalog has no tools section")
+	}
+	var starts []int
+	for i := 0; i < len(body); {
+		if strings.HasPrefix(body[i:], "  ") && len(body) > i+2 && body[i+2] != ' ' {
+			starts = append(starts, i)
+		}
+		j := strings.IndexByte(body[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	var files []catalog.File
+	for k := 0; k < len(starts); k += per {
+		end := len(body)
+		if k+per < len(starts) {
+			end = starts[k+per]
+		}
+		chunk := "tools:\n" + body[starts[k]:end]
+		name := "catalog.yaml"
+		if k == 0 {
+			chunk = head + "\n" + chunk
+		} else {
+			name = fmt.Sprintf("catalog_%d.yaml", k/per+1)
+		}
+		files = append(files, catalog.File{Name: filepath.Join(dir, name), Data: []byte(chunk)})
+	}
+	return files, nil
 }
 
 // Sample is one measured run of a command.

@@ -123,25 +123,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "benchscale: runs and sizes must be at least 1")
 		return 2
 	}
-	b := &bench{flags: f, stderr: stderr}
+	b := &bench{flags: f, stdout: stdout, stderr: stderr}
 	if err := b.run(); err != nil {
 		fmt.Fprintln(stderr, "benchscale:", err)
 		return 1
 	}
-	fmt.Fprint(stdout, b.out.String())
-	if f.md != "" {
-		if err := os.WriteFile(f.md, []byte(b.out.String()), 0o644); err != nil {
-			fmt.Fprintln(stderr, "benchscale:", err)
-			return 1
-		}
-	}
 	return 0
+}
+
+// flush prints the tables written since the last flush, and writes all of
+// them to the -md file, so that a long run shows each part as it ends.
+func (b *bench) flush() error {
+	all := b.out.String()
+	fmt.Fprint(b.stdout, all[b.flushed:])
+	b.flushed = len(all)
+	if b.md == "" {
+		return nil
+	}
+	return os.WriteFile(b.md, []byte(all), 0o644)
 }
 
 type bench struct {
 	flags
+	stdout       io.Writer
 	stderr       io.Writer
 	out          strings.Builder
+	flushed      int
 	root, module string
 	self         string
 	bin          *scalebench.Binaries
@@ -181,28 +188,24 @@ func (b *bench) run() error {
 	commit, _ := exec.Command("git", "-C", b.root, "log", "-1", "--format=%h %cs").Output()
 	fmt.Fprintf(&b.out, "# toolcat at scale\n\nMeasured %s, toolcat %s, %s, oapi-codegen v2.8.2.\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), strings.TrimSpace(string(commit)), goVersion())
-	if slices.Contains(b.parts, "lint") {
-		if err := b.bySize(); err != nil {
+	steps := []struct {
+		on  bool
+		run func() error
+	}{
+		{slices.Contains(b.parts, "lint"), b.bySize},
+		{slices.Contains(b.parts, "gen"), b.generators},
+		{slices.Contains(b.parts, "build") || b.big, b.warm},
+		{slices.Contains(b.parts, "build"), b.builds},
+		{b.big, b.bigPackage},
+	}
+	for _, s := range steps {
+		if !s.on {
+			continue
+		}
+		if err := s.run(); err != nil {
 			return err
 		}
-	}
-	if slices.Contains(b.parts, "gen") {
-		if err := b.generators(); err != nil {
-			return err
-		}
-	}
-	if slices.Contains(b.parts, "build") || b.big {
-		if err := b.warm(); err != nil {
-			return err
-		}
-	}
-	if slices.Contains(b.parts, "build") {
-		if err := b.builds(); err != nil {
-			return err
-		}
-	}
-	if b.big {
-		if err := b.bigPackage(); err != nil {
+		if err := b.flush(); err != nil {
 			return err
 		}
 	}
