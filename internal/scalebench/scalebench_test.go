@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/catalog/catalogtest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -273,5 +274,29 @@ func TestSamples(t *testing.T) {
 	}
 	if got := Ratio(time.Second, 0); got != "-" {
 		t.Errorf("Ratio over 0 = %q", got)
+	}
+}
+
+// TestSplit checks that a synthetic catalog cut into files loads as the
+// whole: every tool once, the package and services from the first file.
+func TestSplit(t *testing.T) {
+	files, err := split(catalogtest.YAML(5), "cat", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 3 {
+		t.Fatalf("%d files, want 3", len(files))
+	}
+	for i, f := range files[1:] {
+		if !strings.HasPrefix(string(f.Data), "tools:\n  ") {
+			t.Errorf("file %d starts %q", i+2, f.Data[:min(20, len(f.Data))])
+		}
+	}
+	cat, err := catalog.LoadFiles(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Tools) != 5 || cat.Package != "synthetic" || len(cat.Services) != 4 {
+		t.Errorf("%d tools, package %q, %d services", len(cat.Tools), cat.Package, len(cat.Services))
 	}
 }
