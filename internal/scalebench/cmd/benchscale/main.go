@@ -239,9 +239,24 @@ func (b *bench) fresh(what string) (string, error) {
 	return dir, os.MkdirAll(dir, 0o755)
 }
 
-// bySize measures toolcat lint, catalog.Load and toolcat gen at each size.
+// cell is one step at one size: its runs, or why it failed.
+type cell struct {
+	runs   scalebench.Samples
+	failed string
+}
+
+func (c *cell) String() string {
+	if c.failed != "" {
+		return "failed"
+	}
+	return scalebench.Seconds(c.runs.Median())
+}
+
+// bySize measures toolcat lint, catalog.Load and toolcat gen at each
+// size. A step that fails at a size (a catalog beyond a budget of
+// toolcat's) is reported in the table, and the others go on.
 func (b *bench) bySize() error {
-	type row struct{ lint, load, gen scalebench.Samples }
+	type row struct{ lint, load, gen cell }
 	rows := make([]row, len(b.sizes))
 	for i, n := range b.sizes {
 		synth, err := b.synth(n)
@@ -249,47 +264,80 @@ func (b *bench) bySize() error {
 			return err
 		}
 		cat := filepath.Join(synth, "catalog")
+		steps := []struct {
+			c   *cell
+			cmd func() (*exec.Cmd, func(), error)
+		}{
+			{&rows[i].lint, func() (*exec.Cmd, func(), error) {
+				return scalebench.Command(synth, "", b.bin.Toolcat, "lint", cat), func() {}, nil
+			}},
+			{&rows[i].load, func() (*exec.Cmd, func(), error) { return exec.Command(b.self, "load", cat), func() {}, nil }},
+			{&rows[i].gen, func() (*exec.Cmd, func(), error) {
+				out, err := b.fresh("gen")
+				return b.bin.GenToolcat(synth, out), func() { os.RemoveAll(out) }, err
+			}},
+		}
 		for r := range b.runs {
 			b.logf("%d tools: lint, load, gen (run %d of %d)", n, r+1, b.runs)
-			s, err := scalebench.Run(scalebench.Command(synth, "", b.bin.Toolcat, "lint", cat), 1)
-			if err != nil {
-				return err
+			for _, st := range steps {
+				if st.c.failed != "" {
+					continue
+				}
+				cmd, done, err := st.cmd()
+				if err != nil {
+					return err
+				}
+				s, err := scalebench.Run(cmd, 1)
+				done()
+				if err != nil {
+					st.c.failed = err.Error()
+					b.logf("%v", err)
+					continue
+				}
+				st.c.runs = append(st.c.runs, s)
 			}
-			rows[i].lint = append(rows[i].lint, s)
-			if s, err = scalebench.Run(exec.Command(b.self, "load", cat)); err != nil {
-				return err
-			}
-			rows[i].load = append(rows[i].load, s)
-			out, err := b.fresh("gen")
-			if err != nil {
-				return err
-			}
-			if s, err = scalebench.Run(b.bin.GenToolcat(synth, out)); err != nil {
-				return err
-			}
-			rows[i].gen = append(rows[i].gen, s)
-			os.RemoveAll(out)
 		}
 	}
 	w := &b.out
-	fmt.Fprintf(w, "\n## Lint, load and gen by catalog size\n\nMedian wall time of %d runs; peak RSS is the largest of the runs. `toolcat lint`, `catalog.Load` alone, `toolcat gen --cache=false` into an empty directory.\n\n", b.runs)
+	fmt.Fprintf(w, "\n## Lint, load and gen by catalog size\n\nMedian wall time of %d runs; peak RSS is the largest of the runs. `toolcat lint`, `catalog.Load` alone, `toolcat gen --cache=false` into an empty directory; the catalog in files of %d tools.\n\n", b.runs, scalebench.ToolsPerFile)
 	fmt.Fprintln(w, "| tools | lint | lint RSS | load | load RSS | gen | gen RSS |")
 	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|")
+	var failures []string
 	for i, n := range b.sizes {
-		r := rows[i]
+		r := &rows[i]
 		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", n,
-			scalebench.Seconds(r.lint.Median()), scalebench.MiB(r.lint.MaxRSS()),
-			scalebench.Seconds(r.load.Median()), scalebench.MiB(r.load.MaxRSS()),
-			scalebench.Seconds(r.gen.Median()), scalebench.MiB(r.gen.MaxRSS()))
+			&r.lint, scalebench.MiB(r.lint.runs.MaxRSS()), &r.load, scalebench.MiB(r.load.runs.MaxRSS()),
+			&r.gen, scalebench.MiB(r.gen.runs.MaxRSS()))
+		for _, c := range []struct {
+			name string
+			c    *cell
+		}{{"lint", &r.lint}, {"load", &r.load}, {"gen", &r.gen}} {
+			if c.c.failed != "" {
+				failures = append(failures, fmt.Sprintf("- %s of %d tools failed: %s", c.name, n, firstLines(c.c.failed, 3)))
+			}
+		}
+	}
+	ratio := func(a, base *cell) string {
+		if a.failed != "" || base.failed != "" {
+			return "-"
+		}
+		return scalebench.Ratio(a.runs.Median(), base.runs.Median())
 	}
 	for i := 1; i < len(b.sizes); i++ {
-		r, base := rows[i], rows[0]
+		r, base := &rows[i], &rows[0]
 		fmt.Fprintf(w, "| ratio %d/%d | %s | | %s | | %s | |\n", b.sizes[i], b.sizes[0],
-			scalebench.Ratio(r.lint.Median(), base.lint.Median()),
-			scalebench.Ratio(r.load.Median(), base.load.Median()),
-			scalebench.Ratio(r.gen.Median(), base.gen.Median()))
+			ratio(&r.lint, &base.lint), ratio(&r.load, &base.load), ratio(&r.gen, &base.gen))
+	}
+	if len(failures) > 0 {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(failures, "\n"))
 	}
 	return nil
+}
+
+// firstLines returns up to n lines of s, joined by " / ".
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[:min(n, len(lines))], " / ")
 }
 
 // contender is one generator of the comparison.
