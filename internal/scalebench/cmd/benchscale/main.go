@@ -160,6 +160,12 @@ func (b *bench) logf(format string, args ...any) {
 	fmt.Fprintf(b.stderr, "benchscale: "+format+"\n", args...)
 }
 
+// logSample logs one measured run, so that a long run shows its figures
+// before its table.
+func (b *bench) logSample(what string, s scalebench.Sample) {
+	b.logf("  %s: %s, %s", what, scalebench.Seconds(s.Wall), scalebench.MiB(s.MaxRSS))
+}
+
 func (b *bench) run() error {
 	var err error
 	if b.root, b.module, err = scalebench.Dirs(); err != nil {
@@ -296,6 +302,7 @@ func (b *bench) bySize() error {
 					continue
 				}
 				st.c.runs = append(st.c.runs, s)
+				b.logSample(filepath.Base(cmd.Args[0])+" "+cmd.Args[1], s)
 			}
 		}
 	}
@@ -381,6 +388,7 @@ func (b *bench) generators() error {
 				return err
 			}
 			s, err := scalebench.Run(cmd)
+			b.logSample(c.name, s)
 			if err != nil {
 				return err
 			}
@@ -499,6 +507,7 @@ func (b *bench) builds() error {
 				return err
 			}
 			s, err := scalebench.Run(scalebench.Build(p.dir, cache))
+			b.logSample("go build", s)
 			if err != nil {
 				return err
 			}
@@ -535,6 +544,7 @@ func (b *bench) bigPackage() error {
 	}
 	b.logf("%d tools: go build", b.bigN)
 	build, err := scalebench.Run(scalebench.Build(dir, cache))
+	b.logSample("go build", build)
 	if err != nil {
 		return err
 	}
