@@ -13,7 +13,7 @@ GEN_DIRS := examples/articles gen/internal/validatortest
 GEN_DIRS += examples/mcp-conformance/fixtures basetools examples/agent-host/tickets
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
-.PHONY: test-mcp-conformance test-cross
+.PHONY: test-mcp-conformance test-cross bench-scale
 
 all: build
 
@@ -50,10 +50,13 @@ test-cross:
 # The provider exports read by the official SDKs (OpenAI, Anthropic, Gemini,
 # MCP), in a module of their own so toolcat does not depend on them; and
 # the discovery pool's builder, a module of its own too (its tests need no
-# network).
+# network); and the scale benchmark's pipeline at 20 tools (toolcat gen and
+# oapi-codegen, each package built), a module of its own so toolcat does not
+# depend on oapi-codegen (the module proxy serves it the first time).
 test-sdk:
 	cd internal/sdkcheck && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd internal/discoverypool && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd internal/scalebench && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # The official MCP conformance suite against the fixture server
 # examples/mcp-conformance (tools compiled by toolcat), for revisions
@@ -181,6 +184,14 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./catalog/... ./gen/ ./runtime/... ./cmd/toolcat/
+
+# toolcat at scale: lint, load and gen of 1,000 to 10,000 synthetic tools,
+# toolcat gen against oapi-codegen on the same tools, and cold builds of
+# both packages (internal/scalebench; docs/gen.md, "Scale"). Takes tens of
+# minutes. BIG=1 adds a 5,000-tool package's build and conformance test;
+# BENCH_SCALE_OUT=file writes the tables there too.
+bench-scale:
+	.ci/bench-scale
 
 # make bench-compare BASE=<commit> [PKG=./runtime] [BENCH='BenchmarkCall$$']
 bench-compare:
