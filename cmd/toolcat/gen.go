@@ -47,7 +47,14 @@ type genFlags struct {
 	out   string
 	check bool
 	cache bool
+	split string
 }
+
+// The values of --split.
+const (
+	splitNone     = "none"
+	splitCategory = "category"
+)
 
 // manifestFile lists the files gen wrote, so that it can remove the ones
 // it no longer generates and name the implementation files it scaffolded.
@@ -59,47 +66,97 @@ func runGen(e *env, args []string) int {
 	fs.StringVar(&f.out, "out", ".", "directory of the generated Go package")
 	fs.BoolVar(&f.check, "check", false, "write nothing; print a diff and exit 1 if the output is stale")
 	fs.BoolVar(&f.cache, "cache", true, "reuse the files of tools unchanged since the last run (never with --check)")
+	fs.StringVar(&f.split, "split", splitNone, "none: one package; category: one package per category, in subdirectories, and a root package that combines them")
 	if code := parse(e, fs, args); code >= 0 {
 		return code
+	}
+	if f.split != splitNone && f.split != splitCategory {
+		fmt.Fprintf(e.stderr, "toolcat gen: --split=%s: want none or category\n", f.split)
+		return exitUsage
 	}
 	cat, ok := loadCatalog(e, "gen", "text", fs.Args())
 	if !ok {
 		return exitUsage
 	}
-	var cache *genCache
-	if f.cache && !f.check {
-		cache = openGenCache(f.out)
-	}
-	plan, err := planGen(cat, f.out, cache)
+	plans, err := planAll(cat, f)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
 		return exitUsage
 	}
-	for _, w := range plan.warnings {
-		fmt.Fprintf(e.stderr, "toolcat gen: %s\n", w)
+	for _, p := range plans {
+		for _, w := range p.warnings {
+			fmt.Fprintf(e.stderr, "toolcat gen: %s\n", w)
+		}
 	}
 	if f.check {
-		if plan.empty() {
+		stale := false
+		for _, p := range plans {
+			if !p.empty() {
+				stale = true
+				p.printDiff(e)
+			}
+		}
+		if !stale {
 			return exitOK
 		}
-		plan.printDiff(e)
 		fmt.Fprintf(e.stderr, "toolcat gen: %s is stale: run toolcat gen\n", f.out)
 		return exitFindings
 	}
-	if err := plan.apply(); err != nil {
-		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
-		return exitUsage
-	}
-	if cache != nil {
-		if err := cache.save(); err != nil {
-			// The files are written; the next run renders them all.
-			fmt.Fprintf(e.stderr, "toolcat gen: saving the cache: %v\n", err)
+	for _, p := range plans {
+		if err := p.apply(); err != nil {
+			fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
+			return exitUsage
+		}
+		if p.cache != nil {
+			if err := p.cache.save(); err != nil {
+				// The files are written; the next run renders them all.
+				fmt.Fprintf(e.stderr, "toolcat gen: saving the cache: %v\n", err)
+			}
 		}
 	}
-	for _, line := range plan.summary() {
-		fmt.Fprintln(e.stdout, line)
+	for _, p := range plans {
+		for _, line := range p.summary() {
+			fmt.Fprintln(e.stdout, line)
+		}
 	}
 	return exitOK
+}
+
+// planAll plans every change gen makes: to the output directory and, with
+// --split=category, to the directory of each category's package.
+func planAll(cat *catalog.Catalog, f genFlags) ([]*genPlan, error) {
+	open := func(dir string) *genCache {
+		if f.cache && !f.check {
+			return openGenCache(dir)
+		}
+		return nil
+	}
+	if f.split == splitCategory {
+		return planSplit(cat, f.out, open)
+	}
+	cache := open(f.out)
+	opts := []gen.Option{gen.RelativeTo(f.out)}
+	if cache != nil {
+		opts = append(opts, gen.WithCache(cache))
+	}
+	files, err := gen.Generate(cat, opts...)
+	if err != nil {
+		return nil, err
+	}
+	scaffolds, err := gen.Scaffolds(cat)
+	if err != nil {
+		return nil, err
+	}
+	p, err := planDir(cat, f.out, files, scaffolds, cache, nil)
+	if err != nil {
+		return nil, err
+	}
+	// Packages of an earlier --split=category run are no longer generated.
+	gone, err := planGonePackages(f.out, p.oldMan, nil)
+	if err != nil {
+		return nil, err
+	}
+	return append([]*genPlan{p}, gone...), nil
 }
 
 // genPlan is every change gen makes to the output directory.
@@ -113,6 +170,10 @@ type genPlan struct {
 	oldMan   []byte
 	warnings []string
 	added    map[string][]string // file → methods appended
+	cache    *genCache           // the directory's cache; nil: none
+	// gone: the directory is a package no longer generated; apply removes
+	// its manifest, and the directory once empty.
+	gone bool
 }
 
 type fileChange struct {
@@ -124,20 +185,12 @@ func (p *genPlan) empty() bool {
 	return len(p.writes)+len(p.creates)+len(p.appends)+len(p.removes) == 0 && bytes.Equal(p.manifest, p.oldMan)
 }
 
-func planGen(cat *catalog.Catalog, dir string, cache *genCache) (*genPlan, error) {
-	opts := []gen.Option{gen.RelativeTo(dir)}
-	if cache != nil {
-		opts = append(opts, gen.WithCache(cache))
-	}
-	files, err := gen.Generate(cat, opts...)
-	if err != nil {
-		return nil, err
-	}
-	scaffolds, err := gen.Scaffolds(cat)
-	if err != nil {
-		return nil, err
-	}
-	p := &genPlan{dir: dir, added: map[string][]string{}}
+// planDir plans the changes to the package in dir: the generated files
+// files and the scaffolds of cat's tools. moved, when not nil, names the
+// directory each tool of the whole catalog now lives in, for tools whose
+// implementation stays behind in dir.
+func planDir(cat *catalog.Catalog, dir string, files map[string][]byte, scaffolds []gen.Scaffold, cache *genCache, moved map[string]string) (*genPlan, error) {
+	p := &genPlan{dir: dir, added: map[string][]string{}, cache: cache}
 	oldGen, oldScaffolds := readManifest(filepath.Join(dir, manifestFile), &p.oldMan)
 
 	// Generated files: write what changed.
@@ -225,7 +278,14 @@ func planGen(cat *catalog.Catalog, dir string, cache *genCache) (*genPlan, error
 	}
 	for _, s := range oldScaffolds {
 		if !tools[s[1]] && !renamed[s[1]] {
-			if _, exists := user[s[0]]; exists {
+			if _, exists := user[s[0]]; !exists {
+				continue
+			}
+			if to, ok := moved[s[1]]; ok {
+				p.warnings = append(p.warnings, fmt.Sprintf("tool %s moved to the package in %s; its implementation %s is kept: move its code there (a stub was scaffolded), then delete it", s[1], to, filepath.Join(dir, s[0])))
+				continue
+			}
+			{
 				p.warnings = append(p.warnings, fmt.Sprintf("tool %s is no longer in the catalog; its implementation %s is kept: delete it, or move its code, when you are done with it", s[1], filepath.Join(dir, s[0])))
 			}
 		}
@@ -254,8 +314,10 @@ func (p *genPlan) printDiff(e *env) {
 }
 
 func (p *genPlan) apply() error {
-	if err := os.MkdirAll(p.dir, 0o755); err != nil {
-		return err
+	if !p.gone {
+		if err := os.MkdirAll(p.dir, 0o755); err != nil {
+			return err
+		}
 	}
 	for _, group := range [][]fileChange{p.writes, p.creates, p.appends} {
 		for _, c := range group {
@@ -268,6 +330,13 @@ func (p *genPlan) apply() error {
 		if err := os.Remove(filepath.Join(p.dir, name)); err != nil && !os.IsNotExist(err) {
 			return err
 		}
+	}
+	if p.gone {
+		if err := os.Remove(filepath.Join(p.dir, manifestFile)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		os.Remove(p.dir) // only once empty: the user's files stay
+		return nil
 	}
 	if !bytes.Equal(p.manifest, p.oldMan) {
 		return writeAtomic(filepath.Join(p.dir, manifestFile), p.manifest)
@@ -288,6 +357,9 @@ func (p *genPlan) summary() []string {
 	}
 	for _, name := range p.removes {
 		out = append(out, "removed "+filepath.Join(p.dir, name))
+	}
+	if p.gone {
+		out = append(out, "removed "+filepath.Join(p.dir, manifestFile))
 	}
 	return out
 }
