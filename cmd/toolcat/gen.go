@@ -21,7 +21,7 @@ the current one, as go generate runs it):
 
   <tool>_gen.go                 args and result types, the tool's interface,
                                 error constructors, metadata, validator
-  toolcat_gen.go                Tools, NewRegistry, Metas
+  toolcat_gen.go                Tools, NewRegistry, RegisterTools, Metas
   toolcat_conformance_test.go   the conformance test
   <tool>.go                     your implementation: scaffolded once, never
                                 rewritten; methods the interface gains later
@@ -38,6 +38,21 @@ A tool whose catalog entry did not change since the last run keeps its
 file without rendering it again: gen keeps the key of each file it wrote
 in the user's cache directory. --cache=false, or --check, renders every
 file.
+
+With --split=category every category of the catalog becomes a package
+of its own, in a subdirectory of the output directory named after it
+(lower case, ASCII letters and digits only: Data-Store gives datastore;
+a Go keyword gets "tools" appended: type gives typetools), with the
+files above; tools without a category go to uncategorized/. The output
+directory then holds only toolcat_gen.go: Tools with one field per
+package, NewRegistry and RegisterTools registering every package's
+tools, and Metas. The packages compile in parallel, each with a
+fraction of the memory of one large package. The output directory must
+be in a Go module (gen imports the packages by the path its go.mod
+gives). A category that disappears takes its generated files with it;
+implementation files stay and are reported. Switching an existing
+package to --split: gen stops and names where each implementation file
+goes, until you have moved them.
 
 Use it from go generate:
 
