@@ -370,6 +370,22 @@ func TestGenSplitFromOnePackage(t *testing.T) {
 	if got := strings.Join(left, " "); got != ".toolcat.manifest alerts toolcat_gen.go uncategorized" {
 		t.Errorf("the root directory holds %s", got)
 	}
+
+	// list_alerts moves to no category: a scaffold in its new package, and
+	// the old implementation is named.
+	splitCatalog(t, mod, []splitTool{{"list_alerts", ""}, {"mute_alert", "alerts"}, {"get_server_time", ""}})
+	code, stdout, stderr = runMain(t, "gen", "--split=category", "--cache=false", "--out", out, cat)
+	if code != 0 {
+		t.Fatalf("gen after moving a tool exits %d:\n%s", code, stderr)
+	}
+	for _, want := range []string{"removed " + filepath.Join(out, "alerts", "list_alerts_gen.go"), "created " + filepath.Join(out, "uncategorized", "list_alerts.go"), "wrote " + filepath.Join(out, "uncategorized", "list_alerts_gen.go")} {
+		if !strings.Contains(stdout, want+"\n") {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if want := "tool list_alerts moved to the package in " + filepath.Join(out, "uncategorized") + "; its implementation " + filepath.Join(out, "alerts", "list_alerts.go") + " is kept"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
 }
 
 // TestGenSplitErrors: bad --split values, an output directory outside any
