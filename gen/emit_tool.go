@@ -284,10 +284,14 @@ func genCommonFile(m *model) *jen.File {
 	f.Add(comment("NewRegistry registers every tool of the catalog with its implementation\nin impls, each validating its arguments before the implementation sees\nthem. Every tool needs an implementation."))
 	f.Func().Id("NewRegistry").Params(jen.Id("impls").Id("Tools"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).Params(jen.Op("*").Qual(runtimePkg, "Registry"), jen.Error()).Block(
 		jen.Id("reg").Op(":=").Qual(runtimePkg, "New").Call(jen.Id("opts").Op("...")),
-		jen.If(jen.Err().Op(":=").Qual(runtimePkg, "RegisterAll").Call(jen.Id("reg"), jen.Op("&").Id("impls"), jen.Id(bindingsVar)), jen.Err().Op("!=").Nil()).Block(
+		jen.If(jen.Err().Op(":=").Id("RegisterTools").Call(jen.Id("reg"), jen.Id("impls")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Err()),
 		),
 		jen.Return(jen.Id("reg"), jen.Nil()),
+	)
+	f.Add(comment("RegisterTools registers every tool of the catalog with its implementation\nin impls into reg, as NewRegistry does: what a package that combines\nseveral generated packages into one registry calls."))
+	f.Func().Id("RegisterTools").Params(jen.Id("reg").Op("*").Qual(runtimePkg, "Registry"), jen.Id("impls").Id("Tools")).Error().Block(
+		jen.Return(jen.Qual(runtimePkg, "RegisterAll").Call(jen.Id("reg"), jen.Op("&").Id("impls"), jen.Id(bindingsVar))),
 	)
 	f.Add(comment("Metas returns the catalog entry of every tool, sorted by name: what\nprovider exports and docs are made from."))
 	f.Func().Id("Metas").Params().Index().Qual(runtimePkg, "Meta").Block(

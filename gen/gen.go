@@ -351,7 +351,7 @@ const (
 // its body. (The other functions gen writes refer to no unexported name
 // that could equal one of their parameters or variables: the names they
 // refer to end with a capitalised word.)
-var reserved = append([]string{"Tools", "NewRegistry", "Metas", bindingsVar, conformanceEntry, conformanceTable, "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
+var reserved = append([]string{"Tools", "NewRegistry", "RegisterTools", "Metas", bindingsVar, conformanceEntry, conformanceTable, "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
 	slices.Sorted(maps.Keys(goReserved))...)
 
 // buildModel resolves every Go name of the package in one name space

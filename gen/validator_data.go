@@ -67,16 +67,24 @@ func WithValidators(mode ValidatorMode) Option {
 	return func(m *model) { m.validators = mode }
 }
 
+// Resolve returns the mode a catalog of n tools gets: ValidatorsAuto
+// becomes ValidatorsData or ValidatorsCode. A catalog split into packages
+// resolves the mode once for the whole catalog, so that every package of
+// it is compiled alike.
+func (v ValidatorMode) Resolve(n int) ValidatorMode {
+	if v != ValidatorsAuto {
+		return v
+	}
+	if n > AutoDataTools {
+		return ValidatorsData
+	}
+	return ValidatorsCode
+}
+
 // dataMode reports whether the tools of cat get data-mode validators
 // under mode.
 func dataMode(mode ValidatorMode, cat *catalog.Catalog) bool {
-	switch mode {
-	case ValidatorsData:
-		return true
-	case ValidatorsAuto:
-		return len(cat.Tools) > AutoDataTools
-	}
-	return false
+	return mode.Resolve(len(cat.Tools)) == ValidatorsData
 }
 
 // dgen makes the descriptor of one tool's arguments.

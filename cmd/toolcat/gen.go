@@ -21,7 +21,7 @@ the current one, as go generate runs it):
 
   <tool>_gen.go                 args and result types, the tool's interface,
                                 error constructors, metadata, validator
-  toolcat_gen.go                Tools, NewRegistry, Metas
+  toolcat_gen.go                Tools, NewRegistry, RegisterTools, Metas
   toolcat_conformance_test.go   the conformance test
   <tool>.go                     your implementation: scaffolded once, never
                                 rewritten; methods the interface gains later
@@ -39,6 +39,21 @@ file without rendering it again: gen keeps the key of each file it wrote
 in the user's cache directory. --cache=false, or --check, renders every
 file.
 
+With --split=category every category of the catalog becomes a package
+of its own, in a subdirectory of the output directory named after it
+(lower case, ASCII letters and digits only: Data-Store gives datastore;
+a Go keyword gets "tools" appended: type gives typetools), with the
+files above; tools without a category go to uncategorized/. The output
+directory then holds only toolcat_gen.go: Tools with one field per
+package, NewRegistry and RegisterTools registering every package's
+tools, and Metas. The packages compile in parallel, each with a
+fraction of the memory of one large package. The output directory must
+be in a Go module (gen imports the packages by the path its go.mod
+gives). A category that disappears takes its generated files with it;
+implementation files stay and are reported. Switching an existing
+package to --split: gen stops and names where each implementation file
+goes, until you have moved them.
+
 Use it from go generate:
 
   //go:generate go tool toolcat gen ./catalog`
@@ -49,7 +64,14 @@ type genFlags struct {
 	cache bool
 	// validators is auto, code or data (see gen.WithValidators).
 	validators string
+	split      string
 }
+
+// The values of --split.
+const (
+	splitNone     = "none"
+	splitCategory = "category"
+)
 
 // manifestFile lists the files gen wrote, so that it can remove the ones
 // it no longer generates and name the implementation files it scaffolded.
@@ -62,6 +84,7 @@ func runGen(e *env, args []string) int {
 	fs.BoolVar(&f.check, "check", false, "write nothing; print a diff and exit 1 if the output is stale")
 	fs.BoolVar(&f.cache, "cache", true, "reuse the files of tools unchanged since the last run (never with --check)")
 	fs.StringVar(&f.validators, "validators", "auto", "argument validators: code, data (static descriptors, fast to compile), or auto (data above 300 tools)")
+	fs.StringVar(&f.split, "split", splitNone, "none: one package; category: one package per category, in subdirectories, and a root package that combines them")
 	if code := parse(e, fs, args); code >= 0 {
 		return code
 	}
@@ -70,44 +93,93 @@ func runGen(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
 		return exitUsage
 	}
+	if f.split != splitNone && f.split != splitCategory {
+		fmt.Fprintf(e.stderr, "toolcat gen: --split=%s: want none or category\n", f.split)
+		return exitUsage
+	}
 	cat, ok := loadCatalog(e, "gen", "text", fs.Args())
 	if !ok {
 		return exitUsage
 	}
-	var cache *genCache
-	if f.cache && !f.check {
-		cache = openGenCache(f.out)
-	}
-	plan, err := planGen(cat, f.out, cache, gen.WithValidators(mode))
+	plans, err := planAll(cat, f, gen.WithValidators(mode.Resolve(len(cat.Tools))))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
 		return exitUsage
 	}
-	for _, w := range plan.warnings {
-		fmt.Fprintf(e.stderr, "toolcat gen: %s\n", w)
+	for _, p := range plans {
+		for _, w := range p.warnings {
+			fmt.Fprintf(e.stderr, "toolcat gen: %s\n", w)
+		}
 	}
 	if f.check {
-		if plan.empty() {
+		stale := false
+		for _, p := range plans {
+			if !p.empty() {
+				stale = true
+				p.printDiff(e)
+			}
+		}
+		if !stale {
 			return exitOK
 		}
-		plan.printDiff(e)
 		fmt.Fprintf(e.stderr, "toolcat gen: %s is stale: run toolcat gen\n", f.out)
 		return exitFindings
 	}
-	if err := plan.apply(); err != nil {
-		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
-		return exitUsage
-	}
-	if cache != nil {
-		if err := cache.save(); err != nil {
-			// The files are written; the next run renders them all.
-			fmt.Fprintf(e.stderr, "toolcat gen: saving the cache: %v\n", err)
+	for _, p := range plans {
+		if err := p.apply(); err != nil {
+			fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
+			return exitUsage
+		}
+		if p.cache != nil {
+			if err := p.cache.save(); err != nil {
+				// The files are written; the next run renders them all.
+				fmt.Fprintf(e.stderr, "toolcat gen: saving the cache: %v\n", err)
+			}
 		}
 	}
-	for _, line := range plan.summary() {
-		fmt.Fprintln(e.stdout, line)
+	for _, p := range plans {
+		for _, line := range p.summary() {
+			fmt.Fprintln(e.stdout, line)
+		}
 	}
 	return exitOK
+}
+
+// planAll plans every change gen makes: to the output directory and, with
+// --split=category, to the directory of each category's package.
+func planAll(cat *catalog.Catalog, f genFlags, extra ...gen.Option) ([]*genPlan, error) {
+	open := func(dir string) *genCache {
+		if f.cache && !f.check {
+			return openGenCache(dir)
+		}
+		return nil
+	}
+	if f.split == splitCategory {
+		return planSplit(cat, f.out, open, extra...)
+	}
+	cache := open(f.out)
+	opts := append([]gen.Option{gen.RelativeTo(f.out)}, extra...)
+	if cache != nil {
+		opts = append(opts, gen.WithCache(cache))
+	}
+	files, err := gen.Generate(cat, opts...)
+	if err != nil {
+		return nil, err
+	}
+	scaffolds, err := gen.Scaffolds(cat)
+	if err != nil {
+		return nil, err
+	}
+	p, err := planDir(cat, f.out, files, scaffolds, cache, nil)
+	if err != nil {
+		return nil, err
+	}
+	// Packages of an earlier --split=category run are no longer generated.
+	gone, err := planGonePackages(f.out, p.oldMan, nil)
+	if err != nil {
+		return nil, err
+	}
+	return append([]*genPlan{p}, gone...), nil
 }
 
 // genPlan is every change gen makes to the output directory.
@@ -121,6 +193,10 @@ type genPlan struct {
 	oldMan   []byte
 	warnings []string
 	added    map[string][]string // file → methods appended
+	cache    *genCache           // the directory's cache; nil: none
+	// gone: the directory is a package no longer generated; apply removes
+	// its manifest, and the directory once empty.
+	gone bool
 }
 
 type fileChange struct {
@@ -132,20 +208,12 @@ func (p *genPlan) empty() bool {
 	return len(p.writes)+len(p.creates)+len(p.appends)+len(p.removes) == 0 && bytes.Equal(p.manifest, p.oldMan)
 }
 
-func planGen(cat *catalog.Catalog, dir string, cache *genCache, extra ...gen.Option) (*genPlan, error) {
-	opts := append([]gen.Option{gen.RelativeTo(dir)}, extra...)
-	if cache != nil {
-		opts = append(opts, gen.WithCache(cache))
-	}
-	files, err := gen.Generate(cat, opts...)
-	if err != nil {
-		return nil, err
-	}
-	scaffolds, err := gen.Scaffolds(cat)
-	if err != nil {
-		return nil, err
-	}
-	p := &genPlan{dir: dir, added: map[string][]string{}}
+// planDir plans the changes to the package in dir: the generated files
+// files and the scaffolds of cat's tools. moved, when not nil, names the
+// directory each tool of the whole catalog now lives in, for tools whose
+// implementation stays behind in dir.
+func planDir(cat *catalog.Catalog, dir string, files map[string][]byte, scaffolds []gen.Scaffold, cache *genCache, moved map[string]string) (*genPlan, error) {
+	p := &genPlan{dir: dir, added: map[string][]string{}, cache: cache}
 	oldGen, oldScaffolds := readManifest(filepath.Join(dir, manifestFile), &p.oldMan)
 
 	// Generated files: write what changed.
@@ -233,7 +301,14 @@ func planGen(cat *catalog.Catalog, dir string, cache *genCache, extra ...gen.Opt
 	}
 	for _, s := range oldScaffolds {
 		if !tools[s[1]] && !renamed[s[1]] {
-			if _, exists := user[s[0]]; exists {
+			if _, exists := user[s[0]]; !exists {
+				continue
+			}
+			if to, ok := moved[s[1]]; ok {
+				p.warnings = append(p.warnings, fmt.Sprintf("tool %s moved to the package in %s; its implementation %s is kept: move its code there (a stub was scaffolded), then delete it", s[1], to, filepath.Join(dir, s[0])))
+				continue
+			}
+			{
 				p.warnings = append(p.warnings, fmt.Sprintf("tool %s is no longer in the catalog; its implementation %s is kept: delete it, or move its code, when you are done with it", s[1], filepath.Join(dir, s[0])))
 			}
 		}
@@ -262,8 +337,10 @@ func (p *genPlan) printDiff(e *env) {
 }
 
 func (p *genPlan) apply() error {
-	if err := os.MkdirAll(p.dir, 0o755); err != nil {
-		return err
+	if !p.gone {
+		if err := os.MkdirAll(p.dir, 0o755); err != nil {
+			return err
+		}
 	}
 	for _, group := range [][]fileChange{p.writes, p.creates, p.appends} {
 		for _, c := range group {
@@ -276,6 +353,13 @@ func (p *genPlan) apply() error {
 		if err := os.Remove(filepath.Join(p.dir, name)); err != nil && !os.IsNotExist(err) {
 			return err
 		}
+	}
+	if p.gone {
+		if err := os.Remove(filepath.Join(p.dir, manifestFile)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		os.Remove(p.dir) // only once empty: the user's files stay
+		return nil
 	}
 	if !bytes.Equal(p.manifest, p.oldMan) {
 		return writeAtomic(filepath.Join(p.dir, manifestFile), p.manifest)
@@ -296,6 +380,9 @@ func (p *genPlan) summary() []string {
 	}
 	for _, name := range p.removes {
 		out = append(out, "removed "+filepath.Join(p.dir, name))
+	}
+	if p.gone {
+		out = append(out, "removed "+filepath.Join(p.dir, manifestFile))
 	}
 	return out
 }

@@ -38,10 +38,17 @@ var toolBindings = []runtime.Binding[Tools]{
 // them. Every tool needs an implementation.
 func NewRegistry(impls Tools, opts ...runtime.Option) (*runtime.Registry, error) {
 	reg := runtime.New(opts...)
-	if err := runtime.RegisterAll(reg, &impls, toolBindings); err != nil {
+	if err := RegisterTools(reg, impls); err != nil {
 		return nil, err
 	}
 	return reg, nil
+}
+
+// RegisterTools registers every tool of the catalog with its implementation
+// in impls into reg, as NewRegistry does: what a package that combines
+// several generated packages into one registry calls.
+func RegisterTools(reg *runtime.Registry, impls Tools) error {
+	return runtime.RegisterAll(reg, &impls, toolBindings)
 }
 
 // Metas returns the catalog entry of every tool, sorted by name: what
