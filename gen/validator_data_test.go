@@ -124,3 +124,44 @@ func TestParseValidatorMode(t *testing.T) {
 		t.Errorf("fast: %v", err)
 	}
 }
+
+// A catalog split into packages resolves auto once, for the whole
+// catalog: every package of a 301-tool catalog gets data-mode validators,
+// though each category holds far fewer than 300 tools.
+func TestValidatorsAutoSplit(t *testing.T) {
+	for _, c := range []struct {
+		mode gen.ValidatorMode
+		n    int
+		want gen.ValidatorMode
+	}{
+		{gen.ValidatorsAuto, gen.AutoDataTools, gen.ValidatorsCode},
+		{gen.ValidatorsAuto, gen.AutoDataTools + 1, gen.ValidatorsData},
+		{gen.ValidatorsCode, 10000, gen.ValidatorsCode},
+		{gen.ValidatorsData, 1, gen.ValidatorsData},
+	} {
+		if got := c.mode.Resolve(c.n); got != c.want {
+			t.Errorf("%v.Resolve(%d) = %v, want %v", c.mode, c.n, got, c.want)
+		}
+	}
+	cat, err := catalog.LoadFiles(catalog.File{Name: "synthetic.yaml", Data: catalogtest.YAML(gen.AutoDataTools + 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := gen.SplitByCategory(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) < 2 {
+		t.Fatalf("%d packages: the synthetic catalog has several categories", len(parts))
+	}
+	mode := gen.ValidatorsAuto.Resolve(len(cat.Tools))
+	for _, p := range parts {
+		files, err := gen.Generate(p.Catalog, gen.WithValidators(mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, code := dataModeFiles(files); code != 0 || data != len(p.Catalog.Tools) {
+			t.Errorf("package %s (%d tools): %d data-mode and %d code validators", p.Package, len(p.Catalog.Tools), data, code)
+		}
+	}
+}

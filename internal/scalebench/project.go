@@ -17,11 +17,11 @@ const (
 // ToolcatProject makes dir a module (see [WriteToolcatModule]) holding
 // the package toolcat gen compiles from the synthetic directory synth,
 // with the implementation files gen scaffolds, in dir/tc.
-func (b *Binaries) ToolcatProject(synth, dir, root string) error {
+func (b *Binaries) ToolcatProject(synth, dir, root string, genFlags ...string) error {
 	if err := WriteToolcatModule(dir, root); err != nil {
 		return err
 	}
-	_, err := Run(b.GenToolcat(synth, filepath.Join(dir, ToolcatPackage)))
+	_, err := Run(b.GenToolcat(synth, filepath.Join(dir, ToolcatPackage), genFlags...))
 	return err
 }
 
@@ -50,7 +50,7 @@ func Build(dir, cache string) *exec.Cmd {
 // generated package in the project dir (go test -run TestConformance
 // -count=1) with the build cache cache.
 func Conformance(dir, cache string) *exec.Cmd {
-	return Command(dir, cache, "go", "test", "-count=1", "-run", "TestConformance", "./"+ToolcatPackage)
+	return Command(dir, cache, "go", "test", "-count=1", "-run", "TestConformance", "./"+ToolcatPackage+"/...")
 }
 
 // RunConformance runs cmd, a [Conformance] test, and measures it. The

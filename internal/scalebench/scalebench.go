@@ -219,10 +219,11 @@ func BuildBinaries(root, module, bin string) (*Binaries, error) {
 	return b, nil
 }
 
-// GenToolcat runs toolcat gen --cache=false on the catalog of the
-// synthetic directory synth into out.
-func (b *Binaries) GenToolcat(synth, out string) *exec.Cmd {
-	return Command(synth, "", b.Toolcat, "gen", "--cache=false", "--out", out, filepath.Join(synth, "catalog"))
+// GenToolcat runs toolcat gen --cache=false, with the flags extra, on the
+// catalog of the synthetic directory synth into out.
+func (b *Binaries) GenToolcat(synth, out string, extra ...string) *exec.Cmd {
+	args := append([]string{"gen", "--cache=false", "--out", out}, extra...)
+	return Command(synth, "", b.Toolcat, append(args, filepath.Join(synth, "catalog"))...)
 }
 
 // OapiConfig is what oapi-codegen generates.

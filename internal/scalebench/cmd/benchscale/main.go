@@ -67,6 +67,7 @@ type flags struct {
 	buildRuns int
 	big       bool
 	bigN      int
+	bigSplit  bool
 	md        string
 	work      string
 	keep      bool
@@ -87,6 +88,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.buildRuns, "build-runs", 3, "interleaved cold builds of each generated package")
 	fs.BoolVar(&f.big, "big", os.Getenv("BIG") == "1", "also build and run the conformance test of a -big-n catalog's package (default: $BIG=1)")
 	fs.IntVar(&f.bigN, "big-n", 5000, "tools in the -big measurement")
+	fs.BoolVar(&f.bigSplit, "big-split", true, "generate the -big catalog with --split=category (one package per category)")
 	fs.StringVar(&f.md, "md", os.Getenv("BENCH_SCALE_OUT"), "also write the tables as markdown to this file (default: $BENCH_SCALE_OUT)")
 	fs.StringVar(&f.work, "work", "", "working directory (default: a temporary one, removed at the end)")
 	fs.BoolVar(&f.keep, "keep", false, "keep the working directory")
@@ -535,7 +537,11 @@ func (b *bench) bigPackage() error {
 	}
 	b.logf("%d tools: generating the package", b.bigN)
 	dir := filepath.Join(b.work, "big-toolcat")
-	if err := b.bin.ToolcatProject(synth, dir, b.root); err != nil {
+	var genFlags []string
+	if b.bigSplit {
+		genFlags = append(genFlags, "--split=category")
+	}
+	if err := b.bin.ToolcatProject(synth, dir, b.root, genFlags...); err != nil {
 		return err
 	}
 	cache, err := b.coldCache()
@@ -559,7 +565,11 @@ func (b *bench) bigPackage() error {
 	}
 	os.RemoveAll(cache)
 	w := &b.out
-	fmt.Fprintf(w, "\n## toolcat's package of %d tools\n\nOne run each, from a fresh copy of the warmed build cache (as above). The conformance test compiles the package and its test files, vets and links them, and runs TestConformance.\n\n", b.bigN)
+	layout := "one package"
+	if b.bigSplit {
+		layout = "gen --split=category: a package per category"
+	}
+	fmt.Fprintf(w, "\n## toolcat's package of %d tools (%s)\n\nOne run each, from a fresh copy of the warmed build cache (as above). The conformance test compiles the package and its test files, vets and links them, and runs TestConformance.\n\n", b.bigN, layout)
 	fmt.Fprintln(w, "| step | wall | peak RSS |")
 	fmt.Fprintln(w, "|---|---:|---:|")
 	fmt.Fprintf(w, "| go build | %s | %s |\n", scalebench.Seconds(build.Wall), scalebench.MiB(build.MaxRSS))
