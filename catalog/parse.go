@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -100,8 +101,20 @@ func (li *lineIndex) offset(line, col int) int {
 
 // parseYAML reads one YAML document into a Node tree. It reports multiple
 // documents, non-string keys and over-deep nesting as positioned errors; a
-// key written twice is kept twice, for the loader to report and check.
+// key written twice is kept twice, for the loader to report and check. A
+// large catalog's tools are parsed in parallel where the file's layout
+// makes that exact (see splitYAML); the tree is the same either way.
 func parseYAML(name string, data []byte) (*Node, ErrorList) {
+	if len(data) >= minSplitBytes {
+		if n, ok := splitYAML(name, data, goruntime.GOMAXPROCS(0), minSplitTools); ok {
+			return n, nil
+		}
+	}
+	return parseYAMLWhole(name, data)
+}
+
+// parseYAMLWhole is parseYAML in one pass over the whole file.
+func parseYAMLWhole(name string, data []byte) (*Node, ErrorList) {
 	var errs ErrorList
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -176,6 +189,11 @@ func isParserError(msg string) bool {
 
 type yamlConv struct {
 	name string
+	// lineOff is added to go-yaml's lines: the line of the file before
+	// the part of it being converted.
+	lineOff int
+	// sawAlias is set when an alias was converted.
+	sawAlias bool
 	errs ErrorList
 	// inAlias is the depth of alias expansions being converted; every node
 	// converted inside one spends one of aliasBudget.
@@ -198,7 +216,9 @@ func countYAMLNodes(n *yaml.Node) int {
 	return count
 }
 
-func (c *yamlConv) pos(n *yaml.Node) Pos { return Pos{File: c.name, Line: n.Line, Col: n.Column} }
+func (c *yamlConv) pos(n *yaml.Node) Pos {
+	return Pos{File: c.name, Line: n.Line + c.lineOff, Col: n.Column}
+}
 
 func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
 	if c.stop {
@@ -223,6 +243,7 @@ func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
 		}
 		return c.node(n.Content[0], depth)
 	case yaml.AliasNode:
+		c.sawAlias = true
 		if c.inAlias == 0 {
 			c.aliasPos = c.pos(n)
 		}
