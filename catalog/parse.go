@@ -194,7 +194,7 @@ type yamlConv struct {
 	lineOff int
 	// sawAlias is set when an alias was converted.
 	sawAlias bool
-	errs ErrorList
+	errs     ErrorList
 	// inAlias is the depth of alias expansions being converted; every node
 	// converted inside one spends one of aliasBudget.
 	inAlias     int
