@@ -3,10 +3,12 @@ package catalog
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/toolcat/toolcat/catalog/catalogtest"
+	"go.yaml.in/yaml/v3"
 )
 
 // checkSplit parses src whole and split into chunks of one tool, and
@@ -131,4 +133,30 @@ func FuzzSplitYAML(f *testing.F) {
 			t.Fatalf("the split tree differs from the whole one:\nwhole: %s\nsplit: %s", dumpNode(whole), dumpNode(split))
 		}
 	})
+}
+
+// TestPlainDecimal checks the integers parseYAML keeps as written against
+// what go-yaml decodes them to.
+func TestPlainDecimal(t *testing.T) {
+	for _, s := range []string{"0", "-0", "7", "-7", "10", "007", "+5", "1_000", "0x1f", "0o17", "123456789012345678", "-123456789012345678", "9223372036854775807", "1e3", "", "-"} {
+		n, errs := parseYAMLWhole("i.yaml", []byte("v: "+s+"\n"))
+		if len(errs) > 0 {
+			continue
+		}
+		v := n.Get("v")
+		var want int64
+		var doc yaml.Node
+		if yaml.Unmarshal([]byte(s), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Tag != "!!int" || doc.Content[0].Decode(&want) != nil {
+			if plainDecimal(s) {
+				t.Errorf("%q: kept as written, but go-yaml does not read it as an int64", s)
+			}
+			continue
+		}
+		if v.Kind != Number || v.Num != strconv.FormatInt(want, 10) {
+			t.Errorf("%q: number %q, want %d", s, v.Num, want)
+		}
+	}
+	if !plainDecimal("42") || plainDecimal("042") || plainDecimal("-0") {
+		t.Error("plainDecimal misreads 42, 042 or -0")
+	}
 }
