@@ -158,6 +158,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadJSON -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadCUE -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadInParts -fuzztime $(FUZZTIME) ./catalog/
+	$(GO) test -run '^$$' -fuzz FuzzSplitYAML -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) ./catalog/importer/
 	$(GO) test -run '^$$' -fuzz FuzzImportLoads -fuzztime $(FUZZTIME) ./catalog/importer/

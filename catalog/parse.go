@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -100,8 +101,20 @@ func (li *lineIndex) offset(line, col int) int {
 
 // parseYAML reads one YAML document into a Node tree. It reports multiple
 // documents, non-string keys and over-deep nesting as positioned errors; a
-// key written twice is kept twice, for the loader to report and check.
+// key written twice is kept twice, for the loader to report and check. A
+// large catalog's tools are parsed in parallel where the file's layout
+// makes that exact (see splitYAML); the tree is the same either way.
 func parseYAML(name string, data []byte) (*Node, ErrorList) {
+	if len(data) >= minSplitBytes {
+		if n, ok := splitYAML(name, data, goruntime.GOMAXPROCS(0), minSplitTools); ok {
+			return n, nil
+		}
+	}
+	return parseYAMLWhole(name, data)
+}
+
+// parseYAMLWhole is parseYAML in one pass over the whole file.
+func parseYAMLWhole(name string, data []byte) (*Node, ErrorList) {
 	var errs ErrorList
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -176,7 +189,12 @@ func isParserError(msg string) bool {
 
 type yamlConv struct {
 	name string
-	errs ErrorList
+	// lineOff is added to go-yaml's lines: the line of the file before
+	// the part of it being converted.
+	lineOff int
+	// sawAlias is set when an alias was converted.
+	sawAlias bool
+	errs     ErrorList
 	// inAlias is the depth of alias expansions being converted; every node
 	// converted inside one spends one of aliasBudget.
 	inAlias     int
@@ -198,7 +216,9 @@ func countYAMLNodes(n *yaml.Node) int {
 	return count
 }
 
-func (c *yamlConv) pos(n *yaml.Node) Pos { return Pos{File: c.name, Line: n.Line, Col: n.Column} }
+func (c *yamlConv) pos(n *yaml.Node) Pos {
+	return Pos{File: c.name, Line: n.Line + c.lineOff, Col: n.Column}
+}
 
 func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
 	if c.stop {
@@ -223,6 +243,7 @@ func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
 		}
 		return c.node(n.Content[0], depth)
 	case yaml.AliasNode:
+		c.sawAlias = true
 		if c.inAlias == 0 {
 			c.aliasPos = c.pos(n)
 		}
@@ -232,11 +253,10 @@ func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
 		return out
 	case yaml.MappingNode:
 		out := &Node{Kind: Object, Pos: c.pos(n)}
-		seen := make(map[string]Pos, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
-				c.merge(out, seen, v, depth)
+				c.merge(out, v, depth)
 				continue
 			}
 			if k.Kind != yaml.ScalarNode || (k.Tag != "!!str" && k.Tag != "!!int" && k.Tag != "!!bool" && k.Tag != "!!float" && k.Tag != "!!null") {
@@ -245,9 +265,6 @@ func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
 			}
 			// A key written twice is kept twice: the loader reports it
 			// and checks both values (see splitDuplicates).
-			if _, dup := seen[k.Value]; !dup {
-				seen[k.Value] = c.pos(k)
-			}
 			out.Fields = append(out.Fields, &Field{Key: k.Value, KeyPos: c.pos(k), Value: c.node(v, depth+1)})
 		}
 		return out
@@ -264,8 +281,12 @@ func (c *yamlConv) node(n *yaml.Node, depth int) *Node {
 	return &Node{Kind: Null, Pos: c.pos(n)}
 }
 
-// merge applies a "<<" merge key: the mapping's own keys win.
-func (c *yamlConv) merge(out *Node, seen map[string]Pos, v *yaml.Node, depth int) {
+// merge applies a "<<" merge key: the keys out already has win.
+func (c *yamlConv) merge(out *Node, v *yaml.Node, depth int) {
+	seen := make(map[string]bool, len(out.Fields))
+	for _, f := range out.Fields {
+		seen[f.Key] = true
+	}
 	src := c.node(v, depth+1)
 	var maps []*Node
 	switch src.Kind {
@@ -283,7 +304,7 @@ func (c *yamlConv) merge(out *Node, seen map[string]Pos, v *yaml.Node, depth int
 			if _, ok := seen[f.Key]; ok {
 				continue
 			}
-			seen[f.Key] = f.KeyPos
+			seen[f.Key] = true
 			out.Fields = append(out.Fields, f)
 		}
 	}
@@ -295,12 +316,21 @@ func (c *yamlConv) scalar(n *yaml.Node) *Node {
 	case "!!null":
 		return &Node{Kind: Null, Pos: p}
 	case "!!bool":
+		switch n.Value {
+		case "true":
+			return &Node{Kind: Bool, Pos: p, Bool: true}
+		case "false":
+			return &Node{Kind: Bool, Pos: p}
+		}
 		var b bool
 		if err := n.Decode(&b); err != nil {
 			c.errs.add(p, "invalid boolean %q", n.Value)
 		}
 		return &Node{Kind: Bool, Pos: p, Bool: b}
 	case "!!int":
+		if plainDecimal(n.Value) {
+			return &Node{Kind: Number, Pos: p, Num: n.Value}
+		}
 		var i int64
 		if err := n.Decode(&i); err != nil {
 			var u uint64
@@ -325,6 +355,23 @@ func (c *yamlConv) scalar(n *yaml.Node) *Node {
 	}
 	c.errs.add(p, "unsupported YAML tag %s", n.Tag)
 	return &Node{Kind: Null, Pos: p}
+}
+
+// plainDecimal reports whether s is an integer written in decimal
+// without a sign other than "-", leading zeros or underscores, and small
+// enough for an int64: go-yaml reads it as strconv does, and writes it
+// back the same.
+func plainDecimal(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	if len(d) == 0 || len(d) > 18 || d[0] == '0' && len(d) > 1 || d == "0" && len(s) > 1 {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // parseJSON reads a JSON document into a Node tree, reporting syntax errors

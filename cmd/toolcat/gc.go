@@ -49,22 +49,34 @@ func loadedGC() {
 // catalog files: 400 MB for the 21 MB of 10,000 synthetic tools.
 const liveBytesPerByte = 20
 
-// largeGCPercent is the pace of a run on a catalog too large for the
-// limit: the heap grows by half the live data, so that 10,000 tools lint
-// within 1 GiB.
-const largeGCPercent = 50
+// largeGCPercent and largeGCLimit are the pace of a run on a catalog too
+// large for the tuned limit: the heap may grow by the live data again,
+// within a soft limit of largeGCLimit or, for a catalog whose live data
+// would pass two thirds of that, half the live data more. 10,000 tools
+// (about 450 MB live) lint within 850 MB, and collecting takes a quarter
+// less CPU than at half the pace without a limit.
+const (
+	largeGCPercent = 100
+	largeGCLimit   = 800 << 20
+)
+
+// largeLimit is the soft memory limit of a large catalog's run whose
+// live data is about live bytes.
+func largeLimit(live uint64) int64 {
+	return max(largeGCLimit, int64(min(live, math.MaxInt64/2)/2*3))
+}
 
 // loadingGC runs before the catalog at paths is loaded. A catalog whose
-// load would hold half the limit or more runs without the limit, at
-// largeGCPercent, from the start: under the limit, the collector would
-// run all through the load, tripling its time.
+// load would hold half the tuned limit or more runs at the large pace
+// from the start: under the tuned limit, the collector would run all
+// through the load, tripling its time.
 func loadingGC(paths []string) {
 	if !gcTuned {
 		return
 	}
-	if relaxGC(uint64(catalogBytes(paths)) * liveBytesPerByte) {
+	if live := uint64(catalogBytes(paths)) * liveBytesPerByte; relaxGC(live) {
 		debug.SetGCPercent(largeGCPercent)
-		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetMemoryLimit(largeLimit(live))
 		gcTuned = false // loadedGC keeps this pace
 	}
 }

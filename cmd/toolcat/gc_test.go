@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -45,5 +46,21 @@ func TestCatalogBytes(t *testing.T) {
 	}
 	if relaxGC(2e6 * liveBytesPerByte) {
 		t.Error("a 2 MB catalog loads without the memory limit")
+	}
+}
+
+func TestLargeLimit(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int64
+	}{
+		{gcLimit / 2, largeGCLimit},
+		{21e6 * liveBytesPerByte, largeGCLimit}, // 10,000 synthetic tools
+		{1 << 30, 3 << 29},                      // 26,000: half the live data more
+		{math.MaxUint64, math.MaxInt64 / 4 * 3},
+	} {
+		if got := largeLimit(c.live); got != c.want {
+			t.Errorf("largeLimit(%d MiB) = %d MiB, want %d MiB", c.live>>20, got>>20, c.want>>20)
+		}
 	}
 }
