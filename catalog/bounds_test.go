@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -257,10 +258,16 @@ func TestDefAtReusesPatternDefinitions(t *testing.T) {
 		t.Fatalf("%d errors, want 50: %v", len(l.errs), l.errs)
 	}
 	i := 0
-	allocs := testing.AllocsPerRun(20, func() {
-		i++
-		l.defAt([]string{"tools", "t" + strconv.Itoa(i%50), "max_retries"})
-	})
+	// AllocsPerRun counts every goroutine's allocations, and an earlier
+	// test's work past its budget may still be winding down: the least of
+	// a few runs is this lookup's.
+	allocs := math.Inf(1)
+	for range 5 {
+		allocs = min(allocs, testing.AllocsPerRun(20, func() {
+			i++
+			l.defAt([]string{"tools", "t" + strconv.Itoa(i%50), "max_retries"})
+		}))
+	}
 	t.Logf("%.0f allocations per lookup", allocs)
 	if allocs > 100 {
 		t.Errorf("%.0f allocations per lookup; want a few lookups in cached definitions", allocs)
