@@ -49,15 +49,6 @@ const (
 	ListDirResultEntriesItemKindOther   ListDirResultEntriesItemKind = "other"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v ListDirResultEntriesItemKind) Valid() bool {
-	switch v {
-	case ListDirResultEntriesItemKindFile, ListDirResultEntriesItemKindDir, ListDirResultEntriesItemKindSymlink, ListDirResultEntriesItemKindOther:
-		return true
-	}
-	return false
-}
-
 // ListDir is the tool list_dir: Lists the entries of a workspace folder: names, kinds and sizes, sorted by name.
 //
 // Implement it in list_dir.go; toolcat scaffolds that file once and never rewrites it.

@@ -274,17 +274,6 @@ func genEnum(f *jen.File, t *goType) {
 	}
 	f.Comment("The values of " + t.Name + ".")
 	f.Const().Defs(consts...)
-	cases := make([]jen.Code, 0, len(t.Values))
-	for _, v := range t.Values {
-		cases = append(cases, jen.Id(v.Name))
-	}
-	f.Comment("Valid reports whether v is one of the values the schema allows.")
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("Valid").Params().Bool().Block(
-		jen.Switch(jen.Id("v")).Block(
-			jen.Case(cases...).Block(jen.Return(jen.True())),
-		),
-		jen.Return(jen.False()),
-	)
 }
 
 func genUnion(f *jen.File, t *goType) {

@@ -43,15 +43,6 @@ const (
 	ReadSerialPortArgsParitySpace ReadSerialPortArgsParity = "space"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v ReadSerialPortArgsParity) Valid() bool {
-	switch v {
-	case ReadSerialPortArgsParityNone, ReadSerialPortArgsParityOdd, ReadSerialPortArgsParityEven, ReadSerialPortArgsParityMark, ReadSerialPortArgsParitySpace:
-		return true
-	}
-	return false
-}
-
 // ReadSerialPortArgsStopBits: Stop bits per character.
 type ReadSerialPortArgsStopBits string
 
@@ -62,15 +53,6 @@ const (
 	ReadSerialPortArgsStopBitsX2  ReadSerialPortArgsStopBits = "2"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v ReadSerialPortArgsStopBits) Valid() bool {
-	switch v {
-	case ReadSerialPortArgsStopBitsX1, ReadSerialPortArgsStopBitsX15, ReadSerialPortArgsStopBitsX2:
-		return true
-	}
-	return false
-}
-
 // ReadSerialPortArgsEncoding: How the bytes read are returned: text (UTF-8, invalid bytes replaced), hex or base64.
 type ReadSerialPortArgsEncoding string
 
@@ -80,15 +62,6 @@ const (
 	ReadSerialPortArgsEncodingHex    ReadSerialPortArgsEncoding = "hex"
 	ReadSerialPortArgsEncodingBase64 ReadSerialPortArgsEncoding = "base64"
 )
-
-// Valid reports whether v is one of the values the schema allows.
-func (v ReadSerialPortArgsEncoding) Valid() bool {
-	switch v {
-	case ReadSerialPortArgsEncodingText, ReadSerialPortArgsEncodingHex, ReadSerialPortArgsEncodingBase64:
-		return true
-	}
-	return false
-}
 
 // ReadSerialPortResult is what read_serial_port returns.
 type ReadSerialPortResult struct {
@@ -113,15 +86,6 @@ const (
 	ReadSerialPortResultEncodingHex    ReadSerialPortResultEncoding = "hex"
 	ReadSerialPortResultEncodingBase64 ReadSerialPortResultEncoding = "base64"
 )
-
-// Valid reports whether v is one of the values the schema allows.
-func (v ReadSerialPortResultEncoding) Valid() bool {
-	switch v {
-	case ReadSerialPortResultEncodingText, ReadSerialPortResultEncodingHex, ReadSerialPortResultEncodingBase64:
-		return true
-	}
-	return false
-}
 
 // ReadSerialPort is the tool read_serial_port: Reads bytes a device sends on a serial port, until max_bytes arrive or timeout_ms passes with nothing more.
 //

@@ -41,15 +41,6 @@ const (
 	WriteSerialPortArgsParitySpace WriteSerialPortArgsParity = "space"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v WriteSerialPortArgsParity) Valid() bool {
-	switch v {
-	case WriteSerialPortArgsParityNone, WriteSerialPortArgsParityOdd, WriteSerialPortArgsParityEven, WriteSerialPortArgsParityMark, WriteSerialPortArgsParitySpace:
-		return true
-	}
-	return false
-}
-
 // WriteSerialPortArgsEncoding: How data is written: text (UTF-8), hex (such as "0a1b") or base64.
 type WriteSerialPortArgsEncoding string
 
@@ -60,15 +51,6 @@ const (
 	WriteSerialPortArgsEncodingBase64 WriteSerialPortArgsEncoding = "base64"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v WriteSerialPortArgsEncoding) Valid() bool {
-	switch v {
-	case WriteSerialPortArgsEncodingText, WriteSerialPortArgsEncodingHex, WriteSerialPortArgsEncodingBase64:
-		return true
-	}
-	return false
-}
-
 // WriteSerialPortArgsStopBits: Stop bits per character.
 type WriteSerialPortArgsStopBits string
 
@@ -78,15 +60,6 @@ const (
 	WriteSerialPortArgsStopBitsX15 WriteSerialPortArgsStopBits = "1.5"
 	WriteSerialPortArgsStopBitsX2  WriteSerialPortArgsStopBits = "2"
 )
-
-// Valid reports whether v is one of the values the schema allows.
-func (v WriteSerialPortArgsStopBits) Valid() bool {
-	switch v {
-	case WriteSerialPortArgsStopBitsX1, WriteSerialPortArgsStopBitsX15, WriteSerialPortArgsStopBitsX2:
-		return true
-	}
-	return false
-}
 
 // WriteSerialPortResult is what write_serial_port returns.
 type WriteSerialPortResult struct {

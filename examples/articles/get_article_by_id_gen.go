@@ -39,15 +39,6 @@ const (
 	GetArticleByIDResultStatusPublished GetArticleByIDResultStatus = "published"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v GetArticleByIDResultStatus) Valid() bool {
-	switch v {
-	case GetArticleByIDResultStatusDraft, GetArticleByIDResultStatusPublished:
-		return true
-	}
-	return false
-}
-
 // GetArticleByID is the tool get_article_by_id: Reads one article, with its body, by its numeric id.
 //
 // Implement it in get_article_by_id.go; toolcat scaffolds that file once and never rewrites it.

@@ -29,15 +29,6 @@ const (
 	PublishArticleArgsChannelNewsletter PublishArticleArgsChannel = "newsletter"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v PublishArticleArgsChannel) Valid() bool {
-	switch v {
-	case PublishArticleArgsChannelBlog, PublishArticleArgsChannelNewsletter:
-		return true
-	}
-	return false
-}
-
 // PublishArticleResult is what publish_article returns.
 type PublishArticleResult struct {
 	// Id of the published article.

@@ -29,15 +29,6 @@ const (
 	SearchArticlesByKeywordArgsLanguageIt SearchArticlesByKeywordArgsLanguage = "it"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v SearchArticlesByKeywordArgsLanguage) Valid() bool {
-	switch v {
-	case SearchArticlesByKeywordArgsLanguageEn, SearchArticlesByKeywordArgsLanguageIt:
-		return true
-	}
-	return false
-}
-
 // SearchArticlesByKeywordResult is what search_articles_by_keyword returns.
 type SearchArticlesByKeywordResult struct {
 	// Matching articles, best first.

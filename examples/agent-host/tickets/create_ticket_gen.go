@@ -28,15 +28,6 @@ const (
 	CreateTicketArgsPriorityUrgent CreateTicketArgsPriority = "urgent"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v CreateTicketArgsPriority) Valid() bool {
-	switch v {
-	case CreateTicketArgsPriorityLow, CreateTicketArgsPriorityNormal, CreateTicketArgsPriorityUrgent:
-		return true
-	}
-	return false
-}
-
 // CreateTicketResult is what create_ticket returns.
 type CreateTicketResult struct {
 	// The new ticket's id.
@@ -56,15 +47,6 @@ const (
 	CreateTicketResultPriorityNormal CreateTicketResultPriority = "normal"
 	CreateTicketResultPriorityUrgent CreateTicketResultPriority = "urgent"
 )
-
-// Valid reports whether v is one of the values the schema allows.
-func (v CreateTicketResultPriority) Valid() bool {
-	switch v {
-	case CreateTicketResultPriorityLow, CreateTicketResultPriorityNormal, CreateTicketResultPriorityUrgent:
-		return true
-	}
-	return false
-}
 
 // CreateTicket is the tool create_ticket: Files a new ticket in the tracker and returns its id.
 //

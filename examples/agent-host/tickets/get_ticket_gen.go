@@ -41,15 +41,6 @@ const (
 	GetTicketResultStatusClosed     GetTicketResultStatus = "closed"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v GetTicketResultStatus) Valid() bool {
-	switch v {
-	case GetTicketResultStatusOpen, GetTicketResultStatusInProgress, GetTicketResultStatusClosed:
-		return true
-	}
-	return false
-}
-
 // GetTicket is the tool get_ticket: Reads one ticket of the tracker, live: title, status, assignee.
 //
 // Implement it in get_ticket.go; toolcat scaffolds that file once and never rewrites it.

@@ -41,15 +41,6 @@ const (
 	GetTicketSnapshotResultStatusClosed     GetTicketSnapshotResultStatus = "closed"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v GetTicketSnapshotResultStatus) Valid() bool {
-	switch v {
-	case GetTicketSnapshotResultStatusOpen, GetTicketSnapshotResultStatusInProgress, GetTicketSnapshotResultStatusClosed:
-		return true
-	}
-	return false
-}
-
 // GetTicketSnapshot is the tool get_ticket_snapshot: Reads one ticket from the tracker's hourly snapshot, which may be up to an hour old.
 //
 // Implement it in get_ticket_snapshot.go; toolcat scaffolds that file once and never rewrites it.

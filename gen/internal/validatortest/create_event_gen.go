@@ -75,15 +75,6 @@ const (
 	CreateEventArgsKindFocusTime CreateEventArgsKind = "focus time"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v CreateEventArgsKind) Valid() bool {
-	switch v {
-	case CreateEventArgsKindMeeting, CreateEventArgsKindCall, CreateEventArgsKindFocusTime:
-		return true
-	}
-	return false
-}
-
 // CreateEventArgsLocation: Where.
 type CreateEventArgsLocation struct {
 	// Room name. length >= 1.
@@ -113,15 +104,6 @@ const (
 	CreateEventArgsAttendeesItemRoleGuest CreateEventArgsAttendeesItemRole = "guest"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v CreateEventArgsAttendeesItemRole) Valid() bool {
-	switch v {
-	case CreateEventArgsAttendeesItemRoleHost, CreateEventArgsAttendeesItemRoleGuest:
-		return true
-	}
-	return false
-}
-
 // CreateEventArgsColor: Colour.
 type CreateEventArgsColor string
 
@@ -130,15 +112,6 @@ const (
 	CreateEventArgsColorRed   CreateEventArgsColor = "red"
 	CreateEventArgsColorGreen CreateEventArgsColor = "green"
 )
-
-// Valid reports whether v is one of the values the schema allows.
-func (v CreateEventArgsColor) Valid() bool {
-	switch v {
-	case CreateEventArgsColorRed, CreateEventArgsColorGreen:
-		return true
-	}
-	return false
-}
 
 // CreateEventArgsRecurrence: How it repeats.
 type CreateEventArgsRecurrence struct {

@@ -41,15 +41,6 @@ const (
 	ListInvoicesArgsStatusPending ListInvoicesArgsStatus = "pending"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v ListInvoicesArgsStatus) Valid() bool {
-	switch v {
-	case ListInvoicesArgsStatusOpen, ListInvoicesArgsStatusClosed, ListInvoicesArgsStatusPending:
-		return true
-	}
-	return false
-}
-
 // ListInvoicesArgsSortOrder: Order of the items.
 type ListInvoicesArgsSortOrder string
 
@@ -58,15 +49,6 @@ const (
 	ListInvoicesArgsSortOrderNewest ListInvoicesArgsSortOrder = "newest"
 	ListInvoicesArgsSortOrderOldest ListInvoicesArgsSortOrder = "oldest"
 )
-
-// Valid reports whether v is one of the values the schema allows.
-func (v ListInvoicesArgsSortOrder) Valid() bool {
-	switch v {
-	case ListInvoicesArgsSortOrderNewest, ListInvoicesArgsSortOrderOldest:
-		return true
-	}
-	return false
-}
 
 // ListInvoicesArgsFilter: Narrows the items.
 type ListInvoicesArgsFilter struct {

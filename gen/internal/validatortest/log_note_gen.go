@@ -26,15 +26,6 @@ const (
 	LogNoteArgsLevelWarn LogNoteArgsLevel = "warn"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v LogNoteArgsLevel) Valid() bool {
-	switch v {
-	case LogNoteArgsLevelInfo, LogNoteArgsLevelWarn:
-		return true
-	}
-	return false
-}
-
 // LogNoteResult is what log_note returns; the catalog gives no result schema.
 type LogNoteResult = any
 

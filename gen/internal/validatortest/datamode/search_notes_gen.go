@@ -27,15 +27,6 @@ const (
 	SearchNotesArgsSortDate      SearchNotesArgsSort = "date"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v SearchNotesArgsSort) Valid() bool {
-	switch v {
-	case SearchNotesArgsSortRelevance, SearchNotesArgsSortDate:
-		return true
-	}
-	return false
-}
-
 // SearchNotesResult is what search_notes returns.
 type SearchNotesResult struct {
 	// Matching notes.

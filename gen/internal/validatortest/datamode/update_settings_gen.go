@@ -39,15 +39,6 @@ const (
 	UpdateSettingsArgsThemeDark  UpdateSettingsArgsTheme = "dark"
 )
 
-// Valid reports whether v is one of the values the schema allows.
-func (v UpdateSettingsArgsTheme) Valid() bool {
-	switch v {
-	case UpdateSettingsArgsThemeLight, UpdateSettingsArgsThemeDark:
-		return true
-	}
-	return false
-}
-
 // UpdateSettingsArgsDisplay: Display settings.
 type UpdateSettingsArgsDisplay struct {
 	// Font size. >= 8, <= 72. Default: 14.
