@@ -190,7 +190,7 @@ type model struct {
 }
 
 // keyVersion changes with what a tool's file is made from.
-const keyVersion = "toolcat gen key 5"
+const keyVersion = "toolcat gen key 6"
 
 // key is the cache key of t's file: a hash of everything the file is made
 // from, which is the tool's catalog entry but its examples, suppressions

@@ -119,9 +119,9 @@ func genDataValidator(f *jen.File, t *toolModel, names nameSource) {
 	desc, _ := dataDesc(t)
 	name := names.name(dataDescName(t))
 	f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments:")
-	f.Comment("runtime.DataPass reads them in one pass, as " + name + " describes.")
+	f.Comment("runtime.DataPassFor reads them in one pass, as " + name + " describes.")
 	f.Func().Id(t.validatorFn).Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
-		jen.Return(jen.Qual(runtimePkg, "DataPass").Types(jen.Id(t.args.Name)).Call(jen.Op("&").Id(name))),
+		jen.Return(jen.Qual(runtimePkg, "DataPassFor").Call(jen.Parens(jen.Op("*").Id(t.args.Name)).Call(jen.Nil()), jen.Op("&").Id(name))),
 	)
 	f.Comment(name + " describes " + t.t.Name + "'s arguments and their schema.")
 	f.Var().Id(name).Op("=").Qual(runtimePkg, "StructDesc").Add(desc)

@@ -153,6 +153,17 @@ func DataPass[T any](d *StructDesc) (Validator, error) {
 	return dataPass(reflect.TypeFor[T](), d)
 }
 
+// DataPassFor is DataPass for arguments of the type args points to, a nil
+// pointer such as (*SearchArgs)(nil): generated code calls it, so that a
+// package of thousands of tools instantiates no generic function a tool.
+func DataPassFor(args any, d *StructDesc) (Validator, error) {
+	typ := reflect.TypeOf(args)
+	if typ == nil || typ.Kind() != reflect.Pointer {
+		return nil, fmt.Errorf("runtime: DataPassFor: %T is no pointer to the arguments' struct", args)
+	}
+	return dataPass(typ.Elem(), d)
+}
+
 func dataPass(typ reflect.Type, d *StructDesc) (Validator, error) {
 	top, err := compileStruct(d, typ, 0)
 	if err != nil {

@@ -272,3 +272,24 @@ func TestDataPassCyclicDescriptor(t *testing.T) {
 		t.Errorf("a descriptor holding itself through its items: %v", err)
 	}
 }
+
+// DataPassFor, which generated code calls, is DataPass for the type its
+// nil pointer names; anything but a pointer is an error.
+func TestDataPassFor(t *testing.T) {
+	v, err := runtime.DataPassFor((*synthArgs)(nil), &synthDesc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, te := v.Validate([]byte(`{"account_id": "acc_1", "status": "open"}`))
+	if te != nil {
+		t.Fatal(te)
+	}
+	if a, ok := got.(*synthArgs); !ok || a.AccountID != "acc_1" {
+		t.Errorf("validated %#v, want *synthArgs for acc_1", got)
+	}
+	for _, bad := range []any{nil, synthArgs{}, "x"} {
+		if _, err := runtime.DataPassFor(bad, &synthDesc); err == nil || !strings.Contains(err.Error(), "no pointer") {
+			t.Errorf("DataPassFor(%T): err = %v", bad, err)
+		}
+	}
+}

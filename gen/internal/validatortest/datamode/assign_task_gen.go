@@ -67,9 +67,9 @@ func assignTaskMeta() runtime.Meta {
 }
 
 // assignTaskValidator returns the validator of assign_task's arguments:
-// runtime.DataPass reads them in one pass, as assignTaskArgsDesc describes.
+// runtime.DataPassFor reads them in one pass, as assignTaskArgsDesc describes.
 func assignTaskValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.DataPass[AssignTaskArgs](&assignTaskArgsDesc)
+	return runtime.DataPassFor((*AssignTaskArgs)(nil), &assignTaskArgsDesc)
 }
 
 // assignTaskArgsDesc describes assign_task's arguments and their schema.

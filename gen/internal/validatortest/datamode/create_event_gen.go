@@ -153,9 +153,9 @@ func createEventMeta() runtime.Meta {
 }
 
 // createEventValidator returns the validator of create_event's arguments:
-// runtime.DataPass reads them in one pass, as createEventArgsDesc describes.
+// runtime.DataPassFor reads them in one pass, as createEventArgsDesc describes.
 func createEventValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.DataPass[CreateEventArgs](&createEventArgsDesc)
+	return runtime.DataPassFor((*CreateEventArgs)(nil), &createEventArgsDesc)
 }
 
 // createEventArgsDesc describes create_event's arguments and their schema.

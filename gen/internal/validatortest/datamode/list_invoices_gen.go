@@ -96,9 +96,9 @@ func listInvoicesMeta() runtime.Meta {
 }
 
 // listInvoicesValidator returns the validator of list_invoices's arguments:
-// runtime.DataPass reads them in one pass, as listInvoicesArgsDesc describes.
+// runtime.DataPassFor reads them in one pass, as listInvoicesArgsDesc describes.
 func listInvoicesValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.DataPass[ListInvoicesArgs](&listInvoicesArgsDesc)
+	return runtime.DataPassFor((*ListInvoicesArgs)(nil), &listInvoicesArgsDesc)
 }
 
 // listInvoicesArgsDesc describes list_invoices's arguments and their schema.

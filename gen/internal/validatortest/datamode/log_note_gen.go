@@ -57,9 +57,9 @@ func logNoteMeta() runtime.Meta {
 }
 
 // logNoteValidator returns the validator of log_note's arguments:
-// runtime.DataPass reads them in one pass, as logNoteArgsDesc describes.
+// runtime.DataPassFor reads them in one pass, as logNoteArgsDesc describes.
 func logNoteValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.DataPass[LogNoteArgs](&logNoteArgsDesc)
+	return runtime.DataPassFor((*LogNoteArgs)(nil), &logNoteArgsDesc)
 }
 
 // logNoteArgsDesc describes log_note's arguments and their schema.

@@ -50,9 +50,9 @@ func pingHostMeta() runtime.Meta {
 }
 
 // pingHostValidator returns the validator of ping_host's arguments:
-// runtime.DataPass reads them in one pass, as pingHostArgsDesc describes.
+// runtime.DataPassFor reads them in one pass, as pingHostArgsDesc describes.
 func pingHostValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.DataPass[PingHostArgs](&pingHostArgsDesc)
+	return runtime.DataPassFor((*PingHostArgs)(nil), &pingHostArgsDesc)
 }
 
 // pingHostArgsDesc describes ping_host's arguments and their schema.

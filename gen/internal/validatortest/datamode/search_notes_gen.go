@@ -74,9 +74,9 @@ func searchNotesMeta() runtime.Meta {
 }
 
 // searchNotesValidator returns the validator of search_notes's arguments:
-// runtime.DataPass reads them in one pass, as searchNotesArgsDesc describes.
+// runtime.DataPassFor reads them in one pass, as searchNotesArgsDesc describes.
 func searchNotesValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.DataPass[SearchNotesArgs](&searchNotesArgsDesc)
+	return runtime.DataPassFor((*SearchNotesArgs)(nil), &searchNotesArgsDesc)
 }
 
 // searchNotesArgsDesc describes search_notes's arguments and their schema.

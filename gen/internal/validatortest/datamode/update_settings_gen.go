@@ -104,9 +104,9 @@ func updateSettingsMeta() runtime.Meta {
 }
 
 // updateSettingsValidator returns the validator of update_settings's arguments:
-// runtime.DataPass reads them in one pass, as updateSettingsArgsDesc describes.
+// runtime.DataPassFor reads them in one pass, as updateSettingsArgsDesc describes.
 func updateSettingsValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.DataPass[UpdateSettingsArgs](&updateSettingsArgsDesc)
+	return runtime.DataPassFor((*UpdateSettingsArgs)(nil), &updateSettingsArgsDesc)
 }
 
 // updateSettingsArgsDesc describes update_settings's arguments and their schema.
