@@ -14,7 +14,7 @@ import (
 // one, and those with one-pass code.
 func dataModeFiles(files map[string][]byte) (data, code int) {
 	for _, b := range files {
-		if bytes.Contains(b, []byte("return runtime.DataPass[")) {
+		if bytes.Contains(b, []byte("return runtime.DataPassFor(")) {
 			data++
 		}
 		if bytes.Contains(b, []byte("runtime.OnePass(")) {
@@ -44,7 +44,7 @@ func TestValidatorModes(t *testing.T) {
 		if c.mode == gen.ValidatorsData {
 			f := string(files["list_orders_gen.go"])
 			for _, want := range []string{
-				"func listOrdersValidator(*runtime.Meta) (runtime.Validator, error) {\n\treturn runtime.DataPass[ListOrdersArgs](&listOrdersArgsDesc)\n}",
+				"func listOrdersValidator(*runtime.Meta) (runtime.Validator, error) {\n\treturn runtime.DataPassFor((*ListOrdersArgs)(nil), &listOrdersArgsDesc)\n}",
 				"var listOrdersArgsDesc = runtime.StructDesc{",
 				`Enum: []string{"open", "shipped"}`,
 			} {

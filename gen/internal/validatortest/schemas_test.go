@@ -339,7 +339,7 @@ var (
 	metaFunc    = regexp.MustCompile(`func (\w+)Meta\(\) runtime\.Meta`)
 	onePassArgs = regexp.MustCompile(`runtime\.OnePass\(&\w+, scan(\w+)\)`)
 	// dataPassArgs matches a data-mode validator.
-	dataPassArgs = regexp.MustCompile(`runtime\.DataPass\[(\w+)\]`)
+	dataPassArgs = regexp.MustCompile(`runtime\.DataPassFor\(\(\*(\w+)\)\(nil\)`)
 	typedArgs    = regexp.MustCompile(`runtime\.Typed\[(\w+)\]`)
 )
 

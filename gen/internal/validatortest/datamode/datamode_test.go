@@ -21,7 +21,7 @@ import (
 // that falls back to one-pass code fails TestDataModeTools.
 var dataTools = []string{"assign_task", "create_event", "list_invoices", "log_note", "ping_host", "search_notes", "update_settings"}
 
-var dataPass = regexp.MustCompile(`return runtime\.DataPass\[\w+\]\(&\w+\)`)
+var dataPass = regexp.MustCompile(`return runtime\.DataPassFor\(\(\*\w+\)\(nil\), &\w+\)`)
 
 func TestDataModeTools(t *testing.T) {
 	files, err := filepath.Glob("*_gen.go")
