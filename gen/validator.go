@@ -445,23 +445,7 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 	}
 	g.done[t] = true
 	g.scans[t] = g.names.name("scan" + t.Name)
-	// The seen mask: required properties first, in the schema's order,
-	// then those with a default.
-	bit := map[string]int{}
-	var required []string
-	if r := s.Get("required"); r != nil {
-		for _, it := range r.Items {
-			if _, dup := bit[it.Str]; !dup {
-				bit[it.Str] = len(required)
-				required = append(required, it.Str)
-			}
-		}
-	}
-	for _, fd := range t.Fields {
-		if _, ok := bit[fd.JSON]; !ok && fd.Default != nil {
-			bit[fd.JSON] = len(bit)
-		}
-	}
+	bit, required := seenMask(t, s)
 	obj := g.objectVar(t, required, rejectUnknown)
 	body := []jen.Code{jen.Op("*").Id("out").Op("=").Id(t.Name).Values()}
 	seen := jen.Lit(0)
@@ -517,6 +501,28 @@ func (g *vgen) structFunc(t *goType, s *catalog.Node, rejectUnknown bool) {
 
 // ifErr returns from the enclosing scan function when call, which returns
 // a *runtime.ToolError, reports one.
+// seenMask assigns the bits of the mask a scan function (or a data-mode
+// descriptor) marks read properties in: required properties first, in
+// the schema's order, then those with a default. required lists the
+// required properties, each once.
+func seenMask(t *goType, s *catalog.Node) (bit map[string]int, required []string) {
+	bit = map[string]int{}
+	if r := s.Get("required"); r != nil {
+		for _, it := range r.Items {
+			if _, dup := bit[it.Str]; !dup {
+				bit[it.Str] = len(required)
+				required = append(required, it.Str)
+			}
+		}
+	}
+	for _, fd := range t.Fields {
+		if _, ok := bit[fd.JSON]; !ok && fd.Default != nil {
+			bit[fd.JSON] = len(bit)
+		}
+	}
+	return bit, required
+}
+
 func ifErr(call jen.Code) jen.Code {
 	return jen.If(jen.Id("te").Op(":=").Add(call), jen.Id("te").Op("!=").Nil()).Block(jen.Return(jen.Id("te")))
 }

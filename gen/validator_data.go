@@ -135,23 +135,8 @@ func (g *dgen) structDesc(t *goType, s *catalog.Node, reject bool) (jen.Code, bo
 	}
 	g.visiting[t] = true
 	defer delete(g.visiting, t)
-	// The seen mask, as structFunc makes it: required properties first,
-	// in the schema's order, then those with a default.
-	bit := map[string]int{}
-	var required []string
-	if r := s.Get("required"); r != nil {
-		for _, it := range r.Items {
-			if _, dup := bit[it.Str]; !dup {
-				bit[it.Str] = len(required)
-				required = append(required, it.Str)
-			}
-		}
-	}
-	for _, fd := range t.Fields {
-		if _, ok := bit[fd.JSON]; !ok && fd.Default != nil {
-			bit[fd.JSON] = len(bit)
-		}
-	}
+	// The seen mask, as structFunc makes it.
+	bit, required := seenMask(t, s)
 	if len(bit) > 64 {
 		return nil, false
 	}
