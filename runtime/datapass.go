@@ -356,6 +356,30 @@ func (s *dpStruct) scan(d *jsonscan.Decoder, at *Path, base unsafe.Pointer, defa
 
 var timeType = reflect.TypeFor[time.Time]()
 
+// intReader reads an integer into a T, or into a *T when ptr is set.
+func intReader[T int64 | int32](s *NumberSchema, ptr bool) reader {
+	if ptr {
+		return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+			return ReadIntPtr(d, p, s, (**T)(dst), late)
+		}
+	}
+	return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+		return ReadInt(d, p, s, (*T)(dst), late)
+	}
+}
+
+// floatReader reads a number into a T, or into a *T when ptr is set.
+func floatReader[T float64 | float32](s *NumberSchema, ptr bool) reader {
+	if ptr {
+		return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+			return ReadFloatPtr(d, p, s, (**T)(dst), late)
+		}
+	}
+	return func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
+		return ReadFloat(d, p, s, (*T)(dst), late)
+	}
+}
+
 // compileValue makes the reader of f into a value of Go type t; field
 // says t is a struct field's (which may be a pointer), not an item's.
 func compileValue(f *FieldDesc, t reflect.Type, field bool, depth int) (reader, error) {
@@ -408,23 +432,11 @@ func compileValue(f *FieldDesc, t reflect.Type, field bool, depth int) (reader, 
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case elem.Kind() == reflect.Int64 && ptr:
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
-				return ReadIntPtr(d, p, s, (**int64)(dst), late)
-			}
-		case elem.Kind() == reflect.Int64:
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
-				return ReadInt(d, p, s, (*int64)(dst), late)
-			}
-		case elem.Kind() == reflect.Int32 && ptr:
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
-				return ReadIntPtr(d, p, s, (**int32)(dst), late)
-			}
-		case elem.Kind() == reflect.Int32:
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
-				return ReadInt(d, p, s, (*int32)(dst), late)
-			}
+		switch elem.Kind() {
+		case reflect.Int64:
+			r = intReader[int64](s, ptr)
+		case reflect.Int32:
+			r = intReader[int32](s, ptr)
 		default:
 			return bad()
 		}
@@ -433,23 +445,11 @@ func compileValue(f *FieldDesc, t reflect.Type, field bool, depth int) (reader, 
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case elem.Kind() == reflect.Float64 && ptr:
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
-				return ReadFloatPtr(d, p, s, (**float64)(dst), late)
-			}
-		case elem.Kind() == reflect.Float64:
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
-				return ReadFloat(d, p, s, (*float64)(dst), late)
-			}
-		case elem.Kind() == reflect.Float32 && ptr:
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
-				return ReadFloatPtr(d, p, s, (**float32)(dst), late)
-			}
-		case elem.Kind() == reflect.Float32:
-			r = func(d *jsonscan.Decoder, p Path, dst unsafe.Pointer, _ bool, late **ToolError) *ToolError {
-				return ReadFloat(d, p, s, (*float32)(dst), late)
-			}
+		switch elem.Kind() {
+		case reflect.Float64:
+			r = floatReader[float64](s, ptr)
+		case reflect.Float32:
+			r = floatReader[float32](s, ptr)
 		default:
 			return bad()
 		}
