@@ -157,8 +157,23 @@ func planAll(cat *catalog.Catalog, f genFlags, extra ...gen.Option) ([]*genPlan,
 	if f.split == splitCategory {
 		return planSplit(cat, f.out, open, extra...)
 	}
-	cache := open(f.out)
-	opts := append([]gen.Option{gen.RelativeTo(f.out)}, extra...)
+	p, err := planPackage(cat, f.out, open(f.out), nil, extra)
+	if err != nil {
+		return nil, err
+	}
+	// Packages of an earlier --split=category run are no longer generated.
+	gone, err := planGonePackages(f.out, p.oldMan, nil)
+	if err != nil {
+		return nil, err
+	}
+	return append([]*genPlan{p}, gone...), nil
+}
+
+// planPackage generates the package of cat's tools in dir, with the
+// generator options extra and cache (nil: none), and plans its changes
+// (see planDir for moved).
+func planPackage(cat *catalog.Catalog, dir string, cache *genCache, moved map[string]string, extra []gen.Option) (*genPlan, error) {
+	opts := append([]gen.Option{gen.RelativeTo(dir)}, extra...)
 	if cache != nil {
 		opts = append(opts, gen.WithCache(cache))
 	}
@@ -170,16 +185,7 @@ func planAll(cat *catalog.Catalog, f genFlags, extra ...gen.Option) ([]*genPlan,
 	if err != nil {
 		return nil, err
 	}
-	p, err := planDir(cat, f.out, files, scaffolds, cache, nil)
-	if err != nil {
-		return nil, err
-	}
-	// Packages of an earlier --split=category run are no longer generated.
-	gone, err := planGonePackages(f.out, p.oldMan, nil)
-	if err != nil {
-		return nil, err
-	}
-	return append([]*genPlan{p}, gone...), nil
+	return planDir(cat, dir, files, scaffolds, cache, moved)
 }
 
 // genPlan is every change gen makes to the output directory.

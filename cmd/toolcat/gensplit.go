@@ -55,22 +55,9 @@ func planSplit(cat *catalog.Catalog, out string, open func(dir string) *genCache
 	plans := []*genPlan{root}
 	for _, p := range parts {
 		dir := filepath.Join(out, p.Package)
-		cache := open(dir)
-		opts := append([]gen.Option{gen.RelativeTo(dir)}, extra...)
-		if cache != nil {
-			opts = append(opts, gen.WithCache(cache))
-		}
-		files, err := gen.Generate(p.Catalog, opts...)
+		plan, err := planPackage(p.Catalog, dir, open(dir), moved, extra)
 		if err != nil {
 			return nil, fmt.Errorf("package %s: %w", p.Package, err)
-		}
-		scaffolds, err := gen.Scaffolds(p.Catalog)
-		if err != nil {
-			return nil, fmt.Errorf("package %s: %w", p.Package, err)
-		}
-		plan, err := planDir(p.Catalog, dir, files, scaffolds, cache, moved)
-		if err != nil {
-			return nil, err
 		}
 		plans = append(plans, plan)
 	}
