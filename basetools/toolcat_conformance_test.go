@@ -22,39 +22,19 @@ func TestConformance(t *testing.T) {
 	conformance.Run(t, reg, conformanceSpecs, opts)
 }
 
-// conformanceEntry is one tool's row of conformanceTable: its name, its spec, and the
-// positions of its fields (name, position, name, position...).
-type conformanceEntry struct {
-	name   string
-	spec   conformance.Spec
-	fields []string
-}
-
 // conformanceTable is what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
-var conformanceTable = []conformanceEntry{
-	{"append_file", conformance.Spec{Pos: "catalog/files.cue:209:8", Errors: []string{"approval_required", "invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\"notes.txt\",\"content\":\"one more line\\n\"}", Pos: "catalog/files.cue:251:2"}}}, []string{"args", "catalog/files.cue:227:2", "result", "catalog/files.cue:236:2", "errors", "catalog/files.cue:23:10", "has_side_effects", "catalog/files.cue:217:2", "supports_dry_run", "catalog/files.cue:220:2", "revertible", "catalog/files.cue:221:2"}},
-	{"edit_file", conformance.Spec{Pos: "catalog/files.cue:254:8", Errors: []string{"approval_required", "invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\"README.md\",\"old_text\":\"Hello\",\"new_text\":\"Hello, world\"}", Pos: "catalog/files.cue:298:2"}}}, []string{"args", "catalog/files.cue:272:2", "result", "catalog/files.cue:282:2", "errors", "catalog/files.cue:23:10", "has_side_effects", "catalog/files.cue:262:2", "supports_dry_run", "catalog/files.cue:265:2", "revertible", "catalog/files.cue:266:2"}},
-	{"fetch_web_page", conformance.Spec{Pos: "catalog/system.cue:105:8", Errors: []string{"external_error", "permission_denied", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"url\":\"https://example.com/\"}", Pos: "catalog/system.cue:150:2"}}}, []string{"args", "catalog/system.cue:122:2", "result", "catalog/system.cue:131:2", "errors", "catalog/system.cue:144:2"}},
-	{"find_files", conformance.Spec{Pos: "catalog/files.cue:126:8", Errors: []string{"invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"pattern\":\"**/*.md\"}", Pos: "catalog/files.cue:162:2"}}}, []string{"args", "catalog/files.cue:142:2", "result", "catalog/files.cue:152:2", "errors", "catalog/files.cue:23:10"}},
-	{"get_current_time", conformance.Spec{Pos: "catalog/system.cue:3:8", Errors: []string{"invalid_args"}, Examples: []conformance.Example{{Args: "{\"timezone\":\"Europe/Rome\"}", Pos: "catalog/system.cue:40:2"}, {Args: "{}", Pos: "catalog/system.cue:40:2"}}}, []string{"args", "catalog/system.cue:16:2", "result", "catalog/system.cue:27:2", "errors", "catalog/system.cue:39:2"}},
-	{"list_dir", conformance.Spec{Pos: "catalog/files.cue:76:8", Errors: []string{"invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\".\"}", Pos: "catalog/files.cue:123:2"}}}, []string{"args", "catalog/files.cue:91:2", "result", "catalog/files.cue:99:2", "errors", "catalog/files.cue:23:10"}},
-	{"read_file", conformance.Spec{Pos: "catalog/files.cue:36:8", Errors: []string{"invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\"README.md\"}", Pos: "catalog/files.cue:73:2"}}}, []string{"args", "catalog/files.cue:51:2", "result", "catalog/files.cue:61:2", "errors", "catalog/files.cue:23:10"}},
-	{"run_shell_command", conformance.Spec{Pos: "catalog/system.cue:43:8", Errors: []string{"approval_required", "not_found", "permission_denied", "unsupported"}, Examples: []conformance.Example{{Args: "{\"argv\":[\"echo\",\"hello\"]}", Pos: "catalog/system.cue:102:2"}}}, []string{"args", "catalog/system.cue:68:2", "result", "catalog/system.cue:84:2", "errors", "catalog/system.cue:96:2", "has_side_effects", "catalog/system.cue:55:2", "supports_dry_run", "catalog/system.cue:58:2"}},
-	{"write_file", conformance.Spec{Pos: "catalog/files.cue:165:8", Errors: []string{"approval_required", "invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\"notes/todo.md\",\"content\":\"- write the report\\n\"}", Pos: "catalog/files.cue:206:2"}}}, []string{"args", "catalog/files.cue:182:2", "result", "catalog/files.cue:191:2", "errors", "catalog/files.cue:23:10", "has_side_effects", "catalog/files.cue:173:2", "supports_dry_run", "catalog/files.cue:175:2", "revertible", "catalog/files.cue:176:2"}},
+var conformanceTable = []conformance.NamedSpec{
+	{Name: "append_file", Spec: conformance.Spec{Pos: "catalog/files.cue:209:8", Errors: []string{"approval_required", "invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\"notes.txt\",\"content\":\"one more line\\n\"}", Pos: "catalog/files.cue:251:2"}}}, Fields: []string{"args", "catalog/files.cue:227:2", "result", "catalog/files.cue:236:2", "errors", "catalog/files.cue:23:10", "has_side_effects", "catalog/files.cue:217:2", "supports_dry_run", "catalog/files.cue:220:2", "revertible", "catalog/files.cue:221:2"}},
+	{Name: "edit_file", Spec: conformance.Spec{Pos: "catalog/files.cue:254:8", Errors: []string{"approval_required", "invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\"README.md\",\"old_text\":\"Hello\",\"new_text\":\"Hello, world\"}", Pos: "catalog/files.cue:298:2"}}}, Fields: []string{"args", "catalog/files.cue:272:2", "result", "catalog/files.cue:282:2", "errors", "catalog/files.cue:23:10", "has_side_effects", "catalog/files.cue:262:2", "supports_dry_run", "catalog/files.cue:265:2", "revertible", "catalog/files.cue:266:2"}},
+	{Name: "fetch_web_page", Spec: conformance.Spec{Pos: "catalog/system.cue:105:8", Errors: []string{"external_error", "permission_denied", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"url\":\"https://example.com/\"}", Pos: "catalog/system.cue:150:2"}}}, Fields: []string{"args", "catalog/system.cue:122:2", "result", "catalog/system.cue:131:2", "errors", "catalog/system.cue:144:2"}},
+	{Name: "find_files", Spec: conformance.Spec{Pos: "catalog/files.cue:126:8", Errors: []string{"invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"pattern\":\"**/*.md\"}", Pos: "catalog/files.cue:162:2"}}}, Fields: []string{"args", "catalog/files.cue:142:2", "result", "catalog/files.cue:152:2", "errors", "catalog/files.cue:23:10"}},
+	{Name: "get_current_time", Spec: conformance.Spec{Pos: "catalog/system.cue:3:8", Errors: []string{"invalid_args"}, Examples: []conformance.Example{{Args: "{\"timezone\":\"Europe/Rome\"}", Pos: "catalog/system.cue:40:2"}, {Args: "{}", Pos: "catalog/system.cue:40:2"}}}, Fields: []string{"args", "catalog/system.cue:16:2", "result", "catalog/system.cue:27:2", "errors", "catalog/system.cue:39:2"}},
+	{Name: "list_dir", Spec: conformance.Spec{Pos: "catalog/files.cue:76:8", Errors: []string{"invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\".\"}", Pos: "catalog/files.cue:123:2"}}}, Fields: []string{"args", "catalog/files.cue:91:2", "result", "catalog/files.cue:99:2", "errors", "catalog/files.cue:23:10"}},
+	{Name: "read_file", Spec: conformance.Spec{Pos: "catalog/files.cue:36:8", Errors: []string{"invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\"README.md\"}", Pos: "catalog/files.cue:73:2"}}}, Fields: []string{"args", "catalog/files.cue:51:2", "result", "catalog/files.cue:61:2", "errors", "catalog/files.cue:23:10"}},
+	{Name: "run_shell_command", Spec: conformance.Spec{Pos: "catalog/system.cue:43:8", Errors: []string{"approval_required", "not_found", "permission_denied", "unsupported"}, Examples: []conformance.Example{{Args: "{\"argv\":[\"echo\",\"hello\"]}", Pos: "catalog/system.cue:102:2"}}}, Fields: []string{"args", "catalog/system.cue:68:2", "result", "catalog/system.cue:84:2", "errors", "catalog/system.cue:96:2", "has_side_effects", "catalog/system.cue:55:2", "supports_dry_run", "catalog/system.cue:58:2"}},
+	{Name: "write_file", Spec: conformance.Spec{Pos: "catalog/files.cue:165:8", Errors: []string{"approval_required", "invalid_args", "not_found", "permission_denied"}, Examples: []conformance.Example{{Args: "{\"path\":\"notes/todo.md\",\"content\":\"- write the report\\n\"}", Pos: "catalog/files.cue:206:2"}}}, Fields: []string{"args", "catalog/files.cue:182:2", "result", "catalog/files.cue:191:2", "errors", "catalog/files.cue:23:10", "has_side_effects", "catalog/files.cue:173:2", "supports_dry_run", "catalog/files.cue:175:2", "revertible", "catalog/files.cue:176:2"}},
 }
 
 // conformanceSpecs are the specs of conformanceTable by tool name.
-var conformanceSpecs = func() map[string]conformance.Spec {
-	specs := make(map[string]conformance.Spec, len(conformanceTable))
-	for _, e := range conformanceTable {
-		if len(e.fields) > 0 {
-			e.spec.Fields = make(map[string]string, len(e.fields)/2)
-			for i := 0; i+1 < len(e.fields); i += 2 {
-				e.spec.Fields[e.fields[i]] = e.fields[i+1]
-			}
-		}
-		specs[e.name] = e.spec
-	}
-	return specs
-}()
+var conformanceSpecs = conformance.Specs(conformanceTable)

@@ -35,6 +35,34 @@ type Spec struct {
 	Examples []Example
 }
 
+// NamedSpec is one tool's row of the table a generated conformance test
+// declares: the compiler lays a table of them out as static data, where a
+// map of Specs (and the Fields map in each) would be code a tool in the
+// test's init.
+type NamedSpec struct {
+	// Name is the tool's name.
+	Name string
+	// Spec is what the catalog says of it, but Fields.
+	Spec Spec
+	// Fields are Spec.Fields as pairs: name, position, name, position...
+	Fields []string
+}
+
+// Specs returns the specs of table by tool name, each with its Fields.
+func Specs(table []NamedSpec) map[string]Spec {
+	specs := make(map[string]Spec, len(table))
+	for _, e := range table {
+		if len(e.Fields) > 0 {
+			e.Spec.Fields = make(map[string]string, len(e.Fields)/2)
+			for i := 0; i+1 < len(e.Fields); i += 2 {
+				e.Spec.Fields[e.Fields[i]] = e.Fields[i+1]
+			}
+		}
+		specs[e.Name] = e.Spec
+	}
+	return specs
+}
+
 // Example is a catalog example of a call: arguments as JSON and, when the
 // catalog states them, the expected result (JSON) or error code.
 type Example struct {

@@ -458,3 +458,20 @@ func TestUnsatisfiablePattern(t *testing.T) {
 		t.Errorf("valid %d, notes %q", len(valid), notes)
 	}
 }
+
+func TestSpecs(t *testing.T) {
+	specs := Specs([]NamedSpec{
+		{Name: "a", Spec: Spec{Pos: "c.yaml:1:3", Errors: []string{"not_found"}}, Fields: []string{"args", "c.yaml:2:5", "result", "c.yaml:4:5"}},
+		{Name: "b", Spec: Spec{Pos: "c.yaml:9:3"}},
+	})
+	if len(specs) != 2 {
+		t.Fatalf("%d specs, want 2", len(specs))
+	}
+	a := specs["a"]
+	if a.Pos != "c.yaml:1:3" || len(a.Errors) != 1 || len(a.Fields) != 2 || a.Fields["args"] != "c.yaml:2:5" || a.Fields["result"] != "c.yaml:4:5" {
+		t.Errorf("a = %+v", a)
+	}
+	if b := specs["b"]; b.Pos != "c.yaml:9:3" || b.Fields != nil {
+		t.Errorf("b = %+v: a tool without field positions has no Fields map", b)
+	}
+}

@@ -359,36 +359,16 @@ func genConformanceFile(m *model) *jen.File {
 		if len(exs) > 0 {
 			spec.add("Examples", jen.Index().Qual(conformancePkg, "Example").Values(exs...))
 		}
-		row := []jen.Code{jen.Lit(t.t.Name), jen.Qual(conformancePkg, "Spec").Values(spec...)}
+		row := keyed{jen.Id("Name").Op(":").Lit(t.t.Name)}
+		row.add("Spec", jen.Qual(conformancePkg, "Spec").Values(spec...))
 		if len(fields) > 0 {
-			row = append(row, jen.Index().String().Values(lits(fields)...))
-		} else {
-			row = append(row, jen.Nil())
+			row.add("Fields", jen.Index().String().Values(lits(fields)...))
 		}
 		rows = append(rows, jen.Values(row...))
 	}
-	f.Comment(conformanceEntry + " is one tool's row of " + conformanceTable + ": its name, its spec, and the")
-	f.Comment("positions of its fields (name, position, name, position...).")
-	f.Type().Id(conformanceEntry).Struct(
-		jen.Id("name").String(),
-		jen.Id("spec").Qual(conformancePkg, "Spec"),
-		jen.Id("fields").Index().String(),
-	)
 	f.Add(comment(conformanceTable + " is what the catalog says of each tool: where it is\nwritten, the error codes it declares and its examples."))
-	f.Var().Id(conformanceTable).Op("=").Index().Id(conformanceEntry).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...)
+	f.Var().Id(conformanceTable).Op("=").Index().Qual(conformancePkg, "NamedSpec").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...)
 	f.Comment("conformanceSpecs are the specs of " + conformanceTable + " by tool name.")
-	f.Var().Id("conformanceSpecs").Op("=").Func().Params().Map(jen.String()).Qual(conformancePkg, "Spec").Block(
-		jen.Id("specs").Op(":=").Make(jen.Map(jen.String()).Qual(conformancePkg, "Spec"), jen.Len(jen.Id(conformanceTable))),
-		jen.For(jen.List(jen.Id("_"), jen.Id("e")).Op(":=").Range().Id(conformanceTable)).Block(
-			jen.If(jen.Len(jen.Id("e").Dot("fields")).Op(">").Lit(0)).Block(
-				jen.Id("e").Dot("spec").Dot("Fields").Op("=").Make(jen.Map(jen.String()).String(), jen.Len(jen.Id("e").Dot("fields")).Op("/").Lit(2)),
-				jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("+").Lit(1).Op("<").Len(jen.Id("e").Dot("fields")), jen.Id("i").Op("+=").Lit(2)).Block(
-					jen.Id("e").Dot("spec").Dot("Fields").Index(jen.Id("e").Dot("fields").Index(jen.Id("i"))).Op("=").Id("e").Dot("fields").Index(jen.Id("i").Op("+").Lit(1)),
-				),
-			),
-			jen.Id("specs").Index(jen.Id("e").Dot("name")).Op("=").Id("e").Dot("spec"),
-		),
-		jen.Return(jen.Id("specs")),
-	).Call()
+	f.Var().Id("conformanceSpecs").Op("=").Qual(conformancePkg, "Specs").Call(jen.Id(conformanceTable))
 	return f
 }

@@ -337,10 +337,9 @@ type renamedNames struct {
 }
 
 // bindingsVar is the common file's table of the package's tools;
-// conformanceEntry and conformanceTable are the conformance test's.
+// conformanceTable is the conformance test's.
 const (
 	bindingsVar      = "toolBindings"
-	conformanceEntry = "conformanceEntry"
 	conformanceTable = "conformanceTable"
 )
 
@@ -351,7 +350,7 @@ const (
 // its body. (The other functions gen writes refer to no unexported name
 // that could equal one of their parameters or variables: the names they
 // refer to end with a capitalised word.)
-var reserved = append([]string{"Tools", "NewRegistry", "RegisterTools", "Metas", bindingsVar, conformanceEntry, conformanceTable, "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
+var reserved = append([]string{"Tools", "NewRegistry", "RegisterTools", "Metas", bindingsVar, conformanceTable, "TestConformance", "conformanceSpecs", "conformanceTools", "t", "impls", "opts"},
 	slices.Sorted(maps.Keys(goReserved))...)
 
 // buildModel resolves every Go name of the package in one name space

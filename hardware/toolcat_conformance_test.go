@@ -22,37 +22,17 @@ func TestConformance(t *testing.T) {
 	conformance.Run(t, reg, conformanceSpecs, opts)
 }
 
-// conformanceEntry is one tool's row of conformanceTable: its name, its spec, and the
-// positions of its fields (name, position, name, position...).
-type conformanceEntry struct {
-	name   string
-	spec   conformance.Spec
-	fields []string
-}
-
 // conformanceTable is what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
-var conformanceTable = []conformanceEntry{
-	{"list_serial_ports", conformance.Spec{Pos: "catalog/tools.cue:67:2", Errors: []string{"permission_denied", "unsupported"}, Examples: []conformance.Example{{Args: "{}", Pos: "catalog/tools.cue:105:3"}}}, []string{"result", "catalog/tools.cue:79:3", "errors", "catalog/tools.cue:101:3"}},
-	{"read_i2c_register", conformance.Spec{Pos: "catalog/tools.cue:227:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"bus\":\"1\",\"address\":118,\"register\":208}", Pos: "catalog/tools.cue:264:3"}}}, []string{"args", "catalog/tools.cue:240:3", "result", "catalog/tools.cue:251:3", "errors", "catalog/tools.cue:263:3"}},
-	{"read_serial_port", conformance.Spec{Pos: "catalog/tools.cue:108:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"port\":\"/dev/ttyUSB0\",\"timeout_ms\":100}", Pos: "catalog/tools.cue:144:3"}}}, []string{"args", "catalog/tools.cue:120:3", "result", "catalog/tools.cue:131:3", "errors", "catalog/tools.cue:143:3"}},
-	{"scan_i2c_bus", conformance.Spec{Pos: "catalog/tools.cue:187:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"bus\":\"1\"}", Pos: "catalog/tools.cue:224:3"}}}, []string{"args", "catalog/tools.cue:199:3", "result", "catalog/tools.cue:205:3", "errors", "catalog/tools.cue:223:3"}},
-	{"transfer_spi", conformance.Spec{Pos: "catalog/tools.cue:312:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "rate_limited", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"port\":\"0.0\",\"data\":[1,128,0]}", Pos: "catalog/tools.cue:352:3"}}}, []string{"args", "catalog/tools.cue:329:3", "result", "catalog/tools.cue:340:3", "errors", "catalog/tools.cue:351:3", "has_side_effects", "catalog/tools.cue:322:3", "supports_dry_run", "catalog/tools.cue:325:3"}},
-	{"write_i2c_register", conformance.Spec{Pos: "catalog/tools.cue:267:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "rate_limited", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"bus\":\"1\",\"address\":32,\"register\":0,\"data\":[0]}", Pos: "catalog/tools.cue:309:3"}}}, []string{"args", "catalog/tools.cue:285:3", "result", "catalog/tools.cue:296:3", "errors", "catalog/tools.cue:308:3", "has_side_effects", "catalog/tools.cue:277:3", "supports_dry_run", "catalog/tools.cue:280:3", "revertible", "catalog/tools.cue:281:3"}},
-	{"write_serial_port", conformance.Spec{Pos: "catalog/tools.cue:147:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "rate_limited", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"port\":\"/dev/ttyUSB0\",\"data\":\"PING\\n\"}", Pos: "catalog/tools.cue:184:3"}}}, []string{"args", "catalog/tools.cue:164:3", "result", "catalog/tools.cue:174:3", "errors", "catalog/tools.cue:183:3", "has_side_effects", "catalog/tools.cue:157:3", "supports_dry_run", "catalog/tools.cue:160:3"}},
+var conformanceTable = []conformance.NamedSpec{
+	{Name: "list_serial_ports", Spec: conformance.Spec{Pos: "catalog/tools.cue:67:2", Errors: []string{"permission_denied", "unsupported"}, Examples: []conformance.Example{{Args: "{}", Pos: "catalog/tools.cue:105:3"}}}, Fields: []string{"result", "catalog/tools.cue:79:3", "errors", "catalog/tools.cue:101:3"}},
+	{Name: "read_i2c_register", Spec: conformance.Spec{Pos: "catalog/tools.cue:227:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"bus\":\"1\",\"address\":118,\"register\":208}", Pos: "catalog/tools.cue:264:3"}}}, Fields: []string{"args", "catalog/tools.cue:240:3", "result", "catalog/tools.cue:251:3", "errors", "catalog/tools.cue:263:3"}},
+	{Name: "read_serial_port", Spec: conformance.Spec{Pos: "catalog/tools.cue:108:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"port\":\"/dev/ttyUSB0\",\"timeout_ms\":100}", Pos: "catalog/tools.cue:144:3"}}}, Fields: []string{"args", "catalog/tools.cue:120:3", "result", "catalog/tools.cue:131:3", "errors", "catalog/tools.cue:143:3"}},
+	{Name: "scan_i2c_bus", Spec: conformance.Spec{Pos: "catalog/tools.cue:187:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"bus\":\"1\"}", Pos: "catalog/tools.cue:224:3"}}}, Fields: []string{"args", "catalog/tools.cue:199:3", "result", "catalog/tools.cue:205:3", "errors", "catalog/tools.cue:223:3"}},
+	{Name: "transfer_spi", Spec: conformance.Spec{Pos: "catalog/tools.cue:312:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "rate_limited", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"port\":\"0.0\",\"data\":[1,128,0]}", Pos: "catalog/tools.cue:352:3"}}}, Fields: []string{"args", "catalog/tools.cue:329:3", "result", "catalog/tools.cue:340:3", "errors", "catalog/tools.cue:351:3", "has_side_effects", "catalog/tools.cue:322:3", "supports_dry_run", "catalog/tools.cue:325:3"}},
+	{Name: "write_i2c_register", Spec: conformance.Spec{Pos: "catalog/tools.cue:267:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "rate_limited", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"bus\":\"1\",\"address\":32,\"register\":0,\"data\":[0]}", Pos: "catalog/tools.cue:309:3"}}}, Fields: []string{"args", "catalog/tools.cue:285:3", "result", "catalog/tools.cue:296:3", "errors", "catalog/tools.cue:308:3", "has_side_effects", "catalog/tools.cue:277:3", "supports_dry_run", "catalog/tools.cue:280:3", "revertible", "catalog/tools.cue:281:3"}},
+	{Name: "write_serial_port", Spec: conformance.Spec{Pos: "catalog/tools.cue:147:2", Errors: []string{"dependency_unavailable", "not_found", "permission_denied", "rate_limited", "timeout", "unsupported"}, Examples: []conformance.Example{{Args: "{\"port\":\"/dev/ttyUSB0\",\"data\":\"PING\\n\"}", Pos: "catalog/tools.cue:184:3"}}}, Fields: []string{"args", "catalog/tools.cue:164:3", "result", "catalog/tools.cue:174:3", "errors", "catalog/tools.cue:183:3", "has_side_effects", "catalog/tools.cue:157:3", "supports_dry_run", "catalog/tools.cue:160:3"}},
 }
 
 // conformanceSpecs are the specs of conformanceTable by tool name.
-var conformanceSpecs = func() map[string]conformance.Spec {
-	specs := make(map[string]conformance.Spec, len(conformanceTable))
-	for _, e := range conformanceTable {
-		if len(e.fields) > 0 {
-			e.spec.Fields = make(map[string]string, len(e.fields)/2)
-			for i := 0; i+1 < len(e.fields); i += 2 {
-				e.spec.Fields[e.fields[i]] = e.fields[i+1]
-			}
-		}
-		specs[e.name] = e.spec
-	}
-	return specs
-}()
+var conformanceSpecs = conformance.Specs(conformanceTable)

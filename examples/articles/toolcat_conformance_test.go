@@ -22,35 +22,15 @@ func TestConformance(t *testing.T) {
 	conformance.Run(t, reg, conformanceSpecs, opts)
 }
 
-// conformanceEntry is one tool's row of conformanceTable: its name, its spec, and the
-// positions of its fields (name, position, name, position...).
-type conformanceEntry struct {
-	name   string
-	spec   conformance.Spec
-	fields []string
-}
-
 // conformanceTable is what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
-var conformanceTable = []conformanceEntry{
-	{"delete_article", conformance.Spec{Pos: "catalog/tools.yaml:169:3", Errors: []string{"approval_required", "dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"article_id\":42}", Pos: "catalog/tools.yaml:220:9"}}}, []string{"args", "catalog/tools.yaml:192:5", "result", "catalog/tools.yaml:201:5", "errors", "catalog/tools.yaml:212:5", "has_side_effects", "catalog/tools.yaml:179:5", "supports_dry_run", "catalog/tools.yaml:183:5", "revertible", "catalog/tools.yaml:184:5"}},
-	{"fetch_web_page", conformance.Spec{Pos: "catalog/tools.yaml:222:3", Errors: []string{"external_error", "timeout"}, Examples: []conformance.Example{{Args: "{\"url\":\"https://go.dev/doc/\"}", Pos: "catalog/tools.yaml:269:9"}}}, []string{"args", "catalog/tools.yaml:238:5", "result", "catalog/tools.yaml:255:5", "errors", "catalog/tools.yaml:263:5"}},
-	{"get_article_by_id", conformance.Spec{Pos: "catalog/tools.yaml:73:3", Errors: []string{"dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"article_id\":42}", Pos: "catalog/tools.yaml:110:9"}}}, []string{"args", "catalog/tools.yaml:85:5", "result", "catalog/tools.yaml:94:5", "errors", "catalog/tools.yaml:104:5"}},
-	{"publish_article", conformance.Spec{Pos: "catalog/tools.yaml:112:3", Errors: []string{"approval_required", "dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"article_id\":42,\"channel\":\"blog\"}", Pos: "catalog/tools.yaml:167:9"}}}, []string{"args", "catalog/tools.yaml:134:5", "result", "catalog/tools.yaml:151:5", "errors", "catalog/tools.yaml:159:5", "has_side_effects", "catalog/tools.yaml:121:5", "supports_dry_run", "catalog/tools.yaml:125:5", "revertible", "catalog/tools.yaml:126:5"}},
-	{"search_articles_by_keyword", conformance.Spec{Pos: "catalog/tools.yaml:13:3", Errors: []string{"dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"query\":\"pgvector\"}", Pos: "catalog/tools.yaml:70:9"}, {Args: "{\"query\":\"retrieval augmented generation\",\"max_results\":3,\"language\":\"en\"}", Pos: "catalog/tools.yaml:71:9"}}}, []string{"args", "catalog/tools.yaml:28:5", "result", "catalog/tools.yaml:49:5", "errors", "catalog/tools.yaml:64:5"}},
+var conformanceTable = []conformance.NamedSpec{
+	{Name: "delete_article", Spec: conformance.Spec{Pos: "catalog/tools.yaml:169:3", Errors: []string{"approval_required", "dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"article_id\":42}", Pos: "catalog/tools.yaml:220:9"}}}, Fields: []string{"args", "catalog/tools.yaml:192:5", "result", "catalog/tools.yaml:201:5", "errors", "catalog/tools.yaml:212:5", "has_side_effects", "catalog/tools.yaml:179:5", "supports_dry_run", "catalog/tools.yaml:183:5", "revertible", "catalog/tools.yaml:184:5"}},
+	{Name: "fetch_web_page", Spec: conformance.Spec{Pos: "catalog/tools.yaml:222:3", Errors: []string{"external_error", "timeout"}, Examples: []conformance.Example{{Args: "{\"url\":\"https://go.dev/doc/\"}", Pos: "catalog/tools.yaml:269:9"}}}, Fields: []string{"args", "catalog/tools.yaml:238:5", "result", "catalog/tools.yaml:255:5", "errors", "catalog/tools.yaml:263:5"}},
+	{Name: "get_article_by_id", Spec: conformance.Spec{Pos: "catalog/tools.yaml:73:3", Errors: []string{"dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"article_id\":42}", Pos: "catalog/tools.yaml:110:9"}}}, Fields: []string{"args", "catalog/tools.yaml:85:5", "result", "catalog/tools.yaml:94:5", "errors", "catalog/tools.yaml:104:5"}},
+	{Name: "publish_article", Spec: conformance.Spec{Pos: "catalog/tools.yaml:112:3", Errors: []string{"approval_required", "dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"article_id\":42,\"channel\":\"blog\"}", Pos: "catalog/tools.yaml:167:9"}}}, Fields: []string{"args", "catalog/tools.yaml:134:5", "result", "catalog/tools.yaml:151:5", "errors", "catalog/tools.yaml:159:5", "has_side_effects", "catalog/tools.yaml:121:5", "supports_dry_run", "catalog/tools.yaml:125:5", "revertible", "catalog/tools.yaml:126:5"}},
+	{Name: "search_articles_by_keyword", Spec: conformance.Spec{Pos: "catalog/tools.yaml:13:3", Errors: []string{"dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"query\":\"pgvector\"}", Pos: "catalog/tools.yaml:70:9"}, {Args: "{\"query\":\"retrieval augmented generation\",\"max_results\":3,\"language\":\"en\"}", Pos: "catalog/tools.yaml:71:9"}}}, Fields: []string{"args", "catalog/tools.yaml:28:5", "result", "catalog/tools.yaml:49:5", "errors", "catalog/tools.yaml:64:5"}},
 }
 
 // conformanceSpecs are the specs of conformanceTable by tool name.
-var conformanceSpecs = func() map[string]conformance.Spec {
-	specs := make(map[string]conformance.Spec, len(conformanceTable))
-	for _, e := range conformanceTable {
-		if len(e.fields) > 0 {
-			e.spec.Fields = make(map[string]string, len(e.fields)/2)
-			for i := 0; i+1 < len(e.fields); i += 2 {
-				e.spec.Fields[e.fields[i]] = e.fields[i+1]
-			}
-		}
-		specs[e.name] = e.spec
-	}
-	return specs
-}()
+var conformanceSpecs = conformance.Specs(conformanceTable)

@@ -22,34 +22,14 @@ func TestConformance(t *testing.T) {
 	conformance.Run(t, reg, conformanceSpecs, opts)
 }
 
-// conformanceEntry is one tool's row of conformanceTable: its name, its spec, and the
-// positions of its fields (name, position, name, position...).
-type conformanceEntry struct {
-	name   string
-	spec   conformance.Spec
-	fields []string
-}
-
 // conformanceTable is what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
-var conformanceTable = []conformanceEntry{
-	{"create_ticket", conformance.Spec{Pos: "catalog/tools.yaml:88:3", Errors: []string{"dependency_unavailable"}, Examples: []conformance.Example{{Args: "{\"title\":\"Nightly backup failed\",\"priority\":\"urgent\"}", Pos: "catalog/tools.yaml:137:9"}}}, []string{"args", "catalog/tools.yaml:110:5", "result", "catalog/tools.yaml:125:5", "errors", "catalog/tools.yaml:133:5", "has_side_effects", "catalog/tools.yaml:97:5", "supports_dry_run", "catalog/tools.yaml:101:5", "revertible", "catalog/tools.yaml:102:5"}},
-	{"get_ticket", conformance.Spec{Pos: "catalog/tools.yaml:14:3", Errors: []string{"dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"ticket_id\":\"OPS-12\"}", Pos: "catalog/tools.yaml:56:9"}}}, []string{"args", "catalog/tools.yaml:30:5", "result", "catalog/tools.yaml:40:5", "errors", "catalog/tools.yaml:50:5"}},
-	{"get_ticket_snapshot", conformance.Spec{Pos: "catalog/tools.yaml:58:3", Errors: []string{"not_found"}, Examples: []conformance.Example{{Args: "{\"ticket_id\":\"OPS-12\"}", Pos: "catalog/tools.yaml:86:9"}}}, []string{"args", "catalog/tools.yaml:71:5", "result", "catalog/tools.yaml:81:5", "errors", "catalog/tools.yaml:82:5"}},
-	{"notify_oncall_engineer", conformance.Spec{Pos: "catalog/tools.yaml:139:3", Errors: []string{"approval_required", "dependency_unavailable"}, Examples: []conformance.Example{{Args: "{\"ticket_id\":\"OPS-12\",\"message\":\"Checkout is down for every user\"}", Pos: "catalog/tools.yaml:190:9"}}}, []string{"args", "catalog/tools.yaml:162:5", "result", "catalog/tools.yaml:177:5", "errors", "catalog/tools.yaml:184:5", "has_side_effects", "catalog/tools.yaml:149:5", "supports_dry_run", "catalog/tools.yaml:153:5", "revertible", "catalog/tools.yaml:154:5"}},
+var conformanceTable = []conformance.NamedSpec{
+	{Name: "create_ticket", Spec: conformance.Spec{Pos: "catalog/tools.yaml:88:3", Errors: []string{"dependency_unavailable"}, Examples: []conformance.Example{{Args: "{\"title\":\"Nightly backup failed\",\"priority\":\"urgent\"}", Pos: "catalog/tools.yaml:137:9"}}}, Fields: []string{"args", "catalog/tools.yaml:110:5", "result", "catalog/tools.yaml:125:5", "errors", "catalog/tools.yaml:133:5", "has_side_effects", "catalog/tools.yaml:97:5", "supports_dry_run", "catalog/tools.yaml:101:5", "revertible", "catalog/tools.yaml:102:5"}},
+	{Name: "get_ticket", Spec: conformance.Spec{Pos: "catalog/tools.yaml:14:3", Errors: []string{"dependency_unavailable", "not_found"}, Examples: []conformance.Example{{Args: "{\"ticket_id\":\"OPS-12\"}", Pos: "catalog/tools.yaml:56:9"}}}, Fields: []string{"args", "catalog/tools.yaml:30:5", "result", "catalog/tools.yaml:40:5", "errors", "catalog/tools.yaml:50:5"}},
+	{Name: "get_ticket_snapshot", Spec: conformance.Spec{Pos: "catalog/tools.yaml:58:3", Errors: []string{"not_found"}, Examples: []conformance.Example{{Args: "{\"ticket_id\":\"OPS-12\"}", Pos: "catalog/tools.yaml:86:9"}}}, Fields: []string{"args", "catalog/tools.yaml:71:5", "result", "catalog/tools.yaml:81:5", "errors", "catalog/tools.yaml:82:5"}},
+	{Name: "notify_oncall_engineer", Spec: conformance.Spec{Pos: "catalog/tools.yaml:139:3", Errors: []string{"approval_required", "dependency_unavailable"}, Examples: []conformance.Example{{Args: "{\"ticket_id\":\"OPS-12\",\"message\":\"Checkout is down for every user\"}", Pos: "catalog/tools.yaml:190:9"}}}, Fields: []string{"args", "catalog/tools.yaml:162:5", "result", "catalog/tools.yaml:177:5", "errors", "catalog/tools.yaml:184:5", "has_side_effects", "catalog/tools.yaml:149:5", "supports_dry_run", "catalog/tools.yaml:153:5", "revertible", "catalog/tools.yaml:154:5"}},
 }
 
 // conformanceSpecs are the specs of conformanceTable by tool name.
-var conformanceSpecs = func() map[string]conformance.Spec {
-	specs := make(map[string]conformance.Spec, len(conformanceTable))
-	for _, e := range conformanceTable {
-		if len(e.fields) > 0 {
-			e.spec.Fields = make(map[string]string, len(e.fields)/2)
-			for i := 0; i+1 < len(e.fields); i += 2 {
-				e.spec.Fields[e.fields[i]] = e.fields[i+1]
-			}
-		}
-		specs[e.name] = e.spec
-	}
-	return specs
-}()
+var conformanceSpecs = conformance.Specs(conformanceTable)

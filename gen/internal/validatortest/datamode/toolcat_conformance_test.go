@@ -22,38 +22,18 @@ func TestConformance(t *testing.T) {
 	conformance.Run(t, reg, conformanceSpecs, opts)
 }
 
-// conformanceEntry is one tool's row of conformanceTable: its name, its spec, and the
-// positions of its fields (name, position, name, position...).
-type conformanceEntry struct {
-	name   string
-	spec   conformance.Spec
-	fields []string
-}
-
 // conformanceTable is what the catalog says of each tool: where it is
 // written, the error codes it declares and its examples.
-var conformanceTable = []conformanceEntry{
-	{"assign_task", conformance.Spec{Pos: "../catalog/tools.yaml:323:3"}, []string{"args", "../catalog/tools.yaml:329:5", "has_side_effects", "../catalog/tools.yaml:327:5"}},
-	{"create_event", conformance.Spec{Pos: "../catalog/tools.yaml:7:3"}, []string{"args", "../catalog/tools.yaml:14:5", "has_side_effects", "../catalog/tools.yaml:11:5"}},
-	{"find_contact", conformance.Spec{Pos: "../catalog/tools.yaml:276:3"}, []string{"args", "../catalog/tools.yaml:280:5"}},
-	{"list_invoices", conformance.Spec{Pos: "../catalog/tools.yaml:214:3", Examples: []conformance.Example{{Args: "{\"account_id\":\"acc_42\",\"status\":\"open\"}", Pos: "../catalog/tools.yaml:249:9"}}}, []string{"args", "../catalog/tools.yaml:219:5"}},
-	{"log_note", conformance.Spec{Pos: "../catalog/tools.yaml:251:3"}, []string{"args", "../catalog/tools.yaml:256:5"}},
-	{"ping_host", conformance.Spec{Pos: "../catalog/tools.yaml:263:3"}, []string{"args", "../catalog/tools.yaml:268:5"}},
-	{"search_notes", conformance.Spec{Pos: "../catalog/tools.yaml:294:3"}, []string{"args", "../catalog/tools.yaml:298:5", "result", "../catalog/tools.yaml:306:5"}},
-	{"update_settings", conformance.Spec{Pos: "../catalog/tools.yaml:161:3"}, []string{"args", "../catalog/tools.yaml:168:5", "has_side_effects", "../catalog/tools.yaml:165:5"}},
+var conformanceTable = []conformance.NamedSpec{
+	{Name: "assign_task", Spec: conformance.Spec{Pos: "../catalog/tools.yaml:323:3"}, Fields: []string{"args", "../catalog/tools.yaml:329:5", "has_side_effects", "../catalog/tools.yaml:327:5"}},
+	{Name: "create_event", Spec: conformance.Spec{Pos: "../catalog/tools.yaml:7:3"}, Fields: []string{"args", "../catalog/tools.yaml:14:5", "has_side_effects", "../catalog/tools.yaml:11:5"}},
+	{Name: "find_contact", Spec: conformance.Spec{Pos: "../catalog/tools.yaml:276:3"}, Fields: []string{"args", "../catalog/tools.yaml:280:5"}},
+	{Name: "list_invoices", Spec: conformance.Spec{Pos: "../catalog/tools.yaml:214:3", Examples: []conformance.Example{{Args: "{\"account_id\":\"acc_42\",\"status\":\"open\"}", Pos: "../catalog/tools.yaml:249:9"}}}, Fields: []string{"args", "../catalog/tools.yaml:219:5"}},
+	{Name: "log_note", Spec: conformance.Spec{Pos: "../catalog/tools.yaml:251:3"}, Fields: []string{"args", "../catalog/tools.yaml:256:5"}},
+	{Name: "ping_host", Spec: conformance.Spec{Pos: "../catalog/tools.yaml:263:3"}, Fields: []string{"args", "../catalog/tools.yaml:268:5"}},
+	{Name: "search_notes", Spec: conformance.Spec{Pos: "../catalog/tools.yaml:294:3"}, Fields: []string{"args", "../catalog/tools.yaml:298:5", "result", "../catalog/tools.yaml:306:5"}},
+	{Name: "update_settings", Spec: conformance.Spec{Pos: "../catalog/tools.yaml:161:3"}, Fields: []string{"args", "../catalog/tools.yaml:168:5", "has_side_effects", "../catalog/tools.yaml:165:5"}},
 }
 
 // conformanceSpecs are the specs of conformanceTable by tool name.
-var conformanceSpecs = func() map[string]conformance.Spec {
-	specs := make(map[string]conformance.Spec, len(conformanceTable))
-	for _, e := range conformanceTable {
-		if len(e.fields) > 0 {
-			e.spec.Fields = make(map[string]string, len(e.fields)/2)
-			for i := 0; i+1 < len(e.fields); i += 2 {
-				e.spec.Fields[e.fields[i]] = e.fields[i+1]
-			}
-		}
-		specs[e.name] = e.spec
-	}
-	return specs
-}()
+var conformanceSpecs = conformance.Specs(conformanceTable)
