@@ -281,14 +281,7 @@ func genCommonFile(m *model) *jen.File {
 	}
 	f.Add(comment(bindingsVar + " binds every tool of the catalog, sorted by name: static data\nNewRegistry and Metas loop over."))
 	f.Var().Id(bindingsVar).Op("=").Index().Qual(runtimePkg, "Binding").Types(jen.Id("Tools")).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...)
-	f.Add(comment("NewRegistry registers every tool of the catalog with its implementation\nin impls, each validating its arguments before the implementation sees\nthem. Every tool needs an implementation."))
-	f.Func().Id("NewRegistry").Params(jen.Id("impls").Id("Tools"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).Params(jen.Op("*").Qual(runtimePkg, "Registry"), jen.Error()).Block(
-		jen.Id("reg").Op(":=").Qual(runtimePkg, "New").Call(jen.Id("opts").Op("...")),
-		jen.If(jen.Err().Op(":=").Id("RegisterTools").Call(jen.Id("reg"), jen.Id("impls")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err()),
-		),
-		jen.Return(jen.Id("reg"), jen.Nil()),
-	)
+	genNewRegistry(f)
 	f.Add(comment("RegisterTools registers every tool of the catalog with its implementation\nin impls into reg, as NewRegistry does: what a package that combines\nseveral generated packages into one registry calls."))
 	f.Func().Id("RegisterTools").Params(jen.Id("reg").Op("*").Qual(runtimePkg, "Registry"), jen.Id("impls").Id("Tools")).Error().Block(
 		jen.Return(jen.Qual(runtimePkg, "RegisterAll").Call(jen.Id("reg"), jen.Op("&").Id("impls"), jen.Id(bindingsVar))),
@@ -298,6 +291,20 @@ func genCommonFile(m *model) *jen.File {
 		jen.Return(jen.Qual(runtimePkg, "BindingMetas").Call(jen.Id(bindingsVar))),
 	)
 	return f
+}
+
+// genNewRegistry emits NewRegistry, which registers the package's tools
+// through its RegisterTools: the same in a package of tools and in the
+// root of a split catalog.
+func genNewRegistry(f *jen.File) {
+	f.Add(comment("NewRegistry registers every tool of the catalog with its implementation\nin impls, each validating its arguments before the implementation sees\nthem. Every tool needs an implementation."))
+	f.Func().Id("NewRegistry").Params(jen.Id("impls").Id("Tools"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).Params(jen.Op("*").Qual(runtimePkg, "Registry"), jen.Error()).Block(
+		jen.Id("reg").Op(":=").Qual(runtimePkg, "New").Call(jen.Id("opts").Op("...")),
+		jen.If(jen.Err().Op(":=").Id("RegisterTools").Call(jen.Id("reg"), jen.Id("impls")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
+		),
+		jen.Return(jen.Id("reg"), jen.Nil()),
+	)
 }
 
 func titleSuffix(c *catalog.Catalog) string {

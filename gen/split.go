@@ -143,14 +143,7 @@ func GenerateRoot(cat *catalog.Catalog, importPath string, parts []Part) (map[st
 	regs = append(regs, jen.Return(jen.Nil()))
 	f.Comment("Tools holds an implementation of every tool of the catalog, by package.")
 	f.Type().Id("Tools").Struct(fields...)
-	f.Add(comment("NewRegistry registers every tool of the catalog with its implementation\nin impls, each validating its arguments before the implementation sees\nthem. Every tool needs an implementation."))
-	f.Func().Id("NewRegistry").Params(jen.Id("impls").Id("Tools"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).Params(jen.Op("*").Qual(runtimePkg, "Registry"), jen.Error()).Block(
-		jen.Id("reg").Op(":=").Qual(runtimePkg, "New").Call(jen.Id("opts").Op("...")),
-		jen.If(jen.Err().Op(":=").Id("RegisterTools").Call(jen.Id("reg"), jen.Id("impls")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err()),
-		),
-		jen.Return(jen.Id("reg"), jen.Nil()),
-	)
+	genNewRegistry(f)
 	f.Add(comment("RegisterTools registers every tool of every package of the catalog with\nits implementation in impls into reg."))
 	f.Func().Id("RegisterTools").Params(jen.Id("reg").Op("*").Qual(runtimePkg, "Registry"), jen.Id("impls").Id("Tools")).Error().Block(regs...)
 	f.Add(comment("Metas returns the catalog entry of every tool, sorted by name: what\nprovider exports and docs are made from."))
