@@ -397,11 +397,9 @@ func (g *vgen) pkgVar(base string, value jen.Code) string {
 	return name
 }
 
-// objectVar declares the runtime.Object of a struct type: its sorted
-// property names, its required properties in the schema's order (which
-// take the first bits of the seen mask) and whether it rejects undeclared
-// members.
-func (g *vgen) objectVar(t *goType, required []string, reject bool) string {
+// objectFields are the fields of the runtime.Object of a struct type, as
+// objectVar and the data-mode descriptors write them.
+func objectFields(t *goType, required []string, reject bool) keyed {
 	names := make([]string, 0, len(t.Fields))
 	for _, fd := range t.Fields {
 		names = append(names, fd.JSON)
@@ -415,7 +413,15 @@ func (g *vgen) objectVar(t *goType, required []string, reject bool) string {
 	if reject {
 		d.add("Reject", jen.True())
 	}
-	name := g.pkgVar(t.Name+"Object", jen.Qual(runtimePkg, "Object").Values(d...))
+	return d
+}
+
+// objectVar declares the runtime.Object of a struct type: its sorted
+// property names, its required properties in the schema's order (which
+// take the first bits of the seen mask) and whether it rejects undeclared
+// members.
+func (g *vgen) objectVar(t *goType, required []string, reject bool) string {
+	name := g.pkgVar(t.Name+"Object", jen.Qual(runtimePkg, "Object").Values(objectFields(t, required, reject)...))
 	g.objects[t] = name
 	return name
 }

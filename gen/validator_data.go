@@ -140,19 +140,7 @@ func (g *dgen) structDesc(t *goType, s *catalog.Node, reject bool) (jen.Code, bo
 	if len(bit) > 64 {
 		return nil, false
 	}
-	names := make([]string, 0, len(t.Fields))
-	for _, fd := range t.Fields {
-		names = append(names, fd.JSON)
-	}
-	slices.Sort(names)
-	var obj keyed
-	obj.add("Names", jen.Index().String().Values(lits(names)...))
-	if len(required) > 0 {
-		obj.add("Required", jen.Index().String().Values(lits(required)...))
-	}
-	if reject {
-		obj.add("Reject", jen.True())
-	}
+	obj := objectFields(t, required, reject)
 	var fields []jen.Code
 	for i, fd := range t.Fields {
 		d, ok := g.field(fd)
