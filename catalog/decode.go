@@ -45,21 +45,28 @@ func (l *loader) decode(cat cue.Value, files []File) *Catalog {
 		return l.data.LookupPath(cue.MakePath(cue.Str("tools"), cue.Str(name)))
 	}
 	eachField(cat.LookupPath(cue.ParsePath("tools")), func(name string, v cue.Value) {
-		t := l.decodeTool(name, v, user)
+		c.Tools = append(c.Tools, l.decodeTool(name, v, user))
+	})
+	c.Suppress = l.suppressions(cat.LookupPath(cue.ParsePath("suppress")), "suppress")
+	c.Metadata = l.metadata(cat)
+	sort.Slice(c.Services, func(i, j int) bool { return c.Services[i].Name < c.Services[j].Name })
+	sort.Slice(c.Tools, func(i, j int) bool { return c.Tools[i].Name < c.Tools[j].Name })
+	return c
+}
+
+// finishTools does what needs the whole catalog, once its parts are
+// decoded: a tool without an idempotency_key gets the catalog's when it
+// has side effects, host otherwise, and original names are checked.
+func (l *loader) finishTools(c *Catalog) {
+	for _, t := range c.Tools {
 		if t.IdempotencyKey == "" {
 			t.IdempotencyKey = IdempotencyKeyHost
 			if t.HasSideEffects {
 				t.IdempotencyKey = c.IdempotencyKey
 			}
 		}
-		c.Tools = append(c.Tools, t)
-	})
-	c.Suppress = l.suppressions(cat.LookupPath(cue.ParsePath("suppress")), "suppress")
-	c.Metadata = l.metadata(cat)
-	sort.Slice(c.Services, func(i, j int) bool { return c.Services[i].Name < c.Services[j].Name })
-	sort.Slice(c.Tools, func(i, j int) bool { return c.Tools[i].Name < c.Tools[j].Name })
+	}
 	l.checkOriginalNames(c)
-	return c
 }
 
 // checkOriginalNames reports an original_name that another tool is
@@ -268,6 +275,8 @@ func (l *loader) metadata(cat cue.Value) []Metadata {
 		}
 		if v.Kind() == cue.StringKind {
 			m.Value, _ = v.String()
+		} else if f := l.treeField(name); f != nil && f.Value.Kind == Number {
+			m.Value = f.Value.Num // as written, as direct keeps it
 		} else {
 			b, _ := v.MarshalJSON()
 			m.Value = string(b)
@@ -432,6 +441,8 @@ func overlayPos(n *Node, user *Field) {
 		}
 		n.Pos = u.Pos
 		switch n.Kind {
+		case Number:
+			n.Num = u.Num // as written: CUE writes -0 as -NaN
 		case Object:
 			for _, f := range n.Fields {
 				if uf := u.Field(f.Key); uf != nil {

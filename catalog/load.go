@@ -213,6 +213,11 @@ type loader struct {
 	// need no validation of their own.
 	valid bool
 
+	// cueOnly makes load evaluate every catalog in CUE, never decoding
+	// one directly (see direct); the tests compare the two. tookDirect
+	// tells that the catalog was decoded directly.
+	cueOnly, tookDirect bool
+
 	// maxValues bounds the values of a catalog evaluated from CUE; see
 	// checkSize.
 	maxValues int
@@ -344,12 +349,20 @@ func (l *loader) load(files []File) *Catalog {
 	}
 	l.indexTools()
 	var c *Catalog
-	if n := l.partCount(cueFiles, data); n > 1 {
+	direct := false
+	if len(cueFiles) == 0 && len(l.errs) == 0 && !l.cueOnly {
+		c, direct = l.direct(files)
+	}
+	switch n := l.partCount(cueFiles, data); {
+	case direct:
+		l.tookDirect = true
+	case n > 1:
 		c = l.evalParts(n, data, files)
-	} else {
+	default:
 		c = l.eval(cueFiles, data, nil, files)
 	}
 	if c != nil {
+		l.finishTools(c)
 		l.checkSchemas(c)
 	}
 	l.checkShadows(files)

@@ -12,6 +12,7 @@ import (
 func loadInParts(n int, files ...File) (*Catalog, error) {
 	l := newLoader()
 	l.parts = n
+	l.cueOnly = true // parts are how CUE evaluates a large catalog
 	return l.finish(l.load(files))
 }
 
@@ -105,6 +106,32 @@ tools:
 			if !reflect.DeepEqual(parts, whole) {
 				t.Errorf("%s in %d parts differs from the catalog evaluated whole", files[0].Name, n)
 			}
+		}
+	}
+}
+
+// What needs the whole catalog is decided once its parts are merged: the
+// catalog's idempotency_key reaches the tools of every part, and an
+// original_name is checked against the tools of other parts.
+func TestLoadInPartsWholeCatalog(t *testing.T) {
+	src := "idempotency_key: argument\ntools:\n" +
+		"  a_write: {description: d, has_side_effects: true}\n" +
+		"  z_write: {description: d, has_side_effects: true}\n"
+	for _, n := range []int{1, 2} {
+		c, err := loadInParts(n, File{Name: "c.yaml", Data: []byte(src)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range c.Tools {
+			if tool.IdempotencyKey != IdempotencyKeyArgument {
+				t.Errorf("%d parts: %s has idempotency_key %q, want the catalog's", n, tool.Name, tool.IdempotencyKey)
+			}
+		}
+	}
+	clash := "tools:\n  a_read: {description: d, original_name: z_read}\n  z_read: {description: d}\n"
+	for _, n := range []int{1, 2} {
+		if _, err := loadInParts(n, File{Name: "c.yaml", Data: []byte(clash)}); err == nil || !strings.Contains(err.Error(), `original_name "z_read" is the name of tool z_read`) {
+			t.Errorf("%d parts: %v, want the original_name clash", n, err)
 		}
 	}
 }
