@@ -15,3 +15,10 @@ func LoadBothWays(files ...File) (fast, viaCUE *Catalog, fastErr, cueErr error, 
 
 // CatalogFiles is catalogFiles: the files Load reads for paths.
 var CatalogFiles = catalogFiles
+
+// LoadFilesCUE is LoadFiles evaluating the catalog in CUE whatever it is.
+func LoadFilesCUE(files ...File) (*Catalog, error) {
+	l := newLoader()
+	l.cueOnly = true
+	return l.within(defaultBudget, files)
+}
