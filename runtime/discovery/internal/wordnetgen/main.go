@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,7 +48,13 @@ type config struct {
 	dir      string
 	out      string
 	senses   int  // senses of a word read, most frequent first, per part of speech
+	synonyms bool // the other words of a sense
 	derived  bool // derivationally related forms
+	mutual   bool // keep a related term only if the term is related to it too
+	attrs    bool // an adjective's attribute nouns (high: height, far: distance)
+	domain   bool // of the senses read, only the one whose gloss is most about the -vocab text
+	antonyms bool // antonyms of the senses read, written !term
+	inst     bool // what a named thing is an instance of (paris: capital, city)
 	maxRel   int  // related terms kept per term
 	minLen   int  // shortest term kept, as a key or a related term
 	vocab    vocabFlag
@@ -60,7 +67,13 @@ func run(args []string) error {
 	fs.StringVar(&c.dir, "wordnet", "/usr/share/wordnet", "directory of the WordNet 3.0 database files (index.verb, data.verb, ...)")
 	fs.StringVar(&c.out, "out", "wordnet.txt", "file to write")
 	fs.IntVar(&c.senses, "senses", 1, "senses read per word and part of speech, the most frequent first")
+	fs.BoolVar(&c.synonyms, "synonyms", true, "add the other words of each sense read")
 	fs.BoolVar(&c.derived, "derived", true, "add derivationally related forms")
+	fs.BoolVar(&c.attrs, "attributes", false, "add the nouns an adjective is a value of (fast: speed)")
+	fs.BoolVar(&c.domain, "domain", false, "of the senses read, keep the one whose words and gloss occur most in the -vocab text")
+	fs.BoolVar(&c.antonyms, "antonyms", false, "add the antonyms of each sense read, as !term")
+	fs.BoolVar(&c.inst, "instances", false, "add what a proper noun is an instance of, and that class's class (denver: city, municipality)")
+	fs.BoolVar(&c.mutual, "mutual", false, "keep b related to a only when a is related to b within the senses read")
 	fs.IntVar(&c.maxRel, "max", 6, "related terms kept per term")
 	fs.IntVar(&c.minLen, "minlen", 3, "shortest term kept")
 	fs.StringVar(&c.posNames, "pos", "verb,noun,adj", "parts of speech read")
@@ -69,15 +82,15 @@ func run(args []string) error {
 		return err
 	}
 	var vocab map[string]bool
+	db := &wordnet{synsets: map[synsetKey]*synset{}, df: map[string]int{}}
 	if len(c.vocab) > 0 {
 		vocab = map[string]bool{}
 		for _, d := range c.vocab {
-			if err := readVocab(d, vocab); err != nil {
+			if err := readVocab(d, vocab, db.df); err != nil {
 				return err
 			}
 		}
 	}
-	db := &wordnet{synsets: map[synsetKey]*synset{}}
 	var posList []string
 	for _, p := range strings.Split(c.posNames, ",") {
 		p = strings.TrimSpace(p)
@@ -88,6 +101,45 @@ func run(args []string) error {
 			return err
 		}
 		posList = append(posList, p)
+	}
+	if c.inst {
+		db.common, db.commonNoun = map[string]bool{}, map[string]bool{}
+		for _, p := range []string{"verb", "adj", "adv"} {
+			b, err := os.ReadFile(filepath.Join(c.dir, "index."+p))
+			if err != nil {
+				return err
+			}
+			for _, line := range strings.Split(string(b), "\n") {
+				if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(line, " ") {
+					if t := term(f[0], 1); t != "" {
+						db.common[t] = true
+					}
+				}
+			}
+		}
+		// Nouns whose first sense is not a name are common too.
+		b, err := os.ReadFile(filepath.Join(c.dir, "index.noun"))
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 6 || strings.HasPrefix(line, " ") {
+				continue
+			}
+			np, _ := strconv.Atoi(f[3])
+			if len(f) <= 6+np {
+				continue
+			}
+			off, _ := strconv.Atoi(f[6+np])
+			s := db.synsets[synsetKey{'n', off}]
+			if s == nil {
+				continue
+			}
+			if i := slices.Index(s.words, f[0]); i >= 0 && !s.proper[i] {
+				db.commonNoun[f[0]] = true
+			}
+		}
 	}
 	rel := newRelations()
 	for _, p := range posList {
@@ -101,11 +153,16 @@ func run(args []string) error {
 			return err
 		}
 	}
+	for a, bs := range rel.ant { // antonymy goes both ways
+		for _, b := range bs {
+			rel.addAnt(b, a)
+		}
+	}
 	return write(c, rel, forms, vocab)
 }
 
 // readVocab adds the terms of every string in the JSON files under dir.
-func readVocab(dir string, vocab map[string]bool) error {
+func readVocab(dir string, vocab map[string]bool, df map[string]int) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -125,8 +182,13 @@ func readVocab(dir string, vocab map[string]bool) error {
 		walk = func(v any) {
 			switch v := v.(type) {
 			case string:
+				seen := map[string]bool{}
 				for _, t := range discovery.Terms(v) {
 					vocab[t] = true
+					if !seen[t] {
+						seen[t] = true
+						df[t]++
+					}
 				}
 			case []any:
 				for _, x := range v {
@@ -158,12 +220,42 @@ type pointer struct {
 }
 
 type synset struct {
-	words    []string
+	words  []string
+	proper []bool // the word is capitalised: a name
+
 	pointers []pointer
+	gloss    string
 }
 
 type wordnet struct {
-	synsets map[synsetKey]*synset
+	synsets    map[synsetKey]*synset
+	common     map[string]bool // terms of verbs, adjectives and adverbs
+	commonNoun map[string]bool // nouns whose first sense is not a name
+	df         map[string]int  // in how many strings of the -vocab text a term is
+}
+
+// domainScore is how much a sense's words and gloss are about the -vocab
+// text: the mean of log(1 + df) over their distinct terms, lemma aside.
+func (db *wordnet) domainScore(s *synset, lemma string) float64 {
+	seen := map[string]bool{}
+	sum := 0.0
+	add := func(text string) {
+		for _, t := range discovery.Terms(text) {
+			if seen[t] || t == lemma {
+				continue
+			}
+			seen[t] = true
+			sum += math.Log1p(float64(db.df[t]))
+		}
+	}
+	for _, w := range s.words {
+		add(strings.ReplaceAll(w, "_", " "))
+	}
+	add(s.gloss)
+	if len(seen) == 0 {
+		return 0
+	}
+	return sum / float64(len(seen))
 }
 
 // posByte is the one-letter part of speech of data and index lines; data
@@ -190,8 +282,12 @@ func (db *wordnet) readData(path string) error {
 		if strings.HasPrefix(text, "  ") {
 			continue
 		}
+		gloss := ""
 		if i := strings.Index(text, " | "); i >= 0 {
-			text = text[:i]
+			text, gloss = text[:i], text[i+3:]
+			if j := strings.Index(gloss, "; \""); j >= 0 { // examples
+				gloss = gloss[:j]
+			}
 		}
 		fl := strings.Fields(text)
 		if len(fl) < 4 {
@@ -206,13 +302,14 @@ func (db *wordnet) readData(path string) error {
 		if err != nil || 4+2*int(n) >= len(fl) {
 			return fmt.Errorf("%s:%d: bad word count", path, line)
 		}
-		s := &synset{}
+		s := &synset{gloss: gloss}
 		for i := range int(n) {
 			w := fl[4+2*i]
 			if j := strings.IndexByte(w, '('); j > 0 { // adjective markers: (a), (p), (ip)
 				w = w[:j]
 			}
 			s.words = append(s.words, strings.ToLower(w))
+			s.proper = append(s.proper, w != strings.ToLower(w))
 		}
 		i := 4 + 2*int(n)
 		pc, err := strconv.Atoi(fl[i])
@@ -240,10 +337,20 @@ func (db *wordnet) readData(path string) error {
 // relations holds, by term, its related terms in the order met (the most
 // frequent sense first).
 type relations struct {
-	m map[string][]string
+	m   map[string][]string
+	ant map[string][]string
 }
 
-func newRelations() *relations { return &relations{m: map[string][]string{}} }
+func newRelations() *relations {
+	return &relations{m: map[string][]string{}, ant: map[string][]string{}}
+}
+
+func (r *relations) addAnt(from, to string) {
+	if from == to || slices.Contains(r.ant[from], to) {
+		return
+	}
+	r.ant[from] = append(r.ant[from], to)
+}
 
 func (r *relations) add(from, to string) {
 	if from == to || slices.Contains(r.m[from], to) {
@@ -299,7 +406,20 @@ func (db *wordnet) readIndex(path string, c config, rel *relations) error {
 			return fmt.Errorf("%s:%d: bad counts", path, line)
 		}
 		offs := fl[6+np:]
-		for i, o := range offs[:min(len(offs), c.senses)] {
+		offs = offs[:min(len(offs), c.senses)]
+		if c.domain && len(offs) > 1 {
+			best, bestScore := offs[0], -1.0
+			for _, o := range offs {
+				off, _ := strconv.Atoi(o)
+				if s := db.synsets[synsetKey{pos, off}]; s != nil {
+					if sc := db.domainScore(s, from); sc > bestScore {
+						best, bestScore = o, sc
+					}
+				}
+			}
+			offs = []string{best}
+		}
+		for i, o := range offs {
 			off, err := strconv.Atoi(o)
 			if err != nil {
 				return fmt.Errorf("%s:%d: %w", path, line, err)
@@ -308,11 +428,55 @@ func (db *wordnet) readIndex(path string, c config, rel *relations) error {
 			if s == nil {
 				return fmt.Errorf("%s:%d: synset %s not in the data file", path, line, o)
 			}
-			_ = i
 			wordNum := slices.Index(s.words, lemma) + 1
 			for _, w := range s.words {
-				if t := term(w, c.minLen); t != "" {
+				if t := term(w, c.minLen); t != "" && c.synonyms {
 					rel.add(from, t)
+				}
+			}
+			for _, p := range s.pointers {
+				if !c.antonyms || p.symbol != "!" || p.source != wordNum || wordNum == 0 {
+					continue
+				}
+				if ts := db.synsets[p.target]; ts != nil && p.dst >= 1 && p.dst <= len(ts.words) {
+					if t := term(ts.words[p.dst-1], c.minLen); t != "" {
+						rel.addAnt(from, t)
+					}
+				}
+			}
+			for _, p := range s.pointers {
+				if !c.inst || p.symbol != "@i" || i > 0 || db.common[from] || db.commonNoun[lemma] || wordNum == 0 || !s.proper[wordNum-1] {
+					continue
+				}
+				ts := db.synsets[p.target]
+				if ts == nil {
+					continue
+				}
+				// The class's names by their head (state_capital: capital),
+				// then the first name of each class above it (city).
+				for _, w := range ts.words {
+					if t := term(w[strings.LastIndexByte(w, '_')+1:], c.minLen); t != "" {
+						rel.add(from, t)
+					}
+				}
+				for _, hp := range ts.pointers {
+					if hs := db.synsets[hp.target]; hp.symbol == "@" && hs != nil && len(hs.words) > 0 {
+						if t := term(hs.words[0], c.minLen); t != "" {
+							rel.add(from, t)
+						}
+					}
+				}
+			}
+			for _, p := range s.pointers {
+				if !c.attrs || p.symbol != "=" || pos != 'a' {
+					continue
+				}
+				if ts := db.synsets[p.target]; ts != nil {
+					for _, w := range ts.words {
+						if t := term(w, c.minLen); t != "" {
+							rel.add(from, t)
+						}
+					}
 				}
 			}
 			if !c.derived {
@@ -376,6 +540,9 @@ func write(c config, rel *relations, forms map[string]string, vocab map[string]b
 	for k := range forms {
 		keys[k] = true
 	}
+	for k := range rel.ant {
+		keys[k] = true
+	}
 	sorted := slices.Sorted(func(yield func(string) bool) {
 		for k := range keys {
 			if !yield(k) {
@@ -391,12 +558,20 @@ func write(c config, rel *relations, forms map[string]string, vocab map[string]b
 		if f, ok := forms[k]; ok && (vocab == nil || vocab[f]) {
 			out = append(out, "="+f)
 		}
+		for _, t := range rel.ant[k] {
+			if vocab == nil || vocab[t] {
+				out = append(out, "!"+t)
+			}
+		}
 		n := 0
 		for _, t := range rel.m[k] {
 			if n >= c.maxRel {
 				break
 			}
 			if vocab != nil && !vocab[t] {
+				continue
+			}
+			if c.mutual && !slices.Contains(rel.m[t], k) {
 				continue
 			}
 			out = append(out, t)
