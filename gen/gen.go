@@ -304,8 +304,10 @@ type toolModel struct {
 	// fallback lists why the general validator validates the arguments;
 	// empty when the one-pass validator does.
 	fallback []string
-	// data says the validator is a data-mode one (see WithValidators).
+	// data says the validator is a data-mode one (see WithValidators);
+	// desc is its descriptor literal, made once when the mode is decided.
 	data bool
+	desc jen.Code
 	// vasked and vnames are the names the one-pass validator asks for, in
 	// order, and those it was given: its package variables and scan
 	// functions.
@@ -494,8 +496,8 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache, mode Validat
 			return
 		}
 		if data {
-			if _, ok := dataDesc(tm); ok {
-				tm.data = true
+			if desc, ok := dataDesc(tm); ok {
+				tm.data, tm.desc = true, desc
 				tm.vasked = []string{dataDescName(tm)}
 				return
 			}

@@ -116,7 +116,7 @@ func dataDescName(t *toolModel) string { return lowerIdent(t.args.Name + "Desc")
 
 // genDataValidator emits the validator of a tool covered by dataDesc.
 func genDataValidator(f *jen.File, t *toolModel, names nameSource) {
-	desc, _ := dataDesc(t)
+	desc := t.desc
 	name := names.name(dataDescName(t))
 	f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments:")
 	f.Comment("runtime.DataPassFor reads them in one pass, as " + name + " describes.")
