@@ -81,6 +81,14 @@ func WithCache(c Cache) Option {
 	return func(m *model) { m.cache = c }
 }
 
+// OnFile makes Generate call fn with each file it renders, as soon as it
+// is rendered (not with the files a cache gives back), from several
+// goroutines: the toolcat CLI starts writing them while the others are
+// still rendering. fn must not modify data.
+func OnFile(fn func(name string, data []byte)) Option {
+	return func(m *model) { m.onFile = fn }
+}
+
 // RelativeTo writes catalog positions in generated code (conformance
 // failures name the example's line) relative to dir, the directory of the
 // generated package, so the output does not depend on where toolcat ran.
@@ -102,7 +110,7 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	if err := checkValues(m); err != nil {
 		return nil, err
 	}
-	m.dir, m.cache = o.dir, o.cache
+	m.dir, m.cache, m.onFile = o.dir, o.cache, o.onFile
 	m.relFiles = relativeFiles(m.dir, cat.Files)
 	// Rendering (gofmt included) is most of the work, and the files are
 	// independent: one worker per CPU, the two large common files first.
@@ -131,6 +139,9 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 		j := jobs[i]
 		if j.tool == nil || m.cache == nil {
 			out[i], errs[i] = renderJob(j.file)
+			if errs[i] == nil && m.onFile != nil {
+				m.onFile(j.name, out[i])
+			}
 			return
 		}
 		key := m.key(j.tool)
@@ -141,6 +152,9 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 		out[i], errs[i] = renderJob(j.file)
 		if errs[i] == nil {
 			m.cache.Put(j.name, key, out[i])
+			if m.onFile != nil {
+				m.onFile(j.name, out[i])
+			}
 		}
 	})
 	files := make(map[string][]byte, len(jobs))
@@ -182,6 +196,8 @@ type model struct {
 	tools []*toolModel
 	dir   string // see RelativeTo
 	cache Cache  // see WithCache
+	// onFile is called with each file rendered (see OnFile).
+	onFile func(name string, data []byte)
 	// validators is the mode of the argument validators (see
 	// WithValidators).
 	validators ValidatorMode
@@ -305,9 +321,10 @@ type toolModel struct {
 	// empty when the one-pass validator does.
 	fallback []string
 	// data says the validator is a data-mode one (see WithValidators);
-	// desc is its descriptor literal, made once when the mode is decided.
+	// desc are its descriptors, made once when the mode is decided, with
+	// the names asked for (vasked).
 	data bool
-	desc jen.Code
+	desc []namedDesc
 	// vasked and vnames are the names the one-pass validator asks for, in
 	// order, and those it was given: its package variables and scan
 	// functions.
@@ -496,9 +513,10 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache, mode Validat
 			return
 		}
 		if data {
-			if desc, ok := dataDesc(tm); ok {
+			r := &recorder{}
+			if desc, ok := dataDesc(tm, r); ok {
 				tm.data, tm.desc = true, desc
-				tm.vasked = []string{dataDescName(tm)}
+				tm.vasked = r.asked
 				return
 			}
 		}

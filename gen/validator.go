@@ -45,7 +45,9 @@ func genValidator(f *jen.File, t *toolModel) error {
 	}
 	r := &replay{asked: t.vasked, got: t.vnames}
 	if t.data {
-		genDataValidator(f, t, r)
+		if err := genDataValidator(f, t, r); err != nil {
+			return err
+		}
 		return r.err
 	}
 	g := newVgen(t, r)

@@ -11,8 +11,12 @@ import (
 )
 
 // The data-mode validator of a tool's arguments: instead of scan
-// functions and package variables, one static runtime.StructDesc that
-// runtime.DataPass reads when the registry is built. It covers the
+// functions and package variables, static runtime.StructDescs that
+// runtime.DataPass reads when the registry is built: one for the
+// arguments, and one package variable for each object nested in them,
+// which the field that holds it points to. (Written inline, the nested
+// literals would cost gofmt a pass over each for every level of nesting
+// above it.) It covers the
 // shapes the runtime readers cover (see readCall): objects, strings,
 // enums, date-times, numbers, booleans, arrays of those, nullable
 // values and scalar defaults. A tool with a shape it does not cover
@@ -87,19 +91,29 @@ func dataMode(mode ValidatorMode, cat *catalog.Catalog) bool {
 	return mode.Resolve(len(cat.Tools)) == ValidatorsData
 }
 
-// dgen makes the descriptor of one tool's arguments.
+// dgen makes the descriptors of one tool's arguments.
 type dgen struct {
 	t     *toolModel
 	names nameSource
 	// visiting are the struct types being described: a type inside
 	// itself is not covered.
 	visiting map[*goType]bool
+	descs    []namedDesc
 }
 
-// dataDesc returns the descriptor literal of t's arguments, or false
-// when its schema uses a shape the descriptor does not cover.
-func dataDesc(t *toolModel) (jen.Code, bool) {
-	g := &dgen{t: t, visiting: map[*goType]bool{}}
+// namedDesc is one package variable of a data-mode validator: the
+// StructDesc of the struct type typ.
+type namedDesc struct {
+	name string
+	typ  *goType
+	lit  jen.Code
+}
+
+// dataDesc returns the descriptors of t's arguments, the arguments' own
+// first, with the names names gives them, or false when its schema uses
+// a shape the descriptors do not cover.
+func dataDesc(t *toolModel, names nameSource) ([]namedDesc, bool) {
+	g := &dgen{t: t, names: names, visiting: map[*goType]bool{}}
 	policy := t.t.AdditionalArgs
 	if policy == "" {
 		policy = "reject"
@@ -108,23 +122,49 @@ func dataDesc(t *toolModel) (jen.Code, bool) {
 	hasProps := root.Get("properties") != nil
 	closed := isClosed(root)
 	rejectTop := (hasProps && policy == "reject") || (closed && !(hasProps && policy == "strip"))
-	return g.structDesc(t.args, root, rejectTop)
+	if _, ok := g.named(t.args, root, rejectTop); !ok {
+		return nil, false
+	}
+	return g.descs, true
 }
 
-// dataDescName is the name the descriptor of t's arguments asks for.
-func dataDescName(t *toolModel) string { return lowerIdent(t.args.Name + "Desc") }
+// named adds the descriptor of the struct type t under the object schema
+// s to g.descs, as a package variable, and returns its name.
+func (g *dgen) named(t *goType, s *catalog.Node, reject bool) (string, bool) {
+	name := g.names.name(lowerIdent(t.Name + "Desc"))
+	i := len(g.descs)
+	g.descs = append(g.descs, namedDesc{name: name, typ: t})
+	lit, ok := g.structDesc(t, s, reject)
+	g.descs[i].lit = lit
+	return name, ok
+}
 
-// genDataValidator emits the validator of a tool covered by dataDesc.
-func genDataValidator(f *jen.File, t *toolModel, names nameSource) {
-	desc := t.desc
-	name := names.name(dataDescName(t))
+// genDataValidator emits the validator of a tool covered by dataDesc:
+// the descriptors buildModel made, or, when some of the names they asked
+// for were taken, the descriptors made again with the names given.
+func genDataValidator(f *jen.File, t *toolModel, names nameSource) error {
+	descs := t.desc
+	if !slices.Equal(t.vasked, t.vnames) {
+		var ok bool
+		if descs, ok = dataDesc(t, names); !ok {
+			return fmt.Errorf("internal error: the descriptor of %s's arguments could not be made again", t.t.Name)
+		}
+	}
+	top := descs[0].name
 	f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments:")
-	f.Comment("runtime.DataPassFor reads them in one pass, as " + name + " describes.")
+	f.Comment("runtime.DataPassFor reads them in one pass, as " + top + " describes.")
 	f.Func().Id(t.validatorFn).Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
-		jen.Return(jen.Qual(runtimePkg, "DataPassFor").Call(jen.Parens(jen.Op("*").Id(t.args.Name)).Call(jen.Nil()), jen.Op("&").Id(name))),
+		jen.Return(jen.Qual(runtimePkg, "DataPassFor").Call(jen.Parens(jen.Op("*").Id(t.args.Name)).Call(jen.Nil()), jen.Op("&").Id(top))),
 	)
-	f.Comment(name + " describes " + t.t.Name + "'s arguments and their schema.")
-	f.Var().Id(name).Op("=").Qual(runtimePkg, "StructDesc").Add(desc)
+	for i, d := range descs {
+		if i == 0 {
+			f.Comment(d.name + " describes " + t.t.Name + "'s arguments and their schema.")
+		} else {
+			f.Comment(d.name + " describes the " + d.typ.Name + " objects of " + t.t.Name + "'s arguments.")
+		}
+		f.Var().Id(d.name).Op("=").Qual(runtimePkg, "StructDesc").Add(d.lit)
+	}
+	return nil
 }
 
 // structDesc returns the StructDesc{...} of the struct type t under the
@@ -245,7 +285,7 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 		if !typed || t.Recursive {
 			return nil, false
 		}
-		sd, ok := g.structDesc(t, s, isClosed(s))
+		sd, ok := g.named(t, s, isClosed(s))
 		if !ok {
 			return nil, false
 		}
@@ -253,7 +293,7 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 		if want != "object" {
 			d.add("Type", jen.Lit(want))
 		}
-		d.add("Struct", jen.Op("&").Qual(runtimePkg, "StructDesc").Add(sd))
+		d.add("Struct", jen.Op("&").Id(sd))
 		if defaults {
 			d.add("Defaults", jen.True())
 		}

@@ -172,14 +172,8 @@ var createEventArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []str
 	{Key: "private", Field: 9, Kind: runtime.KindBool, Seen: 1 << 5, Default: "false"},
 	{Key: "confirmed", Field: 10, Kind: runtime.KindBool, Type: "boolean", Const: []any{true}},
 	{Key: "organizer_email", Field: 11, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}},
-	{Key: "location", Field: 12, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"building", "floor", "room"}, Required: []string{"room"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "room", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
-		{Key: "floor", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}, Seen: 1 << 1, Default: "1"},
-		{Key: "building", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 10}, Nullable: true, Seen: 1 << 2, Default: "\"HQ\""}}}, Defaults: true},
-	{Key: "attendees", Field: 13, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 5}, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"name", "optional", "role"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
-		{Key: "optional", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "false"},
-		{Key: "role", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"host", "guest"}, Allowed: []any{"host", "guest"}}}}}}, Seen: 1 << 2},
+	{Key: "location", Field: 12, Kind: runtime.KindStruct, Struct: &createEventArgsLocationDesc, Defaults: true},
+	{Key: "attendees", Field: 13, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 5}, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &createEventArgsAttendeesItemDesc}, Seen: 1 << 2},
 	{Key: "tags", Field: 14, Kind: runtime.KindList, Unique: true, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 4}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: 12}}},
 	{Key: "slots", Field: 15, Kind: runtime.KindList, Unique: true, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}}},
 	{Key: "matrix", Field: 16, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: -1}, Item: &runtime.FieldDesc{Kind: runtime.KindFloat}}},
@@ -189,11 +183,26 @@ var createEventArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []str
 	{Key: "reminder", Field: 20, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}, Nullable: true},
 	{Key: "ends_at", Field: 21, Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date-time"}, Nullable: true},
 	{Key: "color", Field: 22, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "", MinLength: -1, MaxLength: -1, Enum: []string{"red", "green"}, Allowed: []any{"red", "green"}}},
-	{Key: "recurrence", Field: 23, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"every", "skip", "unit"}}, Fields: []runtime.FieldDesc{
-		{Key: "every", Kind: runtime.KindInt},
-		{Key: "unit", Field: 1, Kind: runtime.KindString},
-		{Key: "skip", Field: 2, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindInt}}}}, Defaults: true, Seen: 1 << 6, Default: "{\"Unit\":\"day\",\"every\":1,\"skip\":[2,10],\"unit\":\"week\"}"},
+	{Key: "recurrence", Field: 23, Kind: runtime.KindStruct, Struct: &createEventArgsRecurrenceDesc, Defaults: true, Seen: 1 << 6, Default: "{\"Unit\":\"day\",\"every\":1,\"skip\":[2,10],\"unit\":\"week\"}"},
 	{Key: "metadata", Field: 24, Kind: runtime.KindAny}}}
+
+// createEventArgsLocationDesc describes the CreateEventArgsLocation objects of create_event's arguments.
+var createEventArgsLocationDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"building", "floor", "room"}, Required: []string{"room"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "room", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+	{Key: "floor", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}, Seen: 1 << 1, Default: "1"},
+	{Key: "building", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 10}, Nullable: true, Seen: 1 << 2, Default: "\"HQ\""}}}
+
+// createEventArgsAttendeesItemDesc describes the CreateEventArgsAttendeesItem objects of create_event's arguments.
+var createEventArgsAttendeesItemDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"name", "optional", "role"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+	{Key: "optional", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "false"},
+	{Key: "role", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"host", "guest"}, Allowed: []any{"host", "guest"}}}}}
+
+// createEventArgsRecurrenceDesc describes the CreateEventArgsRecurrence objects of create_event's arguments.
+var createEventArgsRecurrenceDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"every", "skip", "unit"}}, Fields: []runtime.FieldDesc{
+	{Key: "every", Kind: runtime.KindInt},
+	{Key: "unit", Field: 1, Kind: runtime.KindString},
+	{Key: "skip", Field: 2, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindInt}}}}
 
 // createEventTool binds the implementation of CreateEvent in impls to the runtime; ok is false when impls has none.
 func createEventTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {

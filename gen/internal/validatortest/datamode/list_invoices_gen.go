@@ -109,12 +109,18 @@ var listInvoicesArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []st
 	{Key: "sort_order", Field: 3, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"newest", "oldest"}, Allowed: []any{"newest", "oldest"}}, Seen: 1 << 3, Default: "\"newest\""},
 	{Key: "include_archived", Field: 4, Kind: runtime.KindBool, Seen: 1 << 4, Default: "false"},
 	{Key: "label_0", Field: 5, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 64}},
-	{Key: "filter", Field: 6, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"amount_range", "created_after"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "created_after", Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "date-time"}},
-		{Key: "amount_range", Field: 1, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"max", "min"}, Reject: true}, Fields: []runtime.FieldDesc{
-			{Key: "min", Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}},
-			{Key: "max", Field: 1, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}}}}, Defaults: true}}}, Defaults: true},
+	{Key: "filter", Field: 6, Kind: runtime.KindStruct, Struct: &listInvoicesArgsFilterDesc, Defaults: true},
 	{Key: "tags", Field: 7, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 10}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 32}}}}}
+
+// listInvoicesArgsFilterDesc describes the ListInvoicesArgsFilter objects of list_invoices's arguments.
+var listInvoicesArgsFilterDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"amount_range", "created_after"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "created_after", Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "date-time"}},
+	{Key: "amount_range", Field: 1, Kind: runtime.KindStruct, Struct: &listInvoicesArgsFilterAmountRangeDesc, Defaults: true}}}
+
+// listInvoicesArgsFilterAmountRangeDesc describes the ListInvoicesArgsFilterAmountRange objects of list_invoices's arguments.
+var listInvoicesArgsFilterAmountRangeDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"max", "min"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "min", Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}},
+	{Key: "max", Field: 1, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}}}}
 
 // listInvoicesTool binds the implementation of ListInvoices in impls to the runtime; ok is false when impls has none.
 func listInvoicesTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
