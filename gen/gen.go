@@ -114,24 +114,27 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	m.relFiles = relativeFiles(m.dir, cat.Files)
 	// Rendering (gofmt included) is most of the work, and the files are
 	// independent: one worker per CPU, the two large common files first.
+	// A file's source may go on after what jennifer renders (see
+	// genDescs).
 	type job struct {
 		name string
 		tool *toolModel // nil for a common file, which is never cached
-		file func() (*jen.File, error)
+		file func() (*jen.File, []byte, error)
 	}
 	jobs := []job{
-		{name: ConformanceFile, file: func() (*jen.File, error) { return genConformanceFile(m), nil }},
-		{name: CommonFile, file: func() (*jen.File, error) { return genCommonFile(m), nil }},
+		{name: ConformanceFile, file: func() (*jen.File, []byte, error) { return genConformanceFile(m), nil, nil }},
+		{name: CommonFile, file: func() (*jen.File, []byte, error) { return genCommonFile(m), nil, nil }},
 	}
 	for _, t := range m.tools {
-		jobs = append(jobs, job{t.genFile, t, func() (*jen.File, error) { return genToolFile(m, t) }})
+		jobs = append(jobs, job{t.genFile, t, func() (*jen.File, []byte, error) { return genToolFile(m, t) }})
 	}
-	renderJob := func(file func() (*jen.File, error)) ([]byte, error) {
-		f, err := file()
+	renderJob := func(file func() (*jen.File, []byte, error)) ([]byte, error) {
+		f, tail, err := file()
 		if err != nil {
 			return nil, err
 		}
-		return render(f)
+		out, err := render(f, len(tail))
+		return append(out, tail...), err
 	}
 	out := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))

@@ -37,23 +37,25 @@ var annotations = map[string]bool{
 }
 
 // genValidator emits the tool's argument validator, with the names
-// buildModel decided for it.
-func genValidator(f *jen.File, t *toolModel) error {
+// buildModel decided for it; a data-mode one's descriptors are returned,
+// for genDescs.
+func genValidator(f *jen.File, t *toolModel) ([]namedDesc, error) {
 	if len(t.fallback) > 0 {
 		genGeneralValidator(f, t, t.fallback)
-		return nil
+		return nil, nil
 	}
 	r := &replay{asked: t.vasked, got: t.vnames}
 	if t.data {
-		if err := genDataValidator(f, t, r); err != nil {
-			return err
+		descs, err := genDataValidator(f, t, r)
+		if err != nil {
+			return nil, err
 		}
-		return r.err
+		return descs, r.err
 	}
 	g := newVgen(t, r)
 	g.build()
 	g.emit(f)
-	return r.err
+	return nil, r.err
 }
 
 func newVgen(t *toolModel, n nameSource) *vgen {

@@ -139,15 +139,16 @@ func (g *dgen) named(t *goType, s *catalog.Node, reject bool) (string, bool) {
 	return name, ok
 }
 
-// genDataValidator emits the validator of a tool covered by dataDesc:
-// the descriptors buildModel made, or, when some of the names they asked
-// for were taken, the descriptors made again with the names given.
-func genDataValidator(f *jen.File, t *toolModel, names nameSource) error {
+// genDataValidator emits the validator of a tool covered by dataDesc,
+// and returns its descriptors for genDescs: those buildModel made, or,
+// when some of the names they asked for were taken, the descriptors made
+// again with the names given.
+func genDataValidator(f *jen.File, t *toolModel, names nameSource) ([]namedDesc, error) {
 	descs := t.desc
 	if !slices.Equal(t.vasked, t.vnames) {
 		var ok bool
 		if descs, ok = dataDesc(t, names); !ok {
-			return fmt.Errorf("internal error: the descriptor of %s's arguments could not be made again", t.t.Name)
+			return nil, fmt.Errorf("internal error: the descriptor of %s's arguments could not be made again", t.t.Name)
 		}
 	}
 	top := descs[0].name
@@ -156,12 +157,27 @@ func genDataValidator(f *jen.File, t *toolModel, names nameSource) error {
 	f.Func().Id(t.validatorFn).Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
 		jen.Return(jen.Qual(runtimePkg, "DataPassFor").Call(jen.Parens(jen.Op("*").Id(t.args.Name)).Call(jen.Nil()), jen.Op("&").Id(top))),
 	)
-	for i, d := range descs {
-		if i == 0 {
-			f.Comment(d.name + " describes " + t.t.Name + "'s arguments and their schema.")
-		} else {
-			f.Comment(d.name + " describes the " + d.typ.Name + " objects of " + t.t.Name + "'s arguments.")
+	return descs, nil
+}
+
+// genDescs emits the descriptors of t's data-mode validator, the last
+// declarations of its file: into f, or, laid out as gofmt would (see
+// descDecls), as the source that follows f's.
+func genDescs(f *jen.File, t *toolModel, descs []namedDesc) []byte {
+	if len(descs) == 0 {
+		return nil
+	}
+	doc := func(d namedDesc) string {
+		if d.typ == t.args {
+			return d.name + " describes " + t.t.Name + "'s arguments and their schema."
 		}
+		return d.name + " describes the " + d.typ.Name + " objects of " + t.t.Name + "'s arguments."
+	}
+	if src, ok := descDecls(descs, doc); ok {
+		return src
+	}
+	for _, d := range descs {
+		f.Comment(doc(d))
 		f.Var().Id(d.name).Op("=").Qual(runtimePkg, "StructDesc").Add(d.lit)
 	}
 	return nil

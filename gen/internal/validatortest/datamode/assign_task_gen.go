@@ -72,6 +72,24 @@ func assignTaskValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*AssignTaskArgs)(nil), &assignTaskArgsDesc)
 }
 
+// assignTaskTool binds the implementation of AssignTask in impls to the runtime; ok is false when impls has none.
+func assignTaskTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.AssignTask
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
+	meta := assignTaskMeta()
+	v, err := assignTaskValidator(&meta)
+	if err != nil {
+		return runtime.Tool{}, true, err
+	}
+	return runtime.Tool{
+		Execute:   runtime.Bind(impl.Execute),
+		Meta:      meta,
+		Validator: v,
+	}, true, nil
+}
+
 // assignTaskArgsDesc describes assign_task's arguments and their schema.
 var assignTaskArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"backup", "checklist", "due", "owner", "reviewers", "scores", "task_id"}, Required: []string{"task_id", "owner"}, Reject: true}, Fields: []runtime.FieldDesc{
 	{Key: "task_id", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}, Seen: 1 << 0},
@@ -96,21 +114,3 @@ var assignTaskPersonDesc2 = runtime.StructDesc{Object: runtime.Object{Names: []s
 var assignTaskPersonDesc3 = runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
 	{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
 	{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}
-
-// assignTaskTool binds the implementation of AssignTask in impls to the runtime; ok is false when impls has none.
-func assignTaskTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
-	impl := impls.AssignTask
-	if impl == nil {
-		return runtime.Tool{}, false, nil
-	}
-	meta := assignTaskMeta()
-	v, err := assignTaskValidator(&meta)
-	if err != nil {
-		return runtime.Tool{}, true, err
-	}
-	return runtime.Tool{
-		Execute:   runtime.Bind(impl.Execute),
-		Meta:      meta,
-		Validator: v,
-	}, true, nil
-}

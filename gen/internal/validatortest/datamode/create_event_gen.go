@@ -158,6 +158,24 @@ func createEventValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*CreateEventArgs)(nil), &createEventArgsDesc)
 }
 
+// createEventTool binds the implementation of CreateEvent in impls to the runtime; ok is false when impls has none.
+func createEventTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.CreateEvent
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
+	meta := createEventMeta()
+	v, err := createEventValidator(&meta)
+	if err != nil {
+		return runtime.Tool{}, true, err
+	}
+	return runtime.Tool{
+		Execute:   runtime.Bind(impl.Execute),
+		Meta:      meta,
+		Validator: v,
+	}, true, nil
+}
+
 // createEventArgsDesc describes create_event's arguments and their schema.
 var createEventArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"attendees", "channel", "color", "confirmed", "duration_minutes", "ends_at", "extra", "kind", "labels", "location", "matrix", "metadata", "note", "organizer_email", "priority", "private", "ratio", "recurrence", "reminder", "slots", "starts_at", "tags", "title", "version", "weight"}, Required: []string{"title", "starts_at", "attendees"}, Reject: true}, Fields: []runtime.FieldDesc{
 	{Key: "title", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 3, MaxLength: 40, PatternSource: "^[A-Z]"}, Seen: 1 << 0},
@@ -203,21 +221,3 @@ var createEventArgsRecurrenceDesc = runtime.StructDesc{Object: runtime.Object{Na
 	{Key: "every", Kind: runtime.KindInt},
 	{Key: "unit", Field: 1, Kind: runtime.KindString},
 	{Key: "skip", Field: 2, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindInt}}}}
-
-// createEventTool binds the implementation of CreateEvent in impls to the runtime; ok is false when impls has none.
-func createEventTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
-	impl := impls.CreateEvent
-	if impl == nil {
-		return runtime.Tool{}, false, nil
-	}
-	meta := createEventMeta()
-	v, err := createEventValidator(&meta)
-	if err != nil {
-		return runtime.Tool{}, true, err
-	}
-	return runtime.Tool{
-		Execute:   runtime.Bind(impl.Execute),
-		Meta:      meta,
-		Validator: v,
-	}, true, nil
-}

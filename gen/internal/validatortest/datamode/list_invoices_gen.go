@@ -101,6 +101,24 @@ func listInvoicesValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*ListInvoicesArgs)(nil), &listInvoicesArgsDesc)
 }
 
+// listInvoicesTool binds the implementation of ListInvoices in impls to the runtime; ok is false when impls has none.
+func listInvoicesTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.ListInvoices
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
+	meta := listInvoicesMeta()
+	v, err := listInvoicesValidator(&meta)
+	if err != nil {
+		return runtime.Tool{}, true, err
+	}
+	return runtime.Tool{
+		Execute:   runtime.Bind(impl.Execute),
+		Meta:      meta,
+		Validator: v,
+	}, true, nil
+}
+
 // listInvoicesArgsDesc describes list_invoices's arguments and their schema.
 var listInvoicesArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"account_id", "filter", "include_archived", "label_0", "max_results", "sort_order", "status", "tags"}, Required: []string{"account_id", "status"}, Reject: true}, Fields: []runtime.FieldDesc{
 	{Key: "account_id", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, PatternSource: "^acc_[0-9]+$"}, Seen: 1 << 0},
@@ -121,21 +139,3 @@ var listInvoicesArgsFilterDesc = runtime.StructDesc{Object: runtime.Object{Names
 var listInvoicesArgsFilterAmountRangeDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"max", "min"}, Reject: true}, Fields: []runtime.FieldDesc{
 	{Key: "min", Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}},
 	{Key: "max", Field: 1, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}}}}
-
-// listInvoicesTool binds the implementation of ListInvoices in impls to the runtime; ok is false when impls has none.
-func listInvoicesTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
-	impl := impls.ListInvoices
-	if impl == nil {
-		return runtime.Tool{}, false, nil
-	}
-	meta := listInvoicesMeta()
-	v, err := listInvoicesValidator(&meta)
-	if err != nil {
-		return runtime.Tool{}, true, err
-	}
-	return runtime.Tool{
-		Execute:   runtime.Bind(impl.Execute),
-		Meta:      meta,
-		Validator: v,
-	}, true, nil
-}

@@ -109,6 +109,24 @@ func updateSettingsValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*UpdateSettingsArgs)(nil), &updateSettingsArgsDesc)
 }
 
+// updateSettingsTool binds the implementation of UpdateSettings in impls to the runtime; ok is false when impls has none.
+func updateSettingsTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.UpdateSettings
+	if impl == nil {
+		return runtime.Tool{}, false, nil
+	}
+	meta := updateSettingsMeta()
+	v, err := updateSettingsValidator(&meta)
+	if err != nil {
+		return runtime.Tool{}, true, err
+	}
+	return runtime.Tool{
+		Execute:   runtime.Bind(impl.Execute),
+		Meta:      meta,
+		Validator: v,
+	}, true, nil
+}
+
 // updateSettingsArgsDesc describes update_settings's arguments and their schema.
 var updateSettingsArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"display", "homepage", "limits", "quiet_hours", "shortcuts", "site_id", "theme", "user_id", "volume"}, Required: []string{"user_id"}}, Fields: []runtime.FieldDesc{
 	{Key: "user_id", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}, Seen: 1 << 0},
@@ -140,21 +158,3 @@ var updateSettingsArgsShortcutsValueDesc = runtime.StructDesc{Object: runtime.Ob
 var updateSettingsArgsLimitsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"daily", "weekly"}, Reject: true}, Fields: []runtime.FieldDesc{
 	{Key: "daily", Kind: runtime.KindInt},
 	{Key: "weekly", Field: 1, Kind: runtime.KindInt, Seen: 1 << 0, Default: "50"}}}
-
-// updateSettingsTool binds the implementation of UpdateSettings in impls to the runtime; ok is false when impls has none.
-func updateSettingsTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
-	impl := impls.UpdateSettings
-	if impl == nil {
-		return runtime.Tool{}, false, nil
-	}
-	meta := updateSettingsMeta()
-	v, err := updateSettingsValidator(&meta)
-	if err != nil {
-		return runtime.Tool{}, true, err
-	}
-	return runtime.Tool{
-		Execute:   runtime.Bind(impl.Execute),
-		Meta:      meta,
-		Validator: v,
-	}, true, nil
-}
