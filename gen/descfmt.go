@@ -31,32 +31,48 @@ func descDecls(descs []namedDesc, doc func(namedDesc) string) ([]byte, bool) {
 	if !preformatDescs {
 		return nil, false
 	}
-	var out bytes.Buffer
+	f := jen.NewFile("descs")
+	f.NoFormat = true
+	f.ImportName(runtimePkg, "runtime")
+	f.ImportName("encoding/json", "json")
 	for _, d := range descs {
-		f := jen.NewFile("descs")
-		f.NoFormat = true
-		f.ImportName(runtimePkg, "runtime")
-		f.ImportName("encoding/json", "json")
 		f.Var().Id(d.name).Op("=").Qual(runtimePkg, "StructDesc").Add(d.lit)
-		var raw bytes.Buffer
-		if err := f.Render(&raw); err != nil {
+	}
+	var raw bytes.Buffer
+	if err := f.Render(&raw); err != nil {
+		return nil, false
+	}
+	src := raw.Bytes()
+	i := bytes.Index(src, []byte("\n\nvar "))
+	if i < 0 {
+		return nil, false
+	}
+	// Only the packages every tool file imports, under these names.
+	for rest := src[:i]; ; {
+		_, after, ok := bytes.Cut(rest, []byte(`"`))
+		if !ok {
+			break
+		}
+		path, after, _ := bytes.Cut(after, []byte(`"`))
+		if p := string(path); p != runtimePkg && p != "encoding/json" {
 			return nil, false
 		}
-		src := raw.Bytes()
-		i := bytes.Index(src, []byte("\n\nvar "))
-		if i < 0 {
-			return nil, false
+		rest = after
+	}
+	// One declaration a line of jennifer's output, and the lines within
+	// a declaration start with a blank (its list's elements): no string
+	// literal holds a line break, which layoutDecl refuses.
+	decls := bytes.Split(src[i+2:], []byte("\nvar "))
+	if len(decls) != len(descs) {
+		return nil, false
+	}
+	out := bytes.NewBuffer(make([]byte, 0, len(src)+len(src)/8))
+	for j, d := range descs {
+		decl := decls[j]
+		if j > 0 {
+			decl = append([]byte("var "), decl...)
 		}
-		// Only the qualifiers every tool file imports under these names.
-		if imports := src[:i]; bytes.Contains(imports, []byte("import")) {
-			for _, line := range strings.Split(string(imports), "\n") {
-				line = strings.TrimSpace(line)
-				if strings.HasPrefix(line, `"`) && line != `"`+runtimePkg+`"` && line != `"encoding/json"` {
-					return nil, false
-				}
-			}
-		}
-		decl, ok := layoutDecl(src[i+2:])
+		laid, ok := layoutDecl(decl)
 		if !ok {
 			return nil, false
 		}
@@ -64,7 +80,7 @@ func descDecls(descs []namedDesc, doc func(namedDesc) string) ([]byte, bool) {
 		for _, line := range strings.Split(doc(d), "\n") {
 			out.WriteString("// " + line + "\n")
 		}
-		out.Write(decl)
+		out.Write(laid)
 		out.WriteByte('\n')
 	}
 	return out.Bytes(), true
@@ -85,7 +101,7 @@ func layoutDecl(src []byte) ([]byte, bool) {
 	out := make([]byte, 0, len(src))
 	var (
 		prev      = token.ILLEGAL
-		prevLine  = 0
+		prevEnd   = -1 // the offset after the previous token
 		depth     = 0  // open braces, brackets and parentheses
 		breakAt   = -1 // the depth of the list broken into lines
 		binary    = 0  // binary operators in the current element
@@ -110,10 +126,14 @@ func layoutDecl(src []byte) ([]byte, bool) {
 			}
 			break
 		}
-		line := file.Line(pos)
-		if prevLine != 0 && line != prevLine {
+		off := file.Offset(pos)
+		breaks := 0
+		if prevEnd >= 0 {
+			breaks = bytes.Count(src[prevEnd:off], []byte("\n"))
+		}
+		if breaks > 0 {
 			// A line break: only between the elements of one list.
-			if line != prevLine+1 || (prev != token.COMMA && prev != token.LBRACE) || tok != token.LBRACE {
+			if breaks != 1 || (prev != token.COMMA && prev != token.LBRACE) || tok != token.LBRACE {
 				return nil, false // gofmt aligns the values of keys on lines of their own
 			}
 			if breakAt < 0 {
@@ -125,7 +145,11 @@ func layoutDecl(src []byte) ([]byte, bool) {
 		} else if space(prev, tok) {
 			out = append(out, ' ')
 		}
-		prevLine = line
+		if lit != "" {
+			prevEnd = off + len(lit)
+		} else {
+			prevEnd = off + len(tok.String())
+		}
 		switch tok {
 		case token.VAR:
 			if prev != token.ILLEGAL {
