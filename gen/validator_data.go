@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolcat/toolcat/catalog"
@@ -106,7 +108,7 @@ type dgen struct {
 type namedDesc struct {
 	name string
 	typ  *goType
-	lit  jen.Code
+	lit  string // the literal's braces and elements, as gofmt lays them out
 }
 
 // dataDesc returns the descriptors of t's arguments, the arguments' own
@@ -161,8 +163,8 @@ func genDataValidator(f *jen.File, t *toolModel, names nameSource) ([]namedDesc,
 }
 
 // genDescs emits the descriptors of t's data-mode validator, the last
-// declarations of its file: into f, or, laid out as gofmt would (see
-// descDecls), as the source that follows f's.
+// declarations of its file, as the source that follows f's (see
+// preformatDescs).
 func genDescs(f *jen.File, t *toolModel, descs []namedDesc) []byte {
 	if len(descs) == 0 {
 		return nil
@@ -173,58 +175,156 @@ func genDescs(f *jen.File, t *toolModel, descs []namedDesc) []byte {
 		}
 		return d.name + " describes the " + d.typ.Name + " objects of " + t.t.Name + "'s arguments."
 	}
-	if src, ok := descDecls(descs, doc); ok {
-		return src
+	if !preformatDescs {
+		for _, d := range descs {
+			f.Comment(doc(d))
+			f.Var().Id(d.name).Op("=").Qual(runtimePkg, "StructDesc").Op(d.lit)
+		}
+		return nil
 	}
+	n := 0
 	for _, d := range descs {
-		f.Comment(doc(d))
-		f.Var().Id(d.name).Op("=").Qual(runtimePkg, "StructDesc").Add(d.lit)
+		n += len(d.lit) + 2*len(d.name) + 100
 	}
-	return nil
+	out := make([]byte, 0, n)
+	for _, d := range descs {
+		out = append(out, "\n// "...)
+		out = append(out, doc(d)...)
+		out = append(out, "\nvar "...)
+		out = append(out, d.name...)
+		out = append(out, " = runtime.StructDesc"...)
+		out = append(out, d.lit...)
+		out = append(out, '\n')
+	}
+	return out
 }
 
 // structDesc returns the StructDesc{...} of the struct type t under the
-// object schema s, as structFunc would scan it.
-func (g *dgen) structDesc(t *goType, s *catalog.Node, reject bool) (jen.Code, bool) {
+// object schema s, as structFunc would scan it: on one line but its
+// fields, one a line.
+func (g *dgen) structDesc(t *goType, s *catalog.Node, reject bool) (string, bool) {
 	if g.visiting[t] || t.Recursive {
-		return nil, false
+		return "", false
 	}
 	g.visiting[t] = true
 	defer delete(g.visiting, t)
 	// The seen mask, as structFunc makes it.
 	bit, required := seenMask(t, s)
 	if len(bit) > 64 {
-		return nil, false
+		return "", false
 	}
-	obj := objectFields(t, required, reject)
-	var fields []jen.Code
+	var fields []string
 	for i, fd := range t.Fields {
 		d, ok := g.field(fd)
 		if !ok {
-			return nil, false
+			return "", false
 		}
-		d = append(keyed{jen.Id("Key").Op(":").Lit(fd.JSON)}, d...)
+		head := dkeyed{"Key: " + dlit(fd.JSON)}
 		if i != 0 {
-			d = append(keyed{d[0], jen.Id("Field").Op(":").Lit(i)}, d[1:]...)
+			head.add("Field", dlit(i))
 		}
+		d = append(head, d...)
 		if b, ok := bit[fd.JSON]; ok {
-			d.add("Seen", jen.Lit(1).Op("<<").Lit(b))
+			d.add("Seen", "1 << "+dlit(b))
 		}
 		if fd.Default != nil {
 			def, ok := dataDefault(fd)
 			if !ok {
-				return nil, false
+				return "", false
 			}
-			d.add("Default", jen.Lit(def))
+			d.add("Default", dlit(def))
 		}
-		fields = append(fields, jen.Line().Values(d...))
+		fields = append(fields, d.values(""))
 	}
-	var out keyed
-	out.add("Object", jen.Qual(runtimePkg, "Object").Values(obj...))
+	var out dkeyed
+	out.add("Object", objectFieldsText(t, required, reject).values("runtime.Object"))
 	if len(fields) > 0 {
-		out.add("Fields", jen.Index().Qual(runtimePkg, "FieldDesc").Values(fields...))
+		out.add("Fields", "[]runtime.FieldDesc{\n\t"+strings.Join(fields, ",\n\t")+"}")
 	}
-	return jen.Values(out...), true
+	return out.values(""), true
+}
+
+// dkeyed are the key: value elements of a composite literal of a
+// descriptor, as gofmt writes them.
+type dkeyed []string
+
+func (k *dkeyed) add(key, v string) { *k = append(*k, key+": "+v) }
+
+// values is the literal of type typ ("" where Go infers it) with the
+// elements k.
+func (k dkeyed) values(typ string) string { return dvalues(typ, k) }
+
+// dvalues is the composite literal of type typ with the elements elems,
+// on one line.
+func dvalues(typ string, elems []string) string {
+	return typ + "{" + strings.Join(elems, ", ") + "}"
+}
+
+// dlit is the Go literal of v, as jen.Lit writes it.
+func dlit(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case int:
+		return strconv.Itoa(v)
+	case int64:
+		return "int64(" + strconv.FormatInt(v, 10) + ")"
+	case float64:
+		out := fmt.Sprintf("%#v", v)
+		if !strings.Contains(out, ".") && !strings.Contains(out, "e") {
+			out += ".0"
+		}
+		return out
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	panic(fmt.Sprintf("dlit of %T", v))
+}
+
+// dlits are the literals of vs.
+func dlits[T any](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = dlit(v)
+	}
+	return out
+}
+
+// objectFieldsText are the elements of a runtime.Object, as objectFields
+// makes them for the scan functions.
+func objectFieldsText(t *goType, required []string, reject bool) dkeyed {
+	names := make([]string, 0, len(t.Fields))
+	for _, fd := range t.Fields {
+		names = append(names, fd.JSON)
+	}
+	slices.Sort(names)
+	var d dkeyed
+	d.add("Names", dvalues("[]string", dlits(names)))
+	if len(required) > 0 {
+		d.add("Required", dvalues("[]string", dlits(required)))
+	}
+	if reject {
+		d.add("Reject", "true")
+	}
+	return d
+}
+
+// allowedValuesText is the []any of allowedValues.
+func allowedValuesText(items []*catalog.Node) string {
+	vals := make([]string, len(items))
+	for i, it := range items {
+		switch it.Kind {
+		case catalog.String:
+			vals[i] = dlit(it.Str)
+		case catalog.Number:
+			vals[i] = "json.Number(" + dlit(it.Num) + ")"
+		case catalog.Bool:
+			vals[i] = dlit(it.Bool)
+		default:
+			vals[i] = "nil"
+		}
+	}
+	return dvalues("[]any", vals)
 }
 
 // dataDefault is the JSON of a field's default, as DataPass decodes it.
@@ -256,27 +356,27 @@ func dataDefault(fd *goField) (string, bool) {
 
 // field returns the elements of a property's FieldDesc, as field (the
 // one-pass generator's) reads it.
-func (g *dgen) field(fd *goField) (keyed, bool) {
+func (g *dgen) field(fd *goField) (dkeyed, bool) {
 	ctx := valueCtx{schema: fd.Schema, typ: fd.Type, pointer: fd.Pointer || (fd.Type.Kind == kStruct && fd.Type.Recursive)}
 	return g.full(ctx, fd.Schema.Get("properties") != nil)
 }
 
 // full returns the elements of the FieldDesc of a value as written: its
 // $ref resolved and its nullable wrapper noted.
-func (g *dgen) full(ctx valueCtx, defaults bool) (keyed, bool) {
+func (g *dgen) full(ctx valueCtx, defaults bool) (dkeyed, bool) {
 	inner, nullable, want := resolve(ctx)
 	if inner == nil {
 		if ctx.typ.Kind != kAny || nullable {
 			return nil, false
 		}
 		// No schema: any value.
-		return keyed{jen.Id("Kind").Op(":").Qual(runtimePkg, "KindAny")}, true
+		return dkeyed{"Kind: runtime.KindAny"}, true
 	}
 	d, ok := g.value(ctx, inner, want, defaults)
 	if !ok || !nullable {
 		return d, ok
 	}
-	d.add("Nullable", jen.True())
+	d.add("Nullable", "true")
 	if nullOutsideEnum(ctx) {
 		var items []*catalog.Node
 		if e := inner.Get("enum"); e != nil {
@@ -284,7 +384,7 @@ func (g *dgen) full(ctx valueCtx, defaults bool) (keyed, bool) {
 		} else if c := inner.Get("const"); c != nil {
 			items = []*catalog.Node{c}
 		}
-		d.add("NullRefused", allowedValues(items))
+		d.add("NullRefused", allowedValuesText(items))
 	}
 	return d, true
 }
@@ -292,10 +392,10 @@ func (g *dgen) full(ctx valueCtx, defaults bool) (keyed, bool) {
 // value returns the elements of the FieldDesc of a value under its
 // resolved schema s, or false where readCall would return nil: the
 // value needs code of its own.
-func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) (keyed, bool) {
+func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) (dkeyed, bool) {
 	t := ctx.typ
 	typed := s.Get("type") != nil
-	var d keyed
+	var d dkeyed
 	switch t.Kind {
 	case kStruct:
 		if !typed || t.Recursive {
@@ -305,13 +405,13 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 		if !ok {
 			return nil, false
 		}
-		d.add("Kind", jen.Qual(runtimePkg, "KindStruct"))
+		d.add("Kind", "runtime.KindStruct")
 		if want != "object" {
-			d.add("Type", jen.Lit(want))
+			d.add("Type", dlit(want))
 		}
-		d.add("Struct", jen.Op("&").Id(sd))
+		d.add("Struct", "&"+sd)
 		if defaults {
-			d.add("Defaults", jen.True())
+			d.add("Defaults", "true")
 		}
 		return d, true
 	case kSlice:
@@ -323,7 +423,7 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 		if !ok {
 			return nil, false
 		}
-		d.add("Kind", jen.Qual(runtimePkg, "KindList"))
+		d.add("Kind", "runtime.KindList")
 		if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
 			switch t.Elem.Kind {
 			case kBool, kInt, kFloat, kString, kEnum:
@@ -333,25 +433,25 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 			if _, nullable, _ := resolve(elem); nullable {
 				return nil, false
 			}
-			d.add("Unique", jen.True())
+			d.add("Unique", "true")
 		}
 		if mn, mx := limits(s, "minItems", "maxItems"); mn >= 0 || mx >= 0 || want != "array" {
-			var a keyed
-			a.add("Type", jen.Lit(want))
-			a.add("MinItems", jen.Lit(mn))
-			a.add("MaxItems", jen.Lit(mx))
-			d.add("Array", jen.Op("&").Qual(runtimePkg, "ArraySchema").Values(a...))
+			var a dkeyed
+			a.add("Type", dlit(want))
+			a.add("MinItems", dlit(mn))
+			a.add("MaxItems", dlit(mx))
+			d.add("Array", "&"+a.values("runtime.ArraySchema"))
 		}
-		d.add("Item", jen.Op("&").Qual(runtimePkg, "FieldDesc").Values(item...))
+		d.add("Item", "&"+item.values("runtime.FieldDesc"))
 		return d, true
 	case kMap:
 		// As readMap reads it.
 		if !typed {
 			return nil, false
 		}
-		d.add("Kind", jen.Qual(runtimePkg, "KindMap"))
+		d.add("Kind", "runtime.KindMap")
 		if want != "object" {
-			d.add("Type", jen.Lit(want))
+			d.add("Type", dlit(want))
 		}
 		if isClosed(s) {
 			return d, true // no Item: no member is allowed
@@ -364,11 +464,11 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 		if !ok {
 			return nil, false
 		}
-		d.add("Item", jen.Op("&").Qual(runtimePkg, "FieldDesc").Values(item...))
+		d.add("Item", "&"+item.values("runtime.FieldDesc"))
 		return d, true
 	case kAny:
 		// As read reads it: any JSON value.
-		d.add("Kind", jen.Qual(runtimePkg, "KindAny"))
+		d.add("Kind", "runtime.KindAny")
 		return d, true
 	}
 	// A const is an enum of one value, or with an enum beside it, of the
@@ -378,12 +478,12 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 	if c != nil && t.Kind != kBool && t.Kind != kInt && t.Kind != kFloat && t.Kind != kString && t.Kind != kEnum {
 		return nil, false
 	}
-	var allowed jen.Code
+	var allowed string
 	if c != nil {
 		if e := s.Get("enum"); e != nil {
-			allowed = allowedValues(e.Items)
+			allowed = allowedValuesText(e.Items)
 		} else {
-			allowed = allowedValues([]*catalog.Node{c})
+			allowed = allowedValuesText([]*catalog.Node{c})
 		}
 	}
 	typ := want
@@ -392,65 +492,65 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 	}
 	switch t.Kind {
 	case kBool:
-		d.add("Kind", jen.Qual(runtimePkg, "KindBool"))
+		d.add("Kind", "runtime.KindBool")
 		switch {
 		case c != nil:
 			// Without a type, a value that is no boolean is refused
 			// listing the const.
 			if typed {
-				d.add("Type", jen.Lit(want))
+				d.add("Type", dlit(want))
 			}
 			d.add("Const", allowed)
 		case want != "boolean":
-			d.add("Type", jen.Lit(want))
+			d.add("Type", dlit(want))
 		}
 	case kInt, kFloat:
 		kind, plain := "KindInt", "integer"
 		if t.Kind == kFloat {
 			kind, plain = "KindFloat", "number"
 		}
-		d.add("Kind", jen.Qual(runtimePkg, kind))
-		var n keyed
-		if b := g.bounds(s); b != nil {
-			n.add("Bounds", jen.Op("&").Add(b))
+		d.add("Kind", "runtime."+kind)
+		var n dkeyed
+		if b, ok := boundsText(s); ok {
+			n.add("Bounds", "&"+b)
 		}
 		if m := s.Get("multipleOf"); m != nil {
-			n.add("MultipleOf", jen.Lit(m.Num))
+			n.add("MultipleOf", dlit(m.Num))
 		}
 		switch e := s.Get("enum"); {
 		case c != nil && t.Kind == kFloat:
 			// Compared exactly with the number as written.
-			n.add("Const", jen.Lit(mustFloat(c)))
-			n.add("HasConst", jen.True())
+			n.add("Const", dlit(mustFloat(c)))
+			n.add("HasConst", "true")
 			n.add("Allowed", allowed)
 		case c != nil:
-			n.add("Enum", jen.Index().Int64().Values(constEnum(c, e)...))
+			n.add("Enum", dvalues("[]int64", constEnum(c, e)))
 			n.add("Allowed", allowed)
 		case e != nil:
-			n.add("Enum", jen.Index().Int64().Values(intEnum(e)...))
-			n.add("Allowed", allowedValues(e.Items))
+			n.add("Enum", dvalues("[]int64", dlits(intEnumValues(e))))
+			n.add("Allowed", allowedValuesText(e.Items))
 		}
 		if len(n) > 0 || !typed || want != plain {
-			n = append(keyed{jen.Id("Type").Op(":").Lit(typ)}, n...)
-			d.add("Number", jen.Op("&").Qual(runtimePkg, "NumberSchema").Values(n...))
+			n = append(dkeyed{"Type: " + dlit(typ)}, n...)
+			d.add("Number", "&"+n.values("runtime.NumberSchema"))
 		}
 	case kString, kEnum, kTime:
 		kind := "KindString"
 		if t.Kind == kTime {
 			kind = "KindTime"
 		}
-		d.add("Kind", jen.Qual(runtimePkg, kind))
-		str := keyed{jen.Id("Type").Op(":").Lit(typ)}
+		d.add("Kind", "runtime."+kind)
+		str := dkeyed{"Type: " + dlit(typ)}
 		mn, mx := limits(s, "minLength", "maxLength")
-		str.add("MinLength", jen.Lit(mn))
-		str.add("MaxLength", jen.Lit(mx))
+		str.add("MinLength", dlit(mn))
+		str.add("MaxLength", dlit(mx))
 		checks := mn >= 0 || mx >= 0
 		if p, ok := s.Get("pattern").StringValue(); ok {
-			str.add("PatternSource", jen.Lit(p))
+			str.add("PatternSource", dlit(p))
 			checks = true
 		}
 		if fm, ok := s.Get("format").StringValue(); ok && formatAsserted(fm) {
-			str.add("Format", jen.Lit(fm))
+			str.add("Format", dlit(fm))
 			checks = true
 		}
 		switch {
@@ -459,7 +559,7 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 			if t.Kind != kEnum || slices.ContainsFunc(t.Values, func(v *enumValue) bool { return v.Value == c.Str }) {
 				vals = []string{c.Str}
 			}
-			str.add("Enum", jen.Index().String().Values(lits(vals)...))
+			str.add("Enum", dvalues("[]string", dlits(vals)))
 			str.add("Allowed", allowed)
 			checks = true
 		case t.Kind == kEnum:
@@ -467,12 +567,12 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 			for i, v := range t.Values {
 				vals[i] = v.Value
 			}
-			str.add("Enum", jen.Index().String().Values(lits(vals)...))
-			str.add("Allowed", allowedValues(s.Get("enum").Items))
+			str.add("Enum", dvalues("[]string", dlits(vals)))
+			str.add("Allowed", allowedValuesText(s.Get("enum").Items))
 			checks = true
 		}
 		if checks || !typed || want != "string" {
-			d.add("String", jen.Op("&").Qual(runtimePkg, "StringSchema").Values(str...))
+			d.add("String", "&"+str.values("runtime.StringSchema"))
 		}
 	default:
 		return nil, false
@@ -480,12 +580,34 @@ func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) 
 	return d, true
 }
 
-// bounds is the runtime.Bounds literal of a number's schema, or nil.
-func (g *dgen) bounds(s *catalog.Node) *jen.Statement { return (*vgen)(nil).bounds(s) }
+// boundsText is the runtime.Bounds literal of a number's schema, as the
+// scan functions' bounds writes it, or false when it has none.
+func boundsText(s *catalog.Node) (string, bool) {
+	b, ok := numBounds(s)
+	if !ok {
+		return "", false
+	}
+	var d dkeyed
+	if b.hasMin {
+		d.add("Min", dlit(b.min))
+		d.add("HasMin", "true")
+		if b.exMin {
+			d.add("ExclusiveMin", "true")
+		}
+	}
+	if b.hasMax {
+		d.add("Max", dlit(b.max))
+		d.add("HasMax", "true")
+		if b.exMax {
+			d.add("ExclusiveMax", "true")
+		}
+	}
+	return d.values("runtime.Bounds"), true
+}
 
 // constEnum is the integer enum of a const: the const, when the enum
 // beside it (if any) holds it, or nothing.
-func constEnum(c, e *catalog.Node) []jen.Code {
+func constEnum(c, e *catalog.Node) []string {
 	cn, _ := jsonscan.ParseInt64([]byte(c.Num))
 	if e != nil && !slices.ContainsFunc(e.Items, func(it *catalog.Node) bool {
 		n, err := jsonscan.ParseInt64([]byte(it.Num))
@@ -493,5 +615,5 @@ func constEnum(c, e *catalog.Node) []jen.Code {
 	}) {
 		return nil
 	}
-	return []jen.Code{jen.Lit(cn)}
+	return []string{dlit(cn)}
 }
