@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 )
@@ -52,8 +53,9 @@ type staged struct {
 // stageDirPattern names the staging directories (see os.MkdirTemp).
 const stageDirPattern = ".toolcat-gen-*"
 
-// stageLanes is the number of directories files are staged in at once.
-const stageLanes = 2
+// stageLanes is the number of directories files are staged in at once:
+// one per CPU, at least 2 and at most 8.
+var stageLanes = min(max(runtime.GOMAXPROCS(0), 2), 8)
 
 // newStager starts staging the files of dir, creating dir if its parent
 // exists. It stages nothing when dir cannot be had, or the staging
