@@ -34,6 +34,10 @@ Generated files no longer produced are removed (gen keeps a manifest,
 reported. With --check nothing is written: gen prints a diff of what it
 would change and exits 1 if anything would.
 
+Files are written while the package renders, into a hidden staging
+directory of the output directory (.toolcat-gen-*), and renamed into
+place once every check has passed; an error or an interrupt removes it.
+
 A tool whose catalog entry did not change since the last run keeps its
 file without rendering it again: gen keeps the key of each file it wrote
 in the user's cache directory. --cache=false, or --check, renders every
