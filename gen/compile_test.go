@@ -305,17 +305,17 @@ var exportImporter = sync.OnceValues(func() (types.ImporterFrom, error) {
 	return imp.(types.ImporterFrom), nil
 })
 
-// checkCompiles generates the package of the catalog in data and
-// type-checks it. It reports whether the catalog loaded and generated:
+// checkCompiles generates the package of the catalog in data (with the
+// options opts) and type-checks it. It reports whether the catalog loaded and generated:
 // a catalog the loader rejects, or two tools sharing a file, is an error
 // for the user, not a failure.
-func checkCompiles(t *testing.T, data []byte) bool {
+func checkCompiles(t *testing.T, data []byte, opts ...gen.Option) bool {
 	t.Helper()
 	cat, err := catalog.LoadFiles(catalog.File{Name: "catalog.json", Data: data})
 	if err != nil {
 		return false
 	}
-	files, err := gen.Generate(cat)
+	files, err := gen.Generate(cat, opts...)
 	if err != nil {
 		if strings.Contains(err.Error(), "would share the file") {
 			return false

@@ -23,9 +23,10 @@ func newFile(pkg string) *jen.File {
 }
 
 // render renders f as gofmt formats it. It formats the way go/format does,
-// into a buffer sized from the source: go/format's own grows from empty,
-// and for thousands of files the copies add up.
-func render(f *jen.File) ([]byte, error) {
+// into a buffer sized from the source, with room for extra bytes more:
+// go/format's own grows from empty, and for thousands of files the copies
+// add up.
+func render(f *jen.File, extra int) ([]byte, error) {
 	f.NoFormat = true
 	var raw bytes.Buffer
 	if err := f.Render(&raw); err != nil {
@@ -37,7 +38,7 @@ func render(f *jen.File) ([]byte, error) {
 		return nil, err
 	}
 	ast.SortImports(fset, file)
-	out := bytes.NewBuffer(make([]byte, 0, raw.Len()+raw.Len()/2))
+	out := bytes.NewBuffer(make([]byte, 0, raw.Len()+raw.Len()/2+extra))
 	if err := printerConfig.Fprint(out, fset, file); err != nil {
 		return nil, err
 	}

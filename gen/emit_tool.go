@@ -13,8 +13,9 @@ import (
 
 // genToolFile emits <tool>_gen.go: the tool's types, interface, error
 // constructors, metadata and registration, with the names buildModel gave
-// them.
-func genToolFile(m *model, t *toolModel) (*jen.File, error) {
+// them. The source that follows f's, if any, is returned with it (see
+// genDescs).
+func genToolFile(m *model, t *toolModel) (*jen.File, []byte, error) {
 	f := newFile(m.pkg)
 	for _, nt := range t.named {
 		genNamedType(f, nt)
@@ -24,11 +25,12 @@ func genToolFile(m *model, t *toolModel) (*jen.File, error) {
 	genErrorConstructors(f, t)
 	genRenamed(f, t)
 	genMeta(f, t)
-	if err := genValidator(f, t); err != nil {
-		return nil, err
+	descs, err := genValidator(f, t)
+	if err != nil {
+		return nil, nil, err
 	}
 	genToolBinding(f, t)
-	return f, nil
+	return f, genDescs(f, t, descs), nil
 }
 
 // resultExpr is what Execute returns: a pointer to a result struct, or the

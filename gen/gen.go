@@ -81,6 +81,14 @@ func WithCache(c Cache) Option {
 	return func(m *model) { m.cache = c }
 }
 
+// OnFile makes Generate call fn with each file it renders, as soon as it
+// is rendered (not with the files a cache gives back), from several
+// goroutines: the toolcat CLI starts writing them while the others are
+// still rendering. fn must not modify data.
+func OnFile(fn func(name string, data []byte)) Option {
+	return func(m *model) { m.onFile = fn }
+}
+
 // RelativeTo writes catalog positions in generated code (conformance
 // failures name the example's line) relative to dir, the directory of the
 // generated package, so the output does not depend on where toolcat ran.
@@ -102,28 +110,31 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	if err := checkValues(m); err != nil {
 		return nil, err
 	}
-	m.dir, m.cache = o.dir, o.cache
+	m.dir, m.cache, m.onFile = o.dir, o.cache, o.onFile
 	m.relFiles = relativeFiles(m.dir, cat.Files)
 	// Rendering (gofmt included) is most of the work, and the files are
 	// independent: one worker per CPU, the two large common files first.
+	// A file's source may go on after what jennifer renders (see
+	// genDescs).
 	type job struct {
 		name string
 		tool *toolModel // nil for a common file, which is never cached
-		file func() (*jen.File, error)
+		file func() (*jen.File, []byte, error)
 	}
 	jobs := []job{
-		{name: ConformanceFile, file: func() (*jen.File, error) { return genConformanceFile(m), nil }},
-		{name: CommonFile, file: func() (*jen.File, error) { return genCommonFile(m), nil }},
+		{name: ConformanceFile, file: func() (*jen.File, []byte, error) { return genConformanceFile(m), nil, nil }},
+		{name: CommonFile, file: func() (*jen.File, []byte, error) { return genCommonFile(m), nil, nil }},
 	}
 	for _, t := range m.tools {
-		jobs = append(jobs, job{t.genFile, t, func() (*jen.File, error) { return genToolFile(m, t) }})
+		jobs = append(jobs, job{t.genFile, t, func() (*jen.File, []byte, error) { return genToolFile(m, t) }})
 	}
-	renderJob := func(file func() (*jen.File, error)) ([]byte, error) {
-		f, err := file()
+	renderJob := func(file func() (*jen.File, []byte, error)) ([]byte, error) {
+		f, tail, err := file()
 		if err != nil {
 			return nil, err
 		}
-		return render(f)
+		out, err := render(f, len(tail))
+		return append(out, tail...), err
 	}
 	out := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))
@@ -131,6 +142,9 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 		j := jobs[i]
 		if j.tool == nil || m.cache == nil {
 			out[i], errs[i] = renderJob(j.file)
+			if errs[i] == nil && m.onFile != nil {
+				m.onFile(j.name, out[i])
+			}
 			return
 		}
 		key := m.key(j.tool)
@@ -141,6 +155,9 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 		out[i], errs[i] = renderJob(j.file)
 		if errs[i] == nil {
 			m.cache.Put(j.name, key, out[i])
+			if m.onFile != nil {
+				m.onFile(j.name, out[i])
+			}
 		}
 	})
 	files := make(map[string][]byte, len(jobs))
@@ -182,6 +199,8 @@ type model struct {
 	tools []*toolModel
 	dir   string // see RelativeTo
 	cache Cache  // see WithCache
+	// onFile is called with each file rendered (see OnFile).
+	onFile func(name string, data []byte)
 	// validators is the mode of the argument validators (see
 	// WithValidators).
 	validators ValidatorMode
@@ -304,8 +323,11 @@ type toolModel struct {
 	// fallback lists why the general validator validates the arguments;
 	// empty when the one-pass validator does.
 	fallback []string
-	// data says the validator is a data-mode one (see WithValidators).
+	// data says the validator is a data-mode one (see WithValidators);
+	// desc are its descriptors, made once when the mode is decided, with
+	// the names asked for (vasked).
 	data bool
+	desc []namedDesc
 	// vasked and vnames are the names the one-pass validator asks for, in
 	// order, and those it was given: its package variables and scan
 	// functions.
@@ -494,9 +516,10 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache, mode Validat
 			return
 		}
 		if data {
-			if _, ok := dataDesc(tm); ok {
-				tm.data = true
-				tm.vasked = []string{dataDescName(tm)}
+			r := &recorder{}
+			if desc, ok := dataDesc(tm, r); ok {
+				tm.data, tm.desc = true, desc
+				tm.vasked = r.asked
 				return
 			}
 		}

@@ -154,7 +154,7 @@ func GenerateRoot(cat *catalog.Catalog, importPath string, parts []Part) (map[st
 		)),
 		jen.Return(jen.Id("metas")),
 	)
-	src, err := render(f)
+	src, err := render(f, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", CommonFile, err)
 	}

@@ -37,21 +37,25 @@ var annotations = map[string]bool{
 }
 
 // genValidator emits the tool's argument validator, with the names
-// buildModel decided for it.
-func genValidator(f *jen.File, t *toolModel) error {
+// buildModel decided for it; a data-mode one's descriptors are returned,
+// for genDescs.
+func genValidator(f *jen.File, t *toolModel) ([]namedDesc, error) {
 	if len(t.fallback) > 0 {
 		genGeneralValidator(f, t, t.fallback)
-		return nil
+		return nil, nil
 	}
 	r := &replay{asked: t.vasked, got: t.vnames}
 	if t.data {
-		genDataValidator(f, t, r)
-		return r.err
+		descs, err := genDataValidator(f, t, r)
+		if err != nil {
+			return nil, err
+		}
+		return descs, r.err
 	}
 	g := newVgen(t, r)
 	g.build()
 	g.emit(f)
-	return r.err
+	return nil, r.err
 }
 
 func newVgen(t *toolModel, n nameSource) *vgen {
@@ -982,14 +986,17 @@ func (g *vgen) readScalar(ctx valueCtx, s *catalog.Node, want string, typed bool
 
 // intEnum lists the values of an integer enum, each once: a switch may
 // not have a case twice.
-func intEnum(e *catalog.Node) []jen.Code {
-	var vals []jen.Code
+func intEnum(e *catalog.Node) []jen.Code { return lits(intEnumValues(e)) }
+
+// intEnumValues are the distinct values of an integer enum, in order.
+func intEnumValues(e *catalog.Node) []int64 {
+	var vals []int64
 	seen := map[int64]bool{}
 	for _, it := range e.Items {
 		n, _ := jsonscan.ParseInt64([]byte(it.Num)) // exactly
 		if !seen[n] {
 			seen[n] = true
-			vals = append(vals, jen.Lit(n))
+			vals = append(vals, n)
 		}
 	}
 	return vals
@@ -1066,19 +1073,8 @@ func (g *vgen) boundsVar(ctx valueCtx, s *catalog.Node) string {
 // bounds is the runtime.Bounds of a number's schema, or nil when it has
 // none.
 func (g *vgen) bounds(s *catalog.Node) *jen.Statement {
-	var b struct {
-		min, max                     float64
-		hasMin, hasMax, exMin, exMax bool
-	}
-	b.min, b.hasMin = s.Get("minimum").Float()
-	if f, ok := s.Get("exclusiveMinimum").Float(); ok && (!b.hasMin || f >= b.min) {
-		b.min, b.hasMin, b.exMin = f, true, true
-	}
-	b.max, b.hasMax = s.Get("maximum").Float()
-	if f, ok := s.Get("exclusiveMaximum").Float(); ok && (!b.hasMax || f <= b.max) {
-		b.max, b.hasMax, b.exMax = f, true, true
-	}
-	if !b.hasMin && !b.hasMax {
+	b, ok := numBounds(s)
+	if !ok {
 		return nil
 	}
 	var d keyed
@@ -1097,6 +1093,28 @@ func (g *vgen) bounds(s *catalog.Node) *jen.Statement {
 		}
 	}
 	return jen.Qual(runtimePkg, "Bounds").Values(d...)
+}
+
+// boundsSpec is what a number's schema bounds it by.
+type boundsSpec struct {
+	min, max                     float64
+	hasMin, hasMax, exMin, exMax bool
+}
+
+// numBounds returns the bounds of a number's schema, or false when it
+// has none: of minimum and exclusiveMinimum the stricter, and so for the
+// maximum.
+func numBounds(s *catalog.Node) (boundsSpec, bool) {
+	var b boundsSpec
+	b.min, b.hasMin = s.Get("minimum").Float()
+	if f, ok := s.Get("exclusiveMinimum").Float(); ok && (!b.hasMin || f >= b.min) {
+		b.min, b.hasMin, b.exMin = f, true, true
+	}
+	b.max, b.hasMax = s.Get("maximum").Float()
+	if f, ok := s.Get("exclusiveMaximum").Float(); ok && (!b.hasMax || f <= b.max) {
+		b.max, b.hasMax, b.exMax = f, true, true
+	}
+	return b, b.hasMin || b.hasMax
 }
 
 // multipleVar declares the multipleOf of a number.

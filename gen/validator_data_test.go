@@ -165,3 +165,51 @@ func TestValidatorsAutoSplit(t *testing.T) {
 		}
 	}
 }
+
+// nestedCatalog has objects nested two deep, in a property and in the
+// items of an array, and a tool whose implementation type takes the name
+// the descriptor of create_event's location would ask for.
+const nestedCatalog = `{"package": "events", "tools": {
+  "create_event": {"description": "Creates an event. Use when the user asks for one.", "args": {
+    "type": "object", "additionalProperties": false, "required": ["title"],
+    "properties": {
+      "title": {"type": "string", "description": "The title."},
+      "location": {"type": "object", "additionalProperties": false, "description": "Where.", "properties": {
+        "room": {"type": "string", "description": "The room."},
+        "building": {"type": "object", "description": "The building.", "properties": {"name": {"type": "string", "description": "Its name."}}}}},
+      "attendees": {"type": "array", "description": "Who.", "items": {"type": "object", "properties": {"email": {"type": "string", "description": "Their email."}}}}}}},
+  "create_event_args_location_desc": {"description": "Lists nothing. Use when the tests need the name.", "args": {"type": "object", "properties": {}}}}}`
+
+// Each object nested in the arguments has a descriptor of its own, a
+// package variable the field points to, named after its Go type: or,
+// when that name is taken, by the name given instead.
+func TestDataDescNested(t *testing.T) {
+	if !checkCompiles(t, []byte(nestedCatalog), gen.WithValidators(gen.ValidatorsData)) {
+		t.Fatal("the catalog does not load")
+	}
+	cat, err := catalog.LoadFiles(catalog.File{Name: "catalog.json", Data: []byte(nestedCatalog)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := gen.Generate(cat, gen.WithValidators(gen.ValidatorsData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := string(files["create_event_gen.go"])
+	for _, want := range []string{
+		"var createEventArgsDesc = runtime.StructDesc{",
+		`{Key: "location", Field: 1, Kind: runtime.KindStruct, Struct: &createEventArgsLocationDesc2, Defaults: true}`,
+		"var createEventArgsLocationDesc2 = runtime.StructDesc{",
+		"Struct: &createEventArgsLocationBuildingDesc, Defaults: true}",
+		"var createEventArgsLocationBuildingDesc = runtime.StructDesc{",
+		"Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &createEventArgsAttendeesItemDesc}",
+		"var createEventArgsAttendeesItemDesc = runtime.StructDesc{",
+	} {
+		if !strings.Contains(f, want) {
+			t.Errorf("create_event_gen.go lacks %q:\n%s", want, f)
+		}
+	}
+	if strings.Contains(f, "&runtime.StructDesc{") {
+		t.Errorf("create_event_gen.go has a nested descriptor literal:\n%s", f)
+	}
+}

@@ -34,6 +34,10 @@ Generated files no longer produced are removed (gen keeps a manifest,
 reported. With --check nothing is written: gen prints a diff of what it
 would change and exits 1 if anything would.
 
+Files are written while the package renders, into a hidden staging
+directory of the output directory (.toolcat-gen-*), and renamed into
+place once every check has passed; an error or an interrupt removes it.
+
 A tool whose catalog entry did not change since the last run keeps its
 file without rendering it again: gen keeps the key of each file it wrote
 in the user's cache directory. --cache=false, or --check, renders every
@@ -101,7 +105,15 @@ func runGen(e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	plans, err := planAll(cat, f, gen.WithValidators(mode.Resolve(len(cat.Tools))))
+	// The files staged and not put in place go, whatever happens.
+	ss := &stagers{}
+	defer func() {
+		if err := ss.discardAll(); err != nil {
+			fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
+		}
+	}()
+	defer onInterrupt(func() { ss.discardAll() })()
+	plans, err := planAll(cat, f, ss, gen.WithValidators(mode.Resolve(len(cat.Tools))))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
 		return exitUsage
@@ -146,18 +158,26 @@ func runGen(e *env, args []string) int {
 }
 
 // planAll plans every change gen makes: to the output directory and, with
-// --split=category, to the directory of each category's package.
-func planAll(cat *catalog.Catalog, f genFlags, extra ...gen.Option) ([]*genPlan, error) {
-	open := func(dir string) *genCache {
-		if f.cache && !f.check {
-			return openGenCache(dir)
+// --split=category, to the directory of each category's package. Unless
+// f.check, it starts staging the files of each package with ss (see
+// stager), which the caller discards once it has applied the plans or
+// given up.
+func planAll(cat *catalog.Catalog, f genFlags, ss *stagers, extra ...gen.Option) ([]*genPlan, error) {
+	open := func(dir string) (*genCache, *stager) {
+		if f.check {
+			return nil, nil
 		}
-		return nil
+		st := ss.open(dir)
+		if f.cache {
+			return openGenCache(dir), st
+		}
+		return nil, st
 	}
 	if f.split == splitCategory {
 		return planSplit(cat, f.out, open, extra...)
 	}
-	p, err := planPackage(cat, f.out, open(f.out), nil, extra)
+	cache, st := open(f.out)
+	p, err := planPackage(cat, f.out, cache, st, nil, extra)
 	if err != nil {
 		return nil, err
 	}
@@ -170,22 +190,35 @@ func planAll(cat *catalog.Catalog, f genFlags, extra ...gen.Option) ([]*genPlan,
 }
 
 // planPackage generates the package of cat's tools in dir, with the
-// generator options extra and cache (nil: none), and plans its changes
-// (see planDir for moved).
-func planPackage(cat *catalog.Catalog, dir string, cache *genCache, moved map[string]string, extra []gen.Option) (*genPlan, error) {
+// generator options extra, cache and st (nil: none), and plans its
+// changes (see planDir for moved).
+func planPackage(cat *catalog.Catalog, dir string, cache *genCache, st *stager, moved map[string]string, extra []gen.Option) (*genPlan, error) {
 	opts := append([]gen.Option{gen.RelativeTo(dir)}, extra...)
 	if cache != nil {
 		opts = append(opts, gen.WithCache(cache))
+	}
+	if st != nil {
+		opts = append(opts, gen.OnFile(st.stage))
+	}
+	// The scaffolds first: they are quick to make, and the stager
+	// writes them while the generated files render.
+	scaffolds, err := gen.Scaffolds(cat)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range scaffolds {
+		st.stageNew(s.File, s.Data)
 	}
 	files, err := gen.Generate(cat, opts...)
 	if err != nil {
 		return nil, err
 	}
-	scaffolds, err := gen.Scaffolds(cat)
+	p, err := planDir(cat, dir, files, scaffolds, cache, moved)
 	if err != nil {
 		return nil, err
 	}
-	return planDir(cat, dir, files, scaffolds, cache, moved)
+	p.stager = st
+	return p, nil
 }
 
 // genPlan is every change gen makes to the output directory.
@@ -200,6 +233,7 @@ type genPlan struct {
 	warnings []string
 	added    map[string][]string // file → methods appended
 	cache    *genCache           // the directory's cache; nil: none
+	stager   *stager             // the files staged for the plan; nil: none
 	// gone: the directory is a package no longer generated; apply removes
 	// its manifest, and the directory once empty.
 	gone bool
@@ -350,7 +384,7 @@ func (p *genPlan) apply() error {
 	}
 	for _, group := range [][]fileChange{p.writes, p.creates, p.appends} {
 		for _, c := range group {
-			if err := writeAtomic(filepath.Join(p.dir, c.name), c.new); err != nil {
+			if err := p.write(c.name, c.new); err != nil {
 				return err
 			}
 		}
@@ -391,6 +425,20 @@ func (p *genPlan) summary() []string {
 		out = append(out, "removed "+filepath.Join(p.dir, manifestFile))
 	}
 	return out
+}
+
+// write writes data as the file called name of the plan's directory:
+// the file staged for it when it holds data, otherwise through
+// writeAtomic.
+func (p *genPlan) write(name string, data []byte) error {
+	target := filepath.Join(p.dir, name)
+	if tmp, ok := p.stager.take(name, data); ok {
+		if err := os.Rename(tmp, target); err == nil {
+			return nil
+		}
+		os.Remove(tmp)
+	}
+	return writeAtomic(target, data)
 }
 
 // writeAtomic writes through a temporary file in the same directory and a

@@ -19,7 +19,7 @@ import (
 // subdirectory of out, and in out a root package that combines them. The
 // root's manifest lists the packages, so that the package of a category
 // that disappears is removed.
-func planSplit(cat *catalog.Catalog, out string, open func(dir string) *genCache, extra ...gen.Option) ([]*genPlan, error) {
+func planSplit(cat *catalog.Catalog, out string, open func(dir string) (*genCache, *stager), extra ...gen.Option) ([]*genPlan, error) {
 	parts, err := gen.SplitByCategory(cat)
 	if err != nil {
 		return nil, err
@@ -55,7 +55,8 @@ func planSplit(cat *catalog.Catalog, out string, open func(dir string) *genCache
 	plans := []*genPlan{root}
 	for _, p := range parts {
 		dir := filepath.Join(out, p.Package)
-		plan, err := planPackage(p.Catalog, dir, open(dir), moved, extra)
+		cache, st := open(dir)
+		plan, err := planPackage(p.Catalog, dir, cache, st, moved, extra)
 		if err != nil {
 			return nil, fmt.Errorf("package %s: %w", p.Package, err)
 		}

@@ -72,22 +72,6 @@ func assignTaskValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*AssignTaskArgs)(nil), &assignTaskArgsDesc)
 }
 
-// assignTaskArgsDesc describes assign_task's arguments and their schema.
-var assignTaskArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"backup", "checklist", "due", "owner", "reviewers", "scores", "task_id"}, Required: []string{"task_id", "owner"}, Reject: true}, Fields: []runtime.FieldDesc{
-	{Key: "task_id", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}, Seen: 1 << 0},
-	{Key: "owner", Field: 1, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
-		{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}, Seen: 1 << 1},
-	{Key: "reviewers", Field: 2, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 3}, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
-		{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}}},
-	{Key: "backup", Field: 3, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
-		{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}, Nullable: true},
-	{Key: "due", Field: 4, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date"}, Nullable: true},
-	{Key: "checklist", Field: 5, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "null or array", MinItems: -1, MaxItems: -1}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 20}, Nullable: true}, Nullable: true},
-	{Key: "scores", Field: 6, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "null or number", Bounds: &runtime.Bounds{Max: 1.0, HasMax: true}}, Nullable: true}}}}
-
 // assignTaskTool binds the implementation of AssignTask in impls to the runtime; ok is false when impls has none.
 func assignTaskTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 	impl := impls.AssignTask
@@ -105,3 +89,28 @@ func assignTaskTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 		Validator: v,
 	}, true, nil
 }
+
+// assignTaskArgsDesc describes assign_task's arguments and their schema.
+var assignTaskArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"backup", "checklist", "due", "owner", "reviewers", "scores", "task_id"}, Required: []string{"task_id", "owner"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "task_id", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}, Seen: 1 << 0},
+	{Key: "owner", Field: 1, Kind: runtime.KindStruct, Struct: &assignTaskPersonDesc, Seen: 1 << 1},
+	{Key: "reviewers", Field: 2, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 3}, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &assignTaskPersonDesc2}},
+	{Key: "backup", Field: 3, Kind: runtime.KindStruct, Struct: &assignTaskPersonDesc3, Nullable: true},
+	{Key: "due", Field: 4, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date"}, Nullable: true},
+	{Key: "checklist", Field: 5, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "null or array", MinItems: -1, MaxItems: -1}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 20}, Nullable: true}, Nullable: true},
+	{Key: "scores", Field: 6, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "null or number", Bounds: &runtime.Bounds{Max: 1.0, HasMax: true}}, Nullable: true}}}}
+
+// assignTaskPersonDesc describes the AssignTaskPerson objects of assign_task's arguments.
+var assignTaskPersonDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+	{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}
+
+// assignTaskPersonDesc2 describes the AssignTaskPerson objects of assign_task's arguments.
+var assignTaskPersonDesc2 = runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+	{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}
+
+// assignTaskPersonDesc3 describes the AssignTaskPerson objects of assign_task's arguments.
+var assignTaskPersonDesc3 = runtime.StructDesc{Object: runtime.Object{Names: []string{"email", "name"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+	{Key: "email", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}}}}

@@ -158,43 +158,6 @@ func createEventValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*CreateEventArgs)(nil), &createEventArgsDesc)
 }
 
-// createEventArgsDesc describes create_event's arguments and their schema.
-var createEventArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"attendees", "channel", "color", "confirmed", "duration_minutes", "ends_at", "extra", "kind", "labels", "location", "matrix", "metadata", "note", "organizer_email", "priority", "private", "ratio", "recurrence", "reminder", "slots", "starts_at", "tags", "title", "version", "weight"}, Required: []string{"title", "starts_at", "attendees"}, Reject: true}, Fields: []runtime.FieldDesc{
-	{Key: "title", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 3, MaxLength: 40, PatternSource: "^[A-Z]"}, Seen: 1 << 0},
-	{Key: "kind", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"meeting", "call", "focus time"}, Allowed: []any{"meeting", "call", "focus time"}}, Seen: 1 << 3, Default: "\"meeting\""},
-	{Key: "version", Field: 2, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "", Enum: []int64{int64(2)}, Allowed: []any{json.Number("2")}}},
-	{Key: "channel", Field: 3, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"calendar"}, Allowed: []any{"calendar"}}},
-	{Key: "starts_at", Field: 4, Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "date-time"}, Seen: 1 << 1},
-	{Key: "duration_minutes", Field: 5, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 5.0, HasMin: true, Max: 480.0, HasMax: true}, MultipleOf: "5"}, Seen: 1 << 4, Default: "30"},
-	{Key: "priority", Field: 6, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Enum: []int64{int64(1), int64(2), int64(3)}, Allowed: []any{json.Number("1"), json.Number("2"), json.Number("3")}}},
-	{Key: "weight", Field: 7, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, ExclusiveMin: true, Max: 10.0, HasMax: true, ExclusiveMax: true}, MultipleOf: "0.5"}},
-	{Key: "ratio", Field: 8, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: -1.5, HasMin: true, Max: 1.5, HasMax: true}}},
-	{Key: "private", Field: 9, Kind: runtime.KindBool, Seen: 1 << 5, Default: "false"},
-	{Key: "confirmed", Field: 10, Kind: runtime.KindBool, Type: "boolean", Const: []any{true}},
-	{Key: "organizer_email", Field: 11, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}},
-	{Key: "location", Field: 12, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"building", "floor", "room"}, Required: []string{"room"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "room", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
-		{Key: "floor", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}, Seen: 1 << 1, Default: "1"},
-		{Key: "building", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 10}, Nullable: true, Seen: 1 << 2, Default: "\"HQ\""}}}, Defaults: true},
-	{Key: "attendees", Field: 13, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 5}, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"name", "optional", "role"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
-		{Key: "optional", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "false"},
-		{Key: "role", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"host", "guest"}, Allowed: []any{"host", "guest"}}}}}}, Seen: 1 << 2},
-	{Key: "tags", Field: 14, Kind: runtime.KindList, Unique: true, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 4}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: 12}}},
-	{Key: "slots", Field: 15, Kind: runtime.KindList, Unique: true, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}}},
-	{Key: "matrix", Field: 16, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: -1}, Item: &runtime.FieldDesc{Kind: runtime.KindFloat}}},
-	{Key: "labels", Field: 17, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 100.0, HasMax: true}}}},
-	{Key: "extra", Field: 18, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindAny}},
-	{Key: "note", Field: 19, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: 2, MaxLength: -1}, Nullable: true},
-	{Key: "reminder", Field: 20, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}, Nullable: true},
-	{Key: "ends_at", Field: 21, Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date-time"}, Nullable: true},
-	{Key: "color", Field: 22, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "", MinLength: -1, MaxLength: -1, Enum: []string{"red", "green"}, Allowed: []any{"red", "green"}}},
-	{Key: "recurrence", Field: 23, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"every", "skip", "unit"}}, Fields: []runtime.FieldDesc{
-		{Key: "every", Kind: runtime.KindInt},
-		{Key: "unit", Field: 1, Kind: runtime.KindString},
-		{Key: "skip", Field: 2, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindInt}}}}, Defaults: true, Seen: 1 << 6, Default: "{\"Unit\":\"day\",\"every\":1,\"skip\":[2,10],\"unit\":\"week\"}"},
-	{Key: "metadata", Field: 24, Kind: runtime.KindAny}}}
-
 // createEventTool binds the implementation of CreateEvent in impls to the runtime; ok is false when impls has none.
 func createEventTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 	impl := impls.CreateEvent
@@ -212,3 +175,49 @@ func createEventTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 		Validator: v,
 	}, true, nil
 }
+
+// createEventArgsDesc describes create_event's arguments and their schema.
+var createEventArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"attendees", "channel", "color", "confirmed", "duration_minutes", "ends_at", "extra", "kind", "labels", "location", "matrix", "metadata", "note", "organizer_email", "priority", "private", "ratio", "recurrence", "reminder", "slots", "starts_at", "tags", "title", "version", "weight"}, Required: []string{"title", "starts_at", "attendees"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "title", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 3, MaxLength: 40, PatternSource: "^[A-Z]"}, Seen: 1 << 0},
+	{Key: "kind", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"meeting", "call", "focus time"}, Allowed: []any{"meeting", "call", "focus time"}}, Seen: 1 << 3, Default: "\"meeting\""},
+	{Key: "version", Field: 2, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "", Enum: []int64{int64(2)}, Allowed: []any{json.Number("2")}}},
+	{Key: "channel", Field: 3, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"calendar"}, Allowed: []any{"calendar"}}},
+	{Key: "starts_at", Field: 4, Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "date-time"}, Seen: 1 << 1},
+	{Key: "duration_minutes", Field: 5, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 5.0, HasMin: true, Max: 480.0, HasMax: true}, MultipleOf: "5"}, Seen: 1 << 4, Default: "30"},
+	{Key: "priority", Field: 6, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Enum: []int64{int64(1), int64(2), int64(3)}, Allowed: []any{json.Number("1"), json.Number("2"), json.Number("3")}}},
+	{Key: "weight", Field: 7, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, ExclusiveMin: true, Max: 10.0, HasMax: true, ExclusiveMax: true}, MultipleOf: "0.5"}},
+	{Key: "ratio", Field: 8, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: -1.5, HasMin: true, Max: 1.5, HasMax: true}}},
+	{Key: "private", Field: 9, Kind: runtime.KindBool, Seen: 1 << 5, Default: "false"},
+	{Key: "confirmed", Field: 10, Kind: runtime.KindBool, Type: "boolean", Const: []any{true}},
+	{Key: "organizer_email", Field: 11, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "email"}},
+	{Key: "location", Field: 12, Kind: runtime.KindStruct, Struct: &createEventArgsLocationDesc, Defaults: true},
+	{Key: "attendees", Field: 13, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 5}, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &createEventArgsAttendeesItemDesc}, Seen: 1 << 2},
+	{Key: "tags", Field: 14, Kind: runtime.KindList, Unique: true, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 4}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: 12}}},
+	{Key: "slots", Field: 15, Kind: runtime.KindList, Unique: true, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}}},
+	{Key: "matrix", Field: 16, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: -1}, Item: &runtime.FieldDesc{Kind: runtime.KindFloat}}},
+	{Key: "labels", Field: 17, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 100.0, HasMax: true}}}},
+	{Key: "extra", Field: 18, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindAny}},
+	{Key: "note", Field: 19, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: 2, MaxLength: -1}, Nullable: true},
+	{Key: "reminder", Field: 20, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}, Nullable: true},
+	{Key: "ends_at", Field: 21, Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: -1, Format: "date-time"}, Nullable: true},
+	{Key: "color", Field: 22, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "", MinLength: -1, MaxLength: -1, Enum: []string{"red", "green"}, Allowed: []any{"red", "green"}}},
+	{Key: "recurrence", Field: 23, Kind: runtime.KindStruct, Struct: &createEventArgsRecurrenceDesc, Defaults: true, Seen: 1 << 6, Default: "{\"Unit\":\"day\",\"every\":1,\"skip\":[2,10],\"unit\":\"week\"}"},
+	{Key: "metadata", Field: 24, Kind: runtime.KindAny}}}
+
+// createEventArgsLocationDesc describes the CreateEventArgsLocation objects of create_event's arguments.
+var createEventArgsLocationDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"building", "floor", "room"}, Required: []string{"room"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "room", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+	{Key: "floor", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}, Seen: 1 << 1, Default: "1"},
+	{Key: "building", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "null or string", MinLength: -1, MaxLength: 10}, Nullable: true, Seen: 1 << 2, Default: "\"HQ\""}}}
+
+// createEventArgsAttendeesItemDesc describes the CreateEventArgsAttendeesItem objects of create_event's arguments.
+var createEventArgsAttendeesItemDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"name", "optional", "role"}, Required: []string{"name"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "name", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+	{Key: "optional", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "false"},
+	{Key: "role", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"host", "guest"}, Allowed: []any{"host", "guest"}}}}}
+
+// createEventArgsRecurrenceDesc describes the CreateEventArgsRecurrence objects of create_event's arguments.
+var createEventArgsRecurrenceDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"every", "skip", "unit"}}, Fields: []runtime.FieldDesc{
+	{Key: "every", Kind: runtime.KindInt},
+	{Key: "unit", Field: 1, Kind: runtime.KindString},
+	{Key: "skip", Field: 2, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindInt}}}}

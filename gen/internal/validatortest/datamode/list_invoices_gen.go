@@ -101,21 +101,6 @@ func listInvoicesValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*ListInvoicesArgs)(nil), &listInvoicesArgsDesc)
 }
 
-// listInvoicesArgsDesc describes list_invoices's arguments and their schema.
-var listInvoicesArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"account_id", "filter", "include_archived", "label_0", "max_results", "sort_order", "status", "tags"}, Required: []string{"account_id", "status"}, Reject: true}, Fields: []runtime.FieldDesc{
-	{Key: "account_id", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, PatternSource: "^acc_[0-9]+$"}, Seen: 1 << 0},
-	{Key: "status", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"open", "closed", "pending"}, Allowed: []any{"open", "closed", "pending"}}, Seen: 1 << 1},
-	{Key: "max_results", Field: 2, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 100.0, HasMax: true}}, Seen: 1 << 2, Default: "20"},
-	{Key: "sort_order", Field: 3, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"newest", "oldest"}, Allowed: []any{"newest", "oldest"}}, Seen: 1 << 3, Default: "\"newest\""},
-	{Key: "include_archived", Field: 4, Kind: runtime.KindBool, Seen: 1 << 4, Default: "false"},
-	{Key: "label_0", Field: 5, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 64}},
-	{Key: "filter", Field: 6, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"amount_range", "created_after"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "created_after", Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "date-time"}},
-		{Key: "amount_range", Field: 1, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"max", "min"}, Reject: true}, Fields: []runtime.FieldDesc{
-			{Key: "min", Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}},
-			{Key: "max", Field: 1, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}}}}, Defaults: true}}}, Defaults: true},
-	{Key: "tags", Field: 7, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 10}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 32}}}}}
-
 // listInvoicesTool binds the implementation of ListInvoices in impls to the runtime; ok is false when impls has none.
 func listInvoicesTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 	impl := impls.ListInvoices
@@ -133,3 +118,24 @@ func listInvoicesTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 		Validator: v,
 	}, true, nil
 }
+
+// listInvoicesArgsDesc describes list_invoices's arguments and their schema.
+var listInvoicesArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"account_id", "filter", "include_archived", "label_0", "max_results", "sort_order", "status", "tags"}, Required: []string{"account_id", "status"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "account_id", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, PatternSource: "^acc_[0-9]+$"}, Seen: 1 << 0},
+	{Key: "status", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"open", "closed", "pending"}, Allowed: []any{"open", "closed", "pending"}}, Seen: 1 << 1},
+	{Key: "max_results", Field: 2, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 100.0, HasMax: true}}, Seen: 1 << 2, Default: "20"},
+	{Key: "sort_order", Field: 3, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"newest", "oldest"}, Allowed: []any{"newest", "oldest"}}, Seen: 1 << 3, Default: "\"newest\""},
+	{Key: "include_archived", Field: 4, Kind: runtime.KindBool, Seen: 1 << 4, Default: "false"},
+	{Key: "label_0", Field: 5, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 64}},
+	{Key: "filter", Field: 6, Kind: runtime.KindStruct, Struct: &listInvoicesArgsFilterDesc, Defaults: true},
+	{Key: "tags", Field: 7, Kind: runtime.KindList, Array: &runtime.ArraySchema{Type: "array", MinItems: -1, MaxItems: 10}, Item: &runtime.FieldDesc{Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 32}}}}}
+
+// listInvoicesArgsFilterDesc describes the ListInvoicesArgsFilter objects of list_invoices's arguments.
+var listInvoicesArgsFilterDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"amount_range", "created_after"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "created_after", Kind: runtime.KindTime, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "date-time"}},
+	{Key: "amount_range", Field: 1, Kind: runtime.KindStruct, Struct: &listInvoicesArgsFilterAmountRangeDesc, Defaults: true}}}
+
+// listInvoicesArgsFilterAmountRangeDesc describes the ListInvoicesArgsFilterAmountRange objects of list_invoices's arguments.
+var listInvoicesArgsFilterAmountRangeDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"max", "min"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "min", Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}},
+	{Key: "max", Field: 1, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}}}}

@@ -62,11 +62,6 @@ func logNoteValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*LogNoteArgs)(nil), &logNoteArgsDesc)
 }
 
-// logNoteArgsDesc describes log_note's arguments and their schema.
-var logNoteArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"level", "text"}, Required: []string{"text"}}, Fields: []runtime.FieldDesc{
-	{Key: "text", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 100}, Seen: 1 << 0},
-	{Key: "level", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"info", "warn"}, Allowed: []any{"info", "warn"}}, Seen: 1 << 1, Default: "\"info\""}}}
-
 // logNoteTool binds the implementation of LogNote in impls to the runtime; ok is false when impls has none.
 func logNoteTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 	impl := impls.LogNote
@@ -84,3 +79,8 @@ func logNoteTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 		Validator: v,
 	}, true, nil
 }
+
+// logNoteArgsDesc describes log_note's arguments and their schema.
+var logNoteArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"level", "text"}, Required: []string{"text"}}, Fields: []runtime.FieldDesc{
+	{Key: "text", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: 100}, Seen: 1 << 0},
+	{Key: "level", Field: 1, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"info", "warn"}, Allowed: []any{"info", "warn"}}, Seen: 1 << 1, Default: "\"info\""}}}

@@ -55,12 +55,6 @@ func pingHostValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*PingHostArgs)(nil), &pingHostArgsDesc)
 }
 
-// pingHostArgsDesc describes ping_host's arguments and their schema.
-var pingHostArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"count", "host", "ipv6"}, Reject: true}, Fields: []runtime.FieldDesc{
-	{Key: "host", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "hostname"}},
-	{Key: "count", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 10.0, HasMax: true}}, Seen: 1 << 0, Default: "3"},
-	{Key: "ipv6", Field: 2, Kind: runtime.KindBool}}}
-
 // pingHostTool binds the implementation of PingHost in impls to the runtime; ok is false when impls has none.
 func pingHostTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 	impl := impls.PingHost
@@ -78,3 +72,9 @@ func pingHostTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 		Validator: v,
 	}, true, nil
 }
+
+// pingHostArgsDesc describes ping_host's arguments and their schema.
+var pingHostArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"count", "host", "ipv6"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "host", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "hostname"}},
+	{Key: "count", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 10.0, HasMax: true}}, Seen: 1 << 0, Default: "3"},
+	{Key: "ipv6", Field: 2, Kind: runtime.KindBool}}}

@@ -79,12 +79,6 @@ func searchNotesValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*SearchNotesArgs)(nil), &searchNotesArgsDesc)
 }
 
-// searchNotesArgsDesc describes search_notes's arguments and their schema.
-var searchNotesArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"max_results", "query", "sort"}, Required: []string{"query"}, Reject: true}, Fields: []runtime.FieldDesc{
-	{Key: "query", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 2, MaxLength: 200}, Seen: 1 << 0},
-	{Key: "max_results", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 20.0, HasMax: true}}, Seen: 1 << 1, Default: "5"},
-	{Key: "sort", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"relevance", "date"}, Allowed: []any{"relevance", "date"}}, Seen: 1 << 2, Default: "\"relevance\""}}}
-
 // searchNotesTool binds the implementation of SearchNotes in impls to the runtime; ok is false when impls has none.
 func searchNotesTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 	impl := impls.SearchNotes
@@ -102,3 +96,9 @@ func searchNotesTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 		Validator: v,
 	}, true, nil
 }
+
+// searchNotesArgsDesc describes search_notes's arguments and their schema.
+var searchNotesArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"max_results", "query", "sort"}, Required: []string{"query"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "query", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 2, MaxLength: 200}, Seen: 1 << 0},
+	{Key: "max_results", Field: 1, Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 20.0, HasMax: true}}, Seen: 1 << 1, Default: "5"},
+	{Key: "sort", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"relevance", "date"}, Allowed: []any{"relevance", "date"}}, Seen: 1 << 2, Default: "\"relevance\""}}}

@@ -109,26 +109,6 @@ func updateSettingsValidator(*runtime.Meta) (runtime.Validator, error) {
 	return runtime.DataPassFor((*UpdateSettingsArgs)(nil), &updateSettingsArgsDesc)
 }
 
-// updateSettingsArgsDesc describes update_settings's arguments and their schema.
-var updateSettingsArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"display", "homepage", "limits", "quiet_hours", "shortcuts", "site_id", "theme", "user_id", "volume"}, Required: []string{"user_id"}}, Fields: []runtime.FieldDesc{
-	{Key: "user_id", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}, Seen: 1 << 0},
-	{Key: "volume", Field: 1, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}},
-	{Key: "theme", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"light", "dark"}, Allowed: []any{"light", "dark"}}, Seen: 1 << 1, Default: "\"light\""},
-	{Key: "display", Field: 3, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"dense", "font_size", "zoom"}}, Fields: []runtime.FieldDesc{
-		{Key: "font_size", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 8.0, HasMin: true, Max: 72.0, HasMax: true}}, Seen: 1 << 0, Default: "14"},
-		{Key: "dense", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "true"},
-		{Key: "zoom", Field: 2, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"level"}, Reject: true}, Fields: []runtime.FieldDesc{
-			{Key: "level", Kind: runtime.KindFloat, Seen: 1 << 0, Default: "1"}}}, Defaults: true}}}, Defaults: true},
-	{Key: "shortcuts", Field: 4, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"global", "keys"}, Required: []string{"keys"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "keys", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
-		{Key: "global", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "false"}}}}},
-	{Key: "quiet_hours", Field: 5, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 23.0, HasMax: true}}}, Seen: 1 << 2, Default: "[22,7]"},
-	{Key: "limits", Field: 6, Kind: runtime.KindStruct, Struct: &runtime.StructDesc{Object: runtime.Object{Names: []string{"daily", "weekly"}, Reject: true}, Fields: []runtime.FieldDesc{
-		{Key: "daily", Kind: runtime.KindInt},
-		{Key: "weekly", Field: 1, Kind: runtime.KindInt, Seen: 1 << 0, Default: "50"}}}, Defaults: true, Seen: 1 << 3, Default: "{\"daily\":10}"},
-	{Key: "homepage", Field: 7, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uri"}},
-	{Key: "site_id", Field: 8, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uuid"}}}}
-
 // updateSettingsTool binds the implementation of UpdateSettings in impls to the runtime; ok is false when impls has none.
 func updateSettingsTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 	impl := impls.UpdateSettings
@@ -146,3 +126,35 @@ func updateSettingsTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
 		Validator: v,
 	}, true, nil
 }
+
+// updateSettingsArgsDesc describes update_settings's arguments and their schema.
+var updateSettingsArgsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"display", "homepage", "limits", "quiet_hours", "shortcuts", "site_id", "theme", "user_id", "volume"}, Required: []string{"user_id"}}, Fields: []runtime.FieldDesc{
+	{Key: "user_id", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true}}, Seen: 1 << 0},
+	{Key: "volume", Field: 1, Kind: runtime.KindFloat, Number: &runtime.NumberSchema{Type: "number", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true}}},
+	{Key: "theme", Field: 2, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"light", "dark"}, Allowed: []any{"light", "dark"}}, Seen: 1 << 1, Default: "\"light\""},
+	{Key: "display", Field: 3, Kind: runtime.KindStruct, Struct: &updateSettingsArgsDisplayDesc, Defaults: true},
+	{Key: "shortcuts", Field: 4, Kind: runtime.KindMap, Item: &runtime.FieldDesc{Kind: runtime.KindStruct, Struct: &updateSettingsArgsShortcutsValueDesc}},
+	{Key: "quiet_hours", Field: 5, Kind: runtime.KindList, Item: &runtime.FieldDesc{Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 23.0, HasMax: true}}}, Seen: 1 << 2, Default: "[22,7]"},
+	{Key: "limits", Field: 6, Kind: runtime.KindStruct, Struct: &updateSettingsArgsLimitsDesc, Defaults: true, Seen: 1 << 3, Default: "{\"daily\":10}"},
+	{Key: "homepage", Field: 7, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uri"}},
+	{Key: "site_id", Field: 8, Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Format: "uuid"}}}}
+
+// updateSettingsArgsDisplayDesc describes the UpdateSettingsArgsDisplay objects of update_settings's arguments.
+var updateSettingsArgsDisplayDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"dense", "font_size", "zoom"}}, Fields: []runtime.FieldDesc{
+	{Key: "font_size", Kind: runtime.KindInt, Number: &runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 8.0, HasMin: true, Max: 72.0, HasMax: true}}, Seen: 1 << 0, Default: "14"},
+	{Key: "dense", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "true"},
+	{Key: "zoom", Field: 2, Kind: runtime.KindStruct, Struct: &updateSettingsArgsDisplayZoomDesc, Defaults: true}}}
+
+// updateSettingsArgsDisplayZoomDesc describes the UpdateSettingsArgsDisplayZoom objects of update_settings's arguments.
+var updateSettingsArgsDisplayZoomDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"level"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "level", Kind: runtime.KindFloat, Seen: 1 << 0, Default: "1"}}}
+
+// updateSettingsArgsShortcutsValueDesc describes the UpdateSettingsArgsShortcutsValue objects of update_settings's arguments.
+var updateSettingsArgsShortcutsValueDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"global", "keys"}, Required: []string{"keys"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "keys", Kind: runtime.KindString, String: &runtime.StringSchema{Type: "string", MinLength: 1, MaxLength: -1}, Seen: 1 << 0},
+	{Key: "global", Field: 1, Kind: runtime.KindBool, Seen: 1 << 1, Default: "false"}}}
+
+// updateSettingsArgsLimitsDesc describes the UpdateSettingsArgsLimits objects of update_settings's arguments.
+var updateSettingsArgsLimitsDesc = runtime.StructDesc{Object: runtime.Object{Names: []string{"daily", "weekly"}, Reject: true}, Fields: []runtime.FieldDesc{
+	{Key: "daily", Kind: runtime.KindInt},
+	{Key: "weekly", Field: 1, Kind: runtime.KindInt, Seen: 1 << 0, Default: "50"}}}
