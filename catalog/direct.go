@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -329,12 +330,10 @@ func directBool(n *Node) (bool, bool) {
 
 func directEnum(n *Node, values []string) (string, bool) {
 	s, ok := directString(n)
-	for _, v := range values {
-		if ok && s == v {
-			return s, true
-		}
+	if !ok || !slices.Contains(values, s) {
+		return "", false
 	}
-	return "", false
+	return s, true
 }
 
 // directInt reads an integer in [lo, hi] written as one: CUE takes a
@@ -413,24 +412,29 @@ func directErrors(n *Node) ([]ErrorHint, bool) {
 	return out, true
 }
 
-func directCode(s string) bool {
-	for _, c := range directErrorCodes {
-		if s == c {
-			return true
-		}
-	}
-	return false
-}
+func directCode(s string) bool { return slices.Contains(directErrorCodes, s) }
 
-func directExamples(n *Node) ([]Example, bool) {
+// directObjects decodes each item of the array n, an object, with item.
+func directObjects[T any](n *Node, item func(*Node) (T, bool)) ([]T, bool) {
 	if n.Kind != Array {
 		return nil, false
 	}
-	var out []Example
+	var out []T
 	for _, it := range n.Items {
 		if it.Kind != Object {
 			return nil, false
 		}
+		v, ok := item(it)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+func directExamples(n *Node) ([]Example, bool) {
+	return directObjects(n, func(it *Node) (Example, bool) {
 		ex := Example{Pos: it.Pos}
 		for _, f := range it.Fields {
 			ok := true
@@ -448,15 +452,14 @@ func directExamples(n *Node) ([]Example, bool) {
 				ok = false
 			}
 			if !ok {
-				return nil, false
+				return ex, false
 			}
 		}
 		if ex.Args == nil {
 			ex.Args = &Node{Kind: Object, Pos: ex.Pos}
 		}
-		out = append(out, ex)
-	}
-	return out, true
+		return ex, true
+	})
 }
 
 // directJSON reports whether CUE takes every string, key and number of
@@ -484,33 +487,22 @@ func directJSON(n *Node) bool {
 }
 
 func directSuppressions(n *Node) ([]Suppression, bool) {
-	if n.Kind != Array {
-		return nil, false
-	}
-	var out []Suppression
-	for _, it := range n.Items {
-		if it.Kind != Object {
-			return nil, false
-		}
+	return directObjects(n, func(it *Node) (Suppression, bool) {
 		s := Suppression{Pos: it.Pos}
 		var rule, reason bool
 		for _, f := range it.Fields {
 			str, ok := directString(f.Value)
 			switch {
 			case !ok:
-				return nil, false
+				return s, false
 			case f.Key == "rule" && directRule.MatchString(str):
 				s.Rule, rule = str, true
 			case f.Key == "reason" && directNonBlank.MatchString(str):
 				s.Reason, reason = str, true
 			default:
-				return nil, false
+				return s, false
 			}
 		}
-		if !rule || !reason {
-			return nil, false
-		}
-		out = append(out, s)
-	}
-	return out, true
+		return s, rule && reason
+	})
 }
