@@ -402,15 +402,10 @@ func (g *vgen) pkgVar(base string, value jen.Code) string {
 }
 
 // objectFields are the fields of the runtime.Object of a struct type, as
-// objectVar and the data-mode descriptors write them.
+// objectVar writes them (objectFieldsText is the data-mode descriptors').
 func objectFields(t *goType, required []string, reject bool) keyed {
-	names := make([]string, 0, len(t.Fields))
-	for _, fd := range t.Fields {
-		names = append(names, fd.JSON)
-	}
-	slices.Sort(names)
 	var d keyed
-	d.add("Names", jen.Index().String().Values(lits(names)...))
+	d.add("Names", jen.Index().String().Values(lits(objectNames(t))...))
 	if len(required) > 0 {
 		d.add("Required", jen.Index().String().Values(lits(required)...))
 	}
@@ -418,6 +413,17 @@ func objectFields(t *goType, required []string, reject bool) keyed {
 		d.add("Reject", jen.True())
 	}
 	return d
+}
+
+// objectNames are the property names of a struct type, sorted: a
+// runtime.Object's Names.
+func objectNames(t *goType) []string {
+	names := make([]string, 0, len(t.Fields))
+	for _, fd := range t.Fields {
+		names = append(names, fd.JSON)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // objectVar declares the runtime.Object of a struct type: its sorted

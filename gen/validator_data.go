@@ -293,13 +293,8 @@ func dlits[T any](vs []T) []string {
 // objectFieldsText are the elements of a runtime.Object, as objectFields
 // makes them for the scan functions.
 func objectFieldsText(t *goType, required []string, reject bool) dkeyed {
-	names := make([]string, 0, len(t.Fields))
-	for _, fd := range t.Fields {
-		names = append(names, fd.JSON)
-	}
-	slices.Sort(names)
 	var d dkeyed
-	d.add("Names", dvalues("[]string", dlits(names)))
+	d.add("Names", dvalues("[]string", dlits(objectNames(t))))
 	if len(required) > 0 {
 		d.add("Required", dvalues("[]string", dlits(required)))
 	}
