@@ -159,7 +159,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadJSON -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadCUE -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzLoadInParts -fuzztime $(FUZZTIME) ./catalog/
-	$(GO) test -run '^$$' -fuzz FuzzDirect -fuzztime $(FUZZTIME) ./catalog/
+	$(GO) test -run '^$$' -fuzz '^FuzzDirect$$' -fuzztime $(FUZZTIME) ./catalog/
+	$(GO) test -run '^$$' -fuzz FuzzDirectTwoFiles -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzSplitYAML -fuzztime $(FUZZTIME) ./catalog/
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./catalog/lint/
 	$(GO) test -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) ./catalog/importer/

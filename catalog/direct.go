@@ -73,7 +73,9 @@ func (l *loader) direct(files []File) (c *Catalog, ok bool) {
 		c.Files = append(c.Files, f.Name)
 	}
 	seen := map[string]bool{}
+	metaFiles := 0
 	for _, root := range l.trees {
+		metas := len(c.Metadata)
 		for _, f := range root.Fields {
 			if f.Key == "tools" {
 				if f.Value.Kind != Object {
@@ -86,6 +88,12 @@ func (l *loader) direct(files []File) (c *Catalog, ok bool) {
 			}
 			seen[f.Key] = true
 		}
+		if len(c.Metadata) > metas {
+			metaFiles++
+		}
+	}
+	if metaFiles > 1 {
+		return nil, false // CUE orders metadata of several files its own way
 	}
 	if len(l.toolIndex) > 0 {
 		c.Tools = make([]*Tool, 0, len(l.toolIndex))

@@ -137,9 +137,10 @@ func TestDirectMatchesCUE(t *testing.T) {
 		{"JSON", []catalog.File{{Name: "c.json", Data: []byte(`{"package": "p", "n": 1E3, "m": -0, "tools": {"get_a": {"description": "d", "examples": [{"args": {"x": 1.50, "y": -0, "z": 1e-7}}], "errors": {"internal": {"retry_allowed": true}}}}}`)}}},
 		{"synthetic", []catalog.File{{Name: "synthetic.yaml", Data: catalogtest.YAML(60)}}},
 		{"a tool in two files", []catalog.File{{Name: "a.yaml", Data: []byte("tools: {get_a: {description: d}}\n")}, {Name: "b.yaml", Data: []byte("tools: {get_a: {owner: o}}\n")}}},
+		{"metadata in two files", []catalog.File{{Name: "a.yaml", Data: []byte("zeta: 1\nk: 2\ntools: {get_b: {description: d}}\n")}, {Name: "b.yaml", Data: []byte("alpha: x\ntools: {get_a: {description: d}}\n")}}},
 	} {
 		direct := sameBothWays(t, tc.name, tc.files...)
-		if want := tc.name != "a tool in two files"; direct != want {
+		if want := !strings.HasSuffix(tc.name, "in two files"); direct != want {
 			t.Errorf("%s: decoded directly: %v, want %v", tc.name, direct, want)
 		}
 	}
@@ -366,5 +367,17 @@ func FuzzDirect(f *testing.F) {
 			name = "f.json"
 		}
 		sameBothWays(t, "input", catalog.File{Name: name, Data: data})
+	})
+}
+
+// FuzzDirectTwoFiles does so for a catalog of two YAML files, where CUE
+// unifies what both write.
+func FuzzDirectTwoFiles(f *testing.F) {
+	f.Add([]byte(richTop), []byte(richTools))
+	f.Add([]byte("zeta: 1\ntools: {get_b: {description: d}}\n"), []byte("alpha: x\ntools: {get_a: {description: d}}\n"))
+	f.Add([]byte("services: {db: {}}\n"), []byte("services: {mail: {}}\ntools: [{name: get_a, description: d}]\n"))
+	f.Add([]byte("tools: {get_a: {description: d}}\n"), []byte("tools: {get_a: {owner: o}}\n"))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		sameBothWays(t, "input", catalog.File{Name: "a.yaml", Data: a}, catalog.File{Name: "b.yaml", Data: b})
 	})
 }
