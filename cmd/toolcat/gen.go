@@ -449,18 +449,24 @@ func writeAtomic(name string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
+	if err := fill(tmp, data); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+// fill writes data to the new file f, makes it readable by all whatever
+// the umask (0644, as gofmt'd sources are), and closes it.
+func fill(f *os.File, data []byte) error {
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func isGenerated(src []byte) bool {

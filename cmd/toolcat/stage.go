@@ -134,16 +134,7 @@ func writeNew(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	// As writeAtomic: whatever the umask.
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return fill(f, data)
 }
 
 // finish waits for what is queued to be staged; nothing is staged after.
