@@ -29,9 +29,8 @@ var (
 
 	topFields = []string{"package", "title", "services", "tools", "suppress", "idempotency_key"}
 
-	directRisks          = []string{"low", "medium", "high"}
+	directRisks          = []Risk{RiskLow, RiskMedium, RiskHigh}
 	directExposures      = []string{"core", "hidden"}
-	directAutonomies     = []string{"read_only", "supervised", "full"}
 	directAdditionalArgs = []string{"reject", "strip", "allow"}
 	directIdemKeys       = []string{IdempotencyKeyHost, IdempotencyKeyArgument}
 	directErrorCodes     = []string{"invalid_args", "not_found", "permission_denied",
@@ -225,9 +224,7 @@ func (l *loader) directTool(tf *Field) (*Tool, bool) {
 		case "capability_required":
 			t.CapabilityRequired, ok = directString(fv)
 		case "risk":
-			var s string
-			s, ok = directEnum(fv, directRisks)
-			t.Risk = Risk(s)
+			t.Risk, ok = directEnum(fv, directRisks)
 		case "has_side_effects":
 			t.HasSideEffects, ok = directBool(fv)
 		case "idempotent":
@@ -246,9 +243,7 @@ func (l *loader) directTool(tf *Field) (*Tool, bool) {
 		case "exposure":
 			t.Exposure, ok = directEnum(fv, directExposures)
 		case "autonomy":
-			var s string
-			s, ok = directEnum(fv, directAutonomies)
-			t.Autonomy = Autonomy(s)
+			t.Autonomy, ok = directEnum(fv, Autonomies)
 			autonomy = true
 		case "additional_args":
 			t.AdditionalArgs, ok = directEnum(fv, directAdditionalArgs)
@@ -336,12 +331,12 @@ func directBool(n *Node) (bool, bool) {
 	return n.Bool, n.Kind == Bool
 }
 
-func directEnum(n *Node, values []string) (string, bool) {
+func directEnum[S ~string](n *Node, values []S) (S, bool) {
 	s, ok := directString(n)
-	if !ok || !slices.Contains(values, s) {
+	if !ok || !slices.Contains(values, S(s)) {
 		return "", false
 	}
-	return s, true
+	return S(s), true
 }
 
 // directInt reads an integer in [lo, hi] written as one: CUE takes a

@@ -31,9 +31,9 @@ func TestDirectSetsMatchFormat(t *testing.T) {
 		return out
 	}
 	for def, set := range map[string][]string{
-		"#Risk":           directRisks,
+		"#Risk":           strs(directRisks),
 		"#Exposure":       directExposures,
-		"#Autonomy":       directAutonomies,
+		"#Autonomy":       strs(Autonomies),
 		"#AdditionalArgs": directAdditionalArgs,
 		"#IdempotencyKey": directIdemKeys,
 		"#ErrorCode":      directErrorCodes,
@@ -54,4 +54,12 @@ func TestDirectSetsMatchFormat(t *testing.T) {
 	if len(toolFields) > 0 {
 		t.Errorf("the direct decoder does not know the #Tool fields %q", toolFields)
 	}
+}
+
+func strs[S ~string](vs []S) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
 }
