@@ -44,6 +44,8 @@ type selfSets struct {
 	pool       []Doc
 	tune, held []struct{ query, want string }
 	corpus     []Doc
+	syn        []Doc
+	built      map[string]*Index // by set: indexes are immutable, so variants share them
 }
 
 func loadSelfSets(b testing.TB) selfSets {
@@ -66,22 +68,37 @@ func loadSelfSets(b testing.TB) selfSets {
 // figures measures a variant on the tuning half, the dev set (without and
 // with example requests), the corpus when loaded, and, when asked, the
 // synthetic set and the held-out half (figures only, never its misses).
-func (s selfSets) figures(v selfVariant, held, synthetic bool) selfFigures {
+func (s *selfSets) figures(v selfVariant, held, synthetic bool) selfFigures {
 	var f selfFigures
-	mk := func(docs []Doc) searcher { return v.make(New(docs), docs) }
-	f.tune = measure(mk(s.pool), s.tune)
+	if s.built == nil {
+		s.built = map[string]*Index{}
+	}
+	mk := func(key string, docs func() []Doc) searcher {
+		ix, ok := s.built[key]
+		d := docs()
+		if !ok {
+			ix = New(d)
+			s.built[key] = ix
+		}
+		return v.make(ix, d)
+	}
+	pool := mk("pool", func() []Doc { return s.pool })
+	f.tune = measure(pool, s.tune)
 	if held {
-		f.held = measure(mk(s.pool), s.held)
+		f.held = measure(pool, s.held)
 		f.hasHeld = true
 	}
-	f.dev = counts(measure(mk(devDocs(false)), devRequests))
-	f.devQ = counts(measure(mk(devDocs(true)), devRequests))
+	f.dev = counts(measure(mk("dev", func() []Doc { return devDocs(false) }), devRequests))
+	f.devQ = counts(measure(mk("devq", func() []Doc { return devDocs(true) }), devRequests))
 	if s.corpus != nil {
-		f.cor = counts(measure(mk(s.corpus), corpusRequests))
+		f.cor = counts(measure(mk("corpus", func() []Doc { return s.corpus }), corpusRequests))
 		f.hasCor = true
 	}
 	if synthetic {
-		f.syn = counts(measure(mk(syntheticDocs(5000)), devRequests))
+		if s.syn == nil {
+			s.syn = syntheticDocs(5000)
+		}
+		f.syn = counts(measure(mk("syn", func() []Doc { return s.syn }), devRequests))
 	}
 	return f
 }
@@ -96,14 +113,15 @@ func (s selfSets) figures(v selfVariant, held, synthetic bool) selfFigures {
 //	TOOLCAT_DISCOVERY_POOL=dir SELFSTATS=assoc go test -run '^$' -bench BenchmarkSelfStats -benchtime 1x -v ./runtime/discovery/
 func BenchmarkSelfStats(b *testing.B) {
 	s := loadSelfSets(b)
+	sp := &s
 	want := os.Getenv("SELFSTATS")
 	held := os.Getenv("SELFSTATS_HELD") == "1"
 	syn := os.Getenv("SELFSTATS_SYN") == "1"
 	for _, v := range selfVariants() {
-		if want != "" && !strings.HasPrefix(v.name, want) && v.name != "base" {
+		if want != "" && !strings.HasPrefix(v.name, want+" ") && v.name != "base" {
 			continue
 		}
-		f := s.figures(v, held, syn)
+		f := sp.figures(v, held, syn)
 		b.Logf("%-40s %s", v.name, f)
 		if os.Getenv("SELFSTATS_MISSES") == "1" {
 			slices.Sort(f.tune.misses)
@@ -119,5 +137,72 @@ func selfVariants() []selfVariant {
 		{"base", func(ix *Index, _ []Doc) searcher { return ix }},
 		{"copy", func(ix *Index, _ []Doc) searcher { return &expIndex{ix: ix} }},
 	}
+	short := []field{fieldName, fieldSummary, fieldUseWhen}
+	all := []field{fieldName, fieldSummary, fieldBody, fieldUseWhen, fieldArgName, fieldArgText, fieldEnum, fieldQueries, fieldCategory}
+	for _, fs := range []struct {
+		name string
+		f    []field
+	}{{"short", short}, {"all", all}} {
+		for _, m := range []string{"ppmi", "dice", "cond"} {
+			for _, mc := range []int{2, 3} {
+				for _, top := range []int{2, 3, 5} {
+					for _, w := range []float32{0.05, 0.1, 0.2, 0.3} {
+						for _, coord := range []bool{false, true} {
+							vs = append(vs, assocVariant(fmt.Sprintf("assoc %s %s min%d top%d w%.2f coord=%v", fs.name, m, mc, top, w, coord),
+								assocOpts{fields: fs.f, measure: m, minCount: mc, top: top, weight: w, coord: coord, maxDF: 0.05}))
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, m := range []string{"cond", "dice"} {
+		for _, top := range []int{2, 3, 4} {
+			for _, w := range []float32{0.02, 0.05} {
+				for _, maxDF := range []float64{0.02, 0.05, 0.1} {
+					vs = append(vs, assocVariant(fmt.Sprintf("fine %s top%d w%.2f maxdf%.2f", m, top, w, maxDF),
+						assocOpts{fields: all, measure: m, minCount: 2, top: top, weight: w, coord: true, maxDF: maxDF}))
+				}
+			}
+		}
+	}
+	vs = append(vs, assocVariant("A1 all cond min2 top3 w0.05 maxdf0.05 coord",
+		assocOpts{fields: all, measure: "cond", minCount: 2, top: 3, weight: 0.05, coord: true, maxDF: 0.05}))
+	for _, r := range []int{50, 100, 200} {
+		for _, norm := range []bool{false, true} {
+			dv := map[*Index][2][][]float32{} // one decomposition per index for all settings
+			cached := func(ix *Index) ([][]float32, [][]float32) {
+				if c, ok := dv[ix]; ok {
+					return c[0], c[1]
+				}
+				d, t := latent(ix, r, 2, norm)
+				dv[ix] = [2][][]float32{d, t}
+				return d, t
+			}
+			for _, n := range []int{20, 30, 50} {
+				for _, lambda := range []float32{0.1, 0.2, 0.3, 0.5, 1} {
+					vs = append(vs, selfVariant{fmt.Sprintf("lsi r%d norm=%v n%d lambda%.1f", r, norm, n, lambda), func(ix *Index, _ []Doc) searcher {
+						d, t := cached(ix)
+						return &expIndex{ix: ix, docVec: d, termVec: t, rerankN: n, lambda: lambda}
+					}})
+				}
+				for _, all := range []int{5, 10, 20} {
+					for _, lambda := range []float32{0.3, 0.5, 1} {
+						vs = append(vs, selfVariant{fmt.Sprintf("lsiall r%d norm=%v n%d all%d rrf%.1f", r, norm, n, all, lambda), func(ix *Index, _ []Doc) searcher {
+							d, t := cached(ix)
+							return &expIndex{ix: ix, docVec: d, termVec: t, rerankN: n, lambda: lambda, rrf: true, latentAll: all}
+						}})
+					}
+				}
+				for _, lambda := range []float32{0.5, 1} {
+					vs = append(vs, selfVariant{fmt.Sprintf("lsi r%d norm=%v n%d rrf%.1f", r, norm, n, lambda), func(ix *Index, _ []Doc) searcher {
+						d, t := cached(ix)
+						return &expIndex{ix: ix, docVec: d, termVec: t, rerankN: n, lambda: lambda, rrf: true}
+					}})
+				}
+			}
+		}
+	}
+	vs = append(vs, latentVariant("B1 lsi r200 norm n20 lambda0.2", 200, 2, true, 20, 0.2, false))
 	return vs
 }

@@ -2,7 +2,9 @@ package discovery
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
+	"testing"
 )
 
 // This file holds the experiments of the fourth round's "what the tools'
@@ -33,6 +35,7 @@ type expIndex struct {
 	rerankN         int
 	lambda          float32
 	rrf             bool // fuse ranks instead: 1/(60+rank) of each
+	latentAll       int  // with rrf: the latent ranking's top latentAll of all tools join the candidates
 
 	// (c) local idf among the top localN candidates: each query term's
 	// contribution × (1 + localGamma × (1 − share of candidates having it)).
@@ -251,6 +254,34 @@ func (e *expIndex) Search(query string, k int) []Hit {
 		for _, d := range top {
 			cos[d] = cosine(q, e.docVec[d])
 		}
+		if e.latentAll > 0 {
+			all := make([]uint32, len(ix.names))
+			allCos := make([]float32, len(ix.names))
+			for d := range all {
+				all[d] = uint32(d)
+				allCos[d] = cosine(q, e.docVec[d])
+			}
+			slices.SortStableFunc(all, func(x, y uint32) int {
+				if allCos[x] > allCos[y] {
+					return -1
+				}
+				if allCos[x] < allCos[y] {
+					return 1
+				}
+				return 0
+			})
+			top = slices.Clone(top)
+			for _, d := range all[:min(e.latentAll, len(all))] {
+				if _, ok := cos[d]; !ok {
+					cos[d] = allCos[d]
+					top = append(top, d)
+					if acc[d] == nil {
+						acc[d] = &expAcc{}
+					}
+					docs = append(docs, d)
+				}
+			}
+		}
 		if e.rrf {
 			byCos := slices.Clone(top)
 			slices.SortStableFunc(byCos, func(x, y uint32) int {
@@ -264,14 +295,18 @@ func (e *expIndex) Search(query string, k int) []Hit {
 			})
 			r := map[uint32]float32{}
 			for i, d := range top {
-				r[d] += 1 / (60 + float32(i))
+				if acc[d].final > 0 {
+					r[d] += 1 / (60 + float32(i))
+				}
 			}
 			for i, d := range byCos {
 				r[d] += e.lambda / (60 + float32(i))
 			}
 			floor := float32(0)
-			if len(docs) > len(top) {
-				floor = acc[docs[len(top)]].final
+			for _, d := range docs {
+				if _, ok := cos[d]; !ok {
+					floor = max(floor, acc[d].final)
+				}
 			}
 			for _, d := range top {
 				acc[d].final = floor + 1 + r[d]
@@ -336,4 +371,347 @@ func docFieldTerms(ix *Index, docs []Doc) [][numFields][]uint32 {
 		}
 	}
 	return out
+}
+
+// assocOpts are the settings of experiment (a): term associations from
+// co-occurrence within tools, used as query expansion.
+type assocOpts struct {
+	fields   []field // the fields whose terms co-occur
+	measure  string  // "ppmi", "dice" or "cond" (P(b|a) × idf(b))
+	minCount int     // tools both terms must share
+	top      int     // associated terms per query term
+	weight   float32 // their weight, against 1 for the word
+	coord    bool    // counted in coordination
+	maxDF    float64 // a term in more than this share of tools neither expands nor is added
+}
+
+// associations computes, by term ID, the terms most associated with each.
+func associations(ix *Index, ft [][numFields][]uint32, o assocOpts) [][]expTerm {
+	n := len(ft)
+	df := make([]int32, len(ix.postings))
+	pairs := map[uint64]int32{}
+	set := []uint32{}
+	seen := map[uint32]bool{}
+	for _, d := range ft {
+		set = set[:0]
+		clear(seen)
+		for _, f := range o.fields {
+			for _, t := range d[f] {
+				if !seen[t] {
+					seen[t] = true
+					set = append(set, t)
+				}
+			}
+		}
+		for _, t := range set {
+			df[t]++
+		}
+		for i, a := range set {
+			for _, b := range set[i+1:] {
+				lo, hi := min(a, b), max(a, b)
+				pairs[uint64(lo)<<32|uint64(hi)]++
+			}
+		}
+	}
+	type cand struct {
+		id    uint32
+		score float64
+	}
+	by := make([][]cand, len(ix.postings))
+	limit := int32(o.maxDF * float64(n))
+	for k, c := range pairs {
+		if int(c) < o.minCount {
+			continue
+		}
+		a, b := uint32(k>>32), uint32(k)
+		if df[a] > limit || df[b] > limit {
+			continue
+		}
+		ca, cb, cab := float64(df[a]), float64(df[b]), float64(c)
+		score := func(x, y uint32, cx, cy float64) float64 {
+			switch o.measure {
+			case "dice":
+				return 2 * cab / (cx + cy)
+			case "cond":
+				return cab / cx * float64(ix.idf[y])
+			default:
+				return math.Log(cab * float64(n) / (cx * cy))
+			}
+		}
+		if s := score(a, b, ca, cb); s > 0 {
+			by[a] = append(by[a], cand{b, s})
+		}
+		if s := score(b, a, cb, ca); s > 0 {
+			by[b] = append(by[b], cand{a, s})
+		}
+	}
+	out := make([][]expTerm, len(ix.postings))
+	for t, cs := range by {
+		slices.SortFunc(cs, func(x, y cand) int {
+			if x.score != y.score {
+				if x.score > y.score {
+					return -1
+				}
+				return 1
+			}
+			return int(x.id) - int(y.id)
+		})
+		for _, c := range cs[:min(o.top, len(cs))] {
+			out[t] = append(out[t], expTerm{c.id, o.weight})
+		}
+	}
+	return out
+}
+
+func assocVariant(name string, o assocOpts) selfVariant {
+	return selfVariant{name, func(ix *Index, docs []Doc) searcher {
+		return &expIndex{ix: ix, expand: associations(ix, docFieldTerms(ix, docs), o), expandCoord: o.coord}
+	}}
+}
+
+// latent computes rank-r latent vectors of the index's tool × term matrix
+// (entries: the postings' BM25F scores, each tool's row scaled to length 1
+// when norm is set) by a randomized SVD with power iterations: by document
+// U×Σ, by term V, so that a query's vector is the sum of its terms' and
+// its cosine with a document's is taken in the projected term space.
+func latent(ix *Index, r, power int, norm bool) (docVec, termVec [][]float32) {
+	m, n := len(ix.names), len(ix.postings)
+	l := min(r+10, m, n)
+	if l == 0 {
+		return nil, nil
+	}
+	rowScale := make([]float64, m)
+	for d := range rowScale {
+		rowScale[d] = 1
+	}
+	if norm {
+		sq := make([]float64, m)
+		for _, ps := range ix.postings {
+			for _, p := range ps {
+				sq[p.doc&^inName] += float64(p.score) * float64(p.score)
+			}
+		}
+		for d, s := range sq {
+			if s > 0 {
+				rowScale[d] = 1 / math.Sqrt(s)
+			}
+		}
+	}
+	// A·X (X: n×l) and Aᵀ·Y (Y: m×l), with matrices as flat row-major slices.
+	mulA := func(x []float64) []float64 {
+		y := make([]float64, m*l)
+		for t, ps := range ix.postings {
+			xt := x[t*l : t*l+l]
+			for _, p := range ps {
+				d := int(p.doc &^ inName)
+				s := float64(p.score) * rowScale[d]
+				yd := y[d*l : d*l+l]
+				for j, v := range xt {
+					yd[j] += s * v
+				}
+			}
+		}
+		return y
+	}
+	mulAT := func(y []float64) []float64 {
+		x := make([]float64, n*l)
+		for t, ps := range ix.postings {
+			xt := x[t*l : t*l+l]
+			for _, p := range ps {
+				d := int(p.doc &^ inName)
+				s := float64(p.score) * rowScale[d]
+				yd := y[d*l : d*l+l]
+				for j, v := range yd {
+					xt[j] += s * v
+				}
+			}
+		}
+		return x
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	omega := make([]float64, n*l)
+	for i := range omega {
+		omega[i] = rng.NormFloat64()
+	}
+	q := orthonormalize(mulA(omega), m, l)
+	for range power {
+		z := orthonormalize(mulAT(q), n, l)
+		q = orthonormalize(mulA(z), m, l)
+	}
+	bt := mulAT(q) // n×l: Bᵀ where B = Qᵀ A
+	// B Bᵀ = btᵀ bt (l×l), eigen-decomposed.
+	c := make([]float64, l*l)
+	for t := range n {
+		row := bt[t*l : t*l+l]
+		for i, vi := range row {
+			if vi == 0 {
+				continue
+			}
+			for j := i; j < l; j++ {
+				c[i*l+j] += vi * row[j]
+			}
+		}
+	}
+	for i := range l {
+		for j := range i {
+			c[i*l+j] = c[j*l+i]
+		}
+	}
+	vals, vecs := jacobiEigen(c, l)
+	order := make([]int, l)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if vals[a] > vals[b] {
+			return -1
+		}
+		if vals[a] < vals[b] {
+			return 1
+		}
+		return 0
+	})
+	r = min(r, l)
+	docVec = make([][]float32, m)
+	for d := range m {
+		v := make([]float32, r)
+		qd := q[d*l : d*l+l]
+		for k := range r {
+			e := order[k]
+			var s float64
+			for i, x := range qd {
+				s += x * vecs[i*l+e]
+			}
+			v[k] = float32(s * math.Sqrt(max(vals[e], 0)))
+		}
+		docVec[d] = v
+	}
+	termVec = make([][]float32, n)
+	for t := range n {
+		v := make([]float32, r)
+		bt := bt[t*l : t*l+l]
+		for k := range r {
+			e := order[k]
+			sigma := math.Sqrt(max(vals[e], 0))
+			if sigma == 0 {
+				continue
+			}
+			var s float64
+			for i, x := range bt {
+				s += x * vecs[i*l+e]
+			}
+			v[k] = float32(s / sigma)
+		}
+		termVec[t] = v
+	}
+	return docVec, termVec
+}
+
+// orthonormalize makes the l columns of the rows×l matrix a orthonormal
+// (modified Gram-Schmidt), in place.
+func orthonormalize(a []float64, rows, l int) []float64 {
+	for j := range l {
+		for k := range j {
+			var dot float64
+			for i := range rows {
+				dot += a[i*l+j] * a[i*l+k]
+			}
+			for i := range rows {
+				a[i*l+j] -= dot * a[i*l+k]
+			}
+		}
+		var nn float64
+		for i := range rows {
+			nn += a[i*l+j] * a[i*l+j]
+		}
+		if nn = math.Sqrt(nn); nn > 1e-12 {
+			for i := range rows {
+				a[i*l+j] /= nn
+			}
+		}
+	}
+	return a
+}
+
+// jacobiEigen returns the eigenvalues and eigenvectors (columns of a
+// row-major n×n matrix) of the symmetric matrix a, by cyclic Jacobi.
+func jacobiEigen(a []float64, n int) ([]float64, []float64) {
+	a = slices.Clone(a)
+	v := make([]float64, n*n)
+	for i := range n {
+		v[i*n+i] = 1
+	}
+	for sweep := 0; sweep < 50; sweep++ {
+		var off float64
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				off += a[i*n+j] * a[i*n+j]
+			}
+		}
+		if off < 1e-18 {
+			break
+		}
+		for p := range n {
+			for q := p + 1; q < n; q++ {
+				apq := a[p*n+q]
+				if math.Abs(apq) < 1e-30 {
+					continue
+				}
+				theta := (a[q*n+q] - a[p*n+p]) / (2 * apq)
+				t := math.Copysign(1, theta) / (math.Abs(theta) + math.Sqrt(theta*theta+1))
+				c := 1 / math.Sqrt(t*t+1)
+				s := t * c
+				for k := range n {
+					akp, akq := a[k*n+p], a[k*n+q]
+					a[k*n+p] = c*akp - s*akq
+					a[k*n+q] = s*akp + c*akq
+				}
+				for k := range n {
+					apk, aqk := a[p*n+k], a[q*n+k]
+					a[p*n+k] = c*apk - s*aqk
+					a[q*n+k] = s*apk + c*aqk
+				}
+				for k := range n {
+					vkp, vkq := v[k*n+p], v[k*n+q]
+					v[k*n+p] = c*vkp - s*vkq
+					v[k*n+q] = s*vkp + c*vkq
+				}
+			}
+		}
+	}
+	vals := make([]float64, n)
+	for i := range n {
+		vals[i] = a[i*n+i]
+	}
+	return vals, v
+}
+
+func latentVariant(name string, r, power int, norm bool, n int, lambda float32, rrf bool) selfVariant {
+	return selfVariant{name, func(ix *Index, _ []Doc) searcher {
+		dv, tv := latent(ix, r, power, norm)
+		return &expIndex{ix: ix, docVec: dv, termVec: tv, rerankN: n, lambda: lambda, rrf: rrf}
+	}}
+}
+
+func TestLatentReconstructs(t *testing.T) {
+	// A small index: a full-rank decomposition must give back each
+	// document's own row, so a document's latent vector and the sum of its
+	// terms' vectors (weighted by its scores) have cosine 1.
+	ix := New(devDocs(false))
+	dv, tv := latent(ix, len(ix.names), 3, false)
+	for d := range ix.names {
+		q := make([]float32, len(tv[0]))
+		for t, ps := range ix.postings {
+			for _, p := range ps {
+				if int(p.doc&^inName) == d {
+					for i, v := range tv[t] {
+						q[i] += p.score * v
+					}
+				}
+			}
+		}
+		if c := cosine(q, dv[d]); c < 0.999 {
+			t.Errorf("%s: cosine %.4f of its row with its latent vector", ix.names[d], c)
+		}
+	}
 }
