@@ -204,5 +204,161 @@ func selfVariants() []selfVariant {
 		}
 	}
 	vs = append(vs, latentVariant("B1 lsi r200 norm n20 lambda0.2", 200, 2, true, 20, 0.2, false))
+	for _, n := range []int{5, 10, 20, 30} {
+		for _, g := range []float32{0.25, 0.5, 1, 2} {
+			vs = append(vs, selfVariant{fmt.Sprintf("local n%d gamma%.2f", n, g), func(ix *Index, _ []Doc) searcher {
+				return &expIndex{ix: ix, localN: n, localGamma: g}
+			}})
+		}
+	}
+	for _, k := range []int{5, 10, 20} {
+		for _, g := range []float32{0.25, 0.5, 1} {
+			for _, nameOnly := range []bool{false, true} {
+				for _, inNames := range []bool{false, true} {
+					o := neighbourOpts{k: k, gamma: g, nameOnly: nameOnly, maxDF: 0.1, inNames: inNames}
+					vs = append(vs, selfVariant{fmt.Sprintf("nbr k%d gamma%.2f nameOnly=%v inNames=%v", k, g, nameOnly, inNames), func(ix *Index, _ []Doc) searcher {
+						return &expIndex{ix: ix, postings: neighbourPostings(ix, o)}
+					}})
+				}
+			}
+		}
+	}
+	for _, k := range []int{5, 10, 20, 40} {
+		for _, g := range []float32{2, 4, 9} {
+			for _, inNames := range []bool{false, true} {
+				o := neighbourOpts{k: k, gamma: g, maxDF: 0.1, inNames: inNames}
+				vs = append(vs, selfVariant{fmt.Sprintf("nbr2 k%d gamma%.2f inNames=%v", k, g, inNames), func(ix *Index, _ []Doc) searcher {
+					return &expIndex{ix: ix, postings: neighbourPostings(ix, o)}
+				}})
+			}
+		}
+	}
+	text := []field{fieldName, fieldSummary, fieldBody, fieldUseWhen, fieldArgText, fieldQueries}
+	for _, win := range []int{2, 4} {
+		for _, top := range []int{2, 3, 5} {
+			for _, minSim := range []float64{0.1, 0.2, 0.3} {
+				for _, w := range []float32{0.1, 0.2, 0.35} {
+					for _, coord := range []bool{false, true} {
+						o := distOpts{window: win, minCount: 3, minSim: minSim, top: top, weight: w, coord: coord, fields: text}
+						vs = append(vs, selfVariant{fmt.Sprintf("dist win%d top%d sim%.1f w%.2f coord=%v", win, top, minSim, w, coord), func(ix *Index, docs []Doc) searcher {
+							return &expIndex{ix: ix, expandFn: distributional(ix, docFieldTerms(ix, docs), o), expandCoord: coord}
+						}})
+					}
+				}
+			}
+		}
+	}
+	for _, win := range []int{2, 4} {
+		for _, minSim := range []float64{0.2, 0.3, 0.4, 0.5} {
+			for _, w := range []float32{0.05, 0.1, 0.2} {
+				for _, noVerbs := range []bool{false, true} {
+					for _, coord := range []bool{false, true} {
+						o := distOpts{window: win, minCount: 3, minSim: minSim, top: 2, weight: w, coord: coord, fields: text, noVerbs: noVerbs}
+						vs = append(vs, selfVariant{fmt.Sprintf("dist2 win%d sim%.1f w%.2f noVerbs=%v coord=%v", win, minSim, w, noVerbs, coord), func(ix *Index, docs []Doc) searcher {
+							return &expIndex{ix: ix, expandFn: distributional(ix, docFieldTerms(ix, docs), o), expandCoord: coord}
+						}})
+					}
+				}
+			}
+		}
+	}
+	vs = append(vs,
+		selfVariant{"C1 local n10 gamma0.25", func(ix *Index, _ []Doc) searcher {
+			return &expIndex{ix: ix, localN: 10, localGamma: 0.25}
+		}},
+		selfVariant{"C2 nbr k20 gamma0.5 inNames", func(ix *Index, _ []Doc) searcher {
+			return &expIndex{ix: ix, postings: neighbourPostings(ix, neighbourOpts{k: 20, gamma: 0.5, maxDF: 0.1, inNames: true})}
+		}},
+		selfVariant{"D1 dist win2 top2 sim0.5 w0.05 coord", func(ix *Index, docs []Doc) searcher {
+			o := distOpts{window: 2, minCount: 3, minSim: 0.5, top: 2, weight: 0.05, coord: true, fields: text}
+			return &expIndex{ix: ix, expandFn: distributional(ix, docFieldTerms(ix, docs), o), expandCoord: true}
+		}})
 	return vs
+}
+
+// TestAlikeShow prints, with the pool, the terms most alike to a few words
+// (SELFSTATS_WORDS), to see what distributional similarity learns.
+func TestAlikeShow(t *testing.T) {
+	words := os.Getenv("SELFSTATS_WORDS")
+	if words == "" {
+		t.Skip("SELFSTATS_WORDS is not set")
+	}
+	docs, _ := evalPool(t)
+	text := []field{fieldName, fieldSummary, fieldBody, fieldUseWhen, fieldArgText, fieldQueries}
+	for _, w := range strings.Fields(words) {
+		t.Logf("%s: %v", w, alike(docs, w, distOpts{window: 2, minCount: 3, minSim: 0, top: 8, weight: 1, fields: text}))
+	}
+}
+
+// TestAlikeAll prints, with the pool, every expansion a distributional
+// setting makes (SELFSTATS_ALL=1).
+func TestAlikeAll(t *testing.T) {
+	if os.Getenv("SELFSTATS_ALL") != "1" {
+		t.Skip("SELFSTATS_ALL is not set")
+	}
+	docs, _ := evalPool(t)
+	ix := New(docs)
+	text := []field{fieldName, fieldSummary, fieldBody, fieldUseWhen, fieldArgText, fieldQueries}
+	fn := distributional(ix, docFieldTerms(ix, docs), distOpts{window: 2, minCount: 3, minSim: 0.5, top: 2, weight: 0.05, fields: text})
+	names := make([]string, len(ix.postings))
+	for s, id := range ix.termIDs {
+		names[id] = s
+	}
+	n := 0
+	for id := range names {
+		if xs := fn(uint32(id)); len(xs) > 0 {
+			n++
+			var out []string
+			for _, x := range xs {
+				out = append(out, names[x.id])
+			}
+			t.Logf("%s: %v", names[id], out)
+		}
+	}
+	t.Logf("%d of %d terms expand", n, len(names))
+}
+
+// BenchmarkSelfStatsCost measures what each experiment adds to building
+// an index over the 5,000 tools of BenchmarkNew5000 (the index itself not
+// included): the co-occurrence associations (a), the latent vectors (b),
+// the neighbours' discriminative weights (c') and the distributional
+// similarities of every term (d).
+//
+//	go test -run '^$' -bench BenchmarkSelfStatsCost -benchtime 3x ./runtime/discovery/
+func BenchmarkSelfStatsCost(b *testing.B) {
+	docs := syntheticDocs(5000)
+	ix := New(docs)
+	all := []field{fieldName, fieldSummary, fieldBody, fieldUseWhen, fieldArgName, fieldArgText, fieldEnum, fieldQueries, fieldCategory}
+	text := []field{fieldName, fieldSummary, fieldBody, fieldUseWhen, fieldArgText, fieldQueries}
+	b.Run("fieldTerms", func(b *testing.B) {
+		for b.Loop() {
+			docFieldTerms(ix, docs)
+		}
+	})
+	ft := docFieldTerms(ix, docs)
+	b.Run("assoc", func(b *testing.B) {
+		for b.Loop() {
+			associations(ix, ft, assocOpts{fields: all, measure: "cond", minCount: 2, top: 3, weight: 0.05, coord: true, maxDF: 0.05})
+		}
+	})
+	for _, r := range []int{100, 200} {
+		b.Run(fmt.Sprintf("latent%d", r), func(b *testing.B) {
+			for b.Loop() {
+				latent(ix, r, 2, true)
+			}
+		})
+	}
+	b.Run("neighbours", func(b *testing.B) {
+		for b.Loop() {
+			neighbourPostings(ix, neighbourOpts{k: 20, gamma: 0.5, maxDF: 0.1, inNames: true})
+		}
+	})
+	b.Run("distributional", func(b *testing.B) {
+		for b.Loop() {
+			fn := distributional(ix, ft, distOpts{window: 2, minCount: 3, minSim: 0.5, top: 2, weight: 0.05, coord: true, fields: text})
+			for id := range ix.postings {
+				fn(uint32(id))
+			}
+		}
+	})
 }

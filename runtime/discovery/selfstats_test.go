@@ -27,6 +27,7 @@ type expIndex struct {
 	// (already scaled); expandCoord counts a tool matched only by them as
 	// matching the word.
 	expand      [][]expTerm
+	expandFn    func(id uint32) []expTerm // instead of expand: computed on demand
 	expandCoord bool
 
 	// (b) latent vectors: by document and by term, rank r each; the top
@@ -103,8 +104,14 @@ func (e *expIndex) Search(query string, k int) []Hit {
 				add(id, synonymWeight*mult, word, mult, true)
 			}
 		}
-		if ok && e.expand != nil {
-			for _, x := range e.expand[id] {
+		if ok && (e.expand != nil || e.expandFn != nil) {
+			var xs []expTerm
+			if e.expandFn != nil {
+				xs = e.expandFn(id)
+			} else {
+				xs = e.expand[id]
+			}
+			for _, x := range xs {
 				add(x.id, x.weight*mult, word, mult, e.expandCoord)
 			}
 		}
@@ -713,5 +720,363 @@ func TestLatentReconstructs(t *testing.T) {
 		if c := cosine(q, dv[d]); c < 0.999 {
 			t.Errorf("%s: cosine %.4f of its row with its latent vector", ix.names[d], c)
 		}
+	}
+}
+
+// neighbourOpts are the settings of experiment (c'): a term's score for a
+// tool grows with how well it tells the tool from its nearest neighbours
+// (the k tools most like it, by cosine over the terms in at most maxDF of
+// all tools): × (1 + gamma × (1 − share of the neighbours that have it)).
+type neighbourOpts struct {
+	k        int
+	gamma    float32
+	nameOnly bool    // only the terms of the tool's name are reweighed
+	maxDF    float64 // terms in more tools than this share do not count in similarity
+	inNames  bool    // a neighbour "has" a term when its name has it (else any field)
+}
+
+func neighbourPostings(ix *Index, o neighbourOpts) [][]posting {
+	n := len(ix.names)
+	type dt struct {
+		t     uint32
+		score float32
+		name  bool
+	}
+	docTerms := make([][]dt, n)
+	for t, ps := range ix.postings {
+		for _, p := range ps {
+			d := p.doc &^ inName
+			docTerms[d] = append(docTerms[d], dt{uint32(t), p.score, p.doc&inName != 0})
+		}
+	}
+	norm := make([]float64, n)
+	limit := int(o.maxDF * float64(n))
+	for d, ts := range docTerms {
+		for _, x := range ts {
+			if len(ix.postings[x.t]) <= limit {
+				norm[d] += float64(x.score) * float64(x.score)
+			}
+		}
+		norm[d] = math.Sqrt(norm[d])
+	}
+	// factor[d] by term: what each of d's terms is multiplied by.
+	factor := make([]map[uint32]float32, n)
+	sim := make([]float64, n)
+	touched := []int{}
+	count := make([]int, len(ix.postings))
+	for d, ts := range docTerms {
+		touched = touched[:0]
+		for _, x := range ts {
+			ps := ix.postings[x.t]
+			if len(ps) > limit {
+				continue
+			}
+			for _, p := range ps {
+				e := int(p.doc &^ inName)
+				if e == d {
+					continue
+				}
+				if sim[e] == 0 {
+					touched = append(touched, e)
+				}
+				sim[e] += float64(x.score) * float64(p.score)
+			}
+		}
+		for _, e := range touched {
+			sim[e] /= norm[d]*norm[e] + 1e-12
+		}
+		slices.SortFunc(touched, func(a, b int) int {
+			if sim[a] != sim[b] {
+				if sim[a] > sim[b] {
+					return -1
+				}
+				return 1
+			}
+			return a - b
+		})
+		nb := touched[:min(o.k, len(touched))]
+		for _, e := range nb {
+			for _, y := range docTerms[e] {
+				if !o.inNames || y.name {
+					count[y.t]++
+				}
+			}
+		}
+		if len(nb) > 0 {
+			factor[d] = map[uint32]float32{}
+			for _, x := range ts {
+				if o.nameOnly && !x.name {
+					continue
+				}
+				factor[d][x.t] = 1 + o.gamma*(1-float32(count[x.t])/float32(len(nb)))
+			}
+		}
+		for _, e := range nb {
+			for _, y := range docTerms[e] {
+				count[y.t] = 0
+			}
+		}
+		for _, e := range touched {
+			sim[e] = 0
+		}
+	}
+	out := make([][]posting, len(ix.postings))
+	for t, ps := range ix.postings {
+		out[t] = slices.Clone(ps)
+		for i, p := range out[t] {
+			if f, ok := factor[p.doc&^inName][uint32(t)]; ok {
+				out[t][i].score *= f
+			}
+		}
+	}
+	return out
+}
+
+// distOpts are the settings of experiment (d): distributional similarity
+// learned from the tools' own text. Two terms are alike when the terms
+// around them (within window positions, in any field's text) are alike:
+// the cosine of their PPMI context vectors (context counts smoothed by
+// ^0.75). A query term searches its top most alike terms of at least
+// minSim, at weight, when it occurs minCount times or more.
+type distOpts struct {
+	window   int
+	minCount int
+	minSim   float64
+	top      int
+	weight   float32
+	coord    bool
+	fields   []field
+	noVerbs  bool // terms of the verb groups neither expand nor are added
+}
+
+func distributional(ix *Index, ft [][numFields][]uint32, o distOpts) func(id uint32) []expTerm {
+	nt := len(ix.postings)
+	freq := make([]float64, nt)
+	ctx := make([]map[uint32]float64, nt)
+	for _, d := range ft {
+		for _, f := range o.fields {
+			seq := d[f]
+			for i, a := range seq {
+				freq[a]++
+				for j := max(0, i-o.window); j < min(len(seq), i+o.window+1); j++ {
+					if j == i || seq[j] == a {
+						continue
+					}
+					if ctx[a] == nil {
+						ctx[a] = map[uint32]float64{}
+					}
+					ctx[a][seq[j]]++
+				}
+			}
+		}
+	}
+	// Context distribution, smoothed.
+	cdist := make([]float64, nt)
+	var total, ctotal float64
+	for _, m := range ctx {
+		for c, n := range m {
+			cdist[c] += n
+			total += n
+		}
+	}
+	for c := range cdist {
+		cdist[c] = math.Pow(cdist[c], 0.75)
+		ctotal += cdist[c]
+	}
+	type cw struct {
+		c uint32
+		w float64
+	}
+	vec := make([][]cw, nt)
+	norm := make([]float64, nt)
+	inv := make([][]cw, nt) // by context: the terms having it (c holds the term)
+	for a, m := range ctx {
+		var rowSum float64
+		for _, n := range m {
+			rowSum += n
+		}
+		for c, n := range m {
+			pmi := math.Log((n / total) / ((rowSum / total) * (cdist[c] / ctotal)))
+			if pmi > 0 {
+				vec[a] = append(vec[a], cw{c, pmi})
+				norm[a] += pmi * pmi
+				inv[c] = append(inv[c], cw{uint32(a), pmi})
+			}
+		}
+		norm[a] = math.Sqrt(norm[a])
+	}
+	verb := make([]bool, nt)
+	for term, id := range ix.termIDs {
+		verb[id] = o.noVerbs && verbClasses[term] != 0
+	}
+	cache := map[uint32][]expTerm{}
+	sim := make([]float64, nt)
+	var touched []uint32
+	return func(id uint32) []expTerm {
+		if x, ok := cache[id]; ok {
+			return x
+		}
+		var out []expTerm
+		isVerb := func(t uint32) bool { return verb[t] }
+		if freq[id] >= float64(o.minCount) && norm[id] > 0 && !isVerb(id) {
+			touched = touched[:0]
+			for _, x := range vec[id] {
+				for _, y := range inv[x.c] {
+					if y.c == id || freq[y.c] < float64(o.minCount) {
+						continue
+					}
+					if sim[y.c] == 0 {
+						touched = append(touched, y.c)
+					}
+					sim[y.c] += x.w * y.w
+				}
+			}
+			for _, b := range touched {
+				sim[b] /= norm[id] * norm[b]
+			}
+			slices.SortFunc(touched, func(a, b uint32) int {
+				if sim[a] != sim[b] {
+					if sim[a] > sim[b] {
+						return -1
+					}
+					return 1
+				}
+				return int(a) - int(b)
+			})
+			if o.noVerbs {
+				touched = slices.DeleteFunc(touched, func(b uint32) bool {
+					if isVerb(b) {
+						sim[b] = 0
+						return true
+					}
+					return false
+				})
+			}
+			for _, b := range touched[:min(o.top, len(touched))] {
+				if sim[b] >= o.minSim {
+					out = append(out, expTerm{b, o.weight})
+				}
+			}
+			for _, b := range touched {
+				sim[b] = 0
+			}
+		}
+		cache[id] = out
+		return out
+	}
+}
+
+// alike returns, for tests, the terms most alike to term by distributional
+// similarity over docs.
+func alike(docs []Doc, term string, o distOpts) []string {
+	ix := New(docs)
+	id, ok := ix.termIDs[term]
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, x := range distributional(ix, docFieldTerms(ix, docs), o)(id) {
+		names = append(names, termName(ix, x.id))
+	}
+	return names
+}
+
+func termName(ix *Index, id uint32) string {
+	for s, i := range ix.termIDs {
+		if i == id {
+			return s
+		}
+	}
+	return ""
+}
+
+// TestExpIndexMatchesSearch guards the experiments' harness: with nothing
+// added, expIndex ranks as Index.Search does, so a difference an
+// experiment shows is the experiment's.
+func TestExpIndexMatchesSearch(t *testing.T) {
+	for _, docs := range [][]Doc{devDocs(false), devDocs(true)} {
+		ix := New(docs)
+		e := &expIndex{ix: ix}
+		for _, r := range devRequests {
+			want, got := ix.Search(r.query, 10), e.Search(r.query, 10)
+			if len(want) != len(got) {
+				t.Fatalf("%q: %d hits, Search gives %d", r.query, len(got), len(want))
+			}
+			for i := range want {
+				if want[i].Name != got[i].Name || math.Abs(want[i].Score-got[i].Score) > 1e-4*want[i].Score {
+					t.Fatalf("%q: hit %d is %v, Search gives %v", r.query, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+var selfTestDocs = []Doc{
+	{Name: "upload_photo", Description: "Upload a photo as the profile image."},
+	{Name: "resize_picture", Description: "Resize a photo or image to a width."},
+	{Name: "crop_image", Description: "Crop an image to a box."},
+	{Name: "list_folder", Description: "List the files of a folder."},
+	{Name: "make_directory", Description: "Create a directory for files."},
+	{Name: "delete_folder", Description: "Delete a folder and the files in it."},
+	{Name: "send_invoice", Description: "Send an invoice to a customer by mail."},
+}
+
+func TestAssociationsCooccur(t *testing.T) {
+	ix := New(selfTestDocs)
+	ft := docFieldTerms(ix, selfTestDocs)
+	as := associations(ix, ft, assocOpts{fields: []field{fieldName, fieldSummary}, measure: "ppmi", minCount: 2, top: 3, weight: 0.1, maxDF: 1})
+	got := func(term string) []string {
+		var out []string
+		for _, x := range as[ix.termIDs[term]] {
+			out = append(out, termName(ix, x.id))
+		}
+		return out
+	}
+	if g := got("photo"); !slices.Contains(g, "imag") {
+		t.Errorf("photo is associated with %v; want imag among them (two tools say both)", g)
+	}
+	if g := got("invoic"); len(g) != 0 {
+		t.Errorf("invoice is associated with %v; want none (its words meet in one tool only)", g)
+	}
+}
+
+func TestNeighbourWeights(t *testing.T) {
+	ix := New(selfTestDocs)
+	ps := neighbourPostings(ix, neighbourOpts{k: 2, gamma: 1, maxDF: 1, inNames: false})
+	score := func(pp [][]posting, term, doc string) float32 {
+		d := uint32(slices.Index(ix.names, doc))
+		for _, p := range pp[ix.termIDs[term]] {
+			if p.doc&^inName == d {
+				return p.score
+			}
+		}
+		t.Fatalf("%s not in %s", term, doc)
+		return 0
+	}
+	// delete_folder's neighbours are the two other folder tools: "file" is
+	// in both (× 1), "delet" in neither (× 2).
+	if r := score(ps, "file", "delete_folder") / score(ix.postings, "file", "delete_folder"); math.Abs(float64(r)-1) > 1e-6 {
+		t.Errorf("file in delete_folder × %.3f; want × 1, its neighbours both have it", r)
+	}
+	if r := score(ps, "delet", "delete_folder") / score(ix.postings, "delet", "delete_folder"); math.Abs(float64(r)-2) > 1e-6 {
+		t.Errorf("delet in delete_folder × %.3f; want × 2, no neighbour has it", r)
+	}
+}
+
+func TestDistributionalAlike(t *testing.T) {
+	docs := []Doc{
+		{Name: "a", Description: "Copy the folder tree to the backup disk."},
+		{Name: "b", Description: "Copy the directory tree to the backup disk."},
+		{Name: "c", Description: "Print the folder tree on the screen."},
+		{Name: "d", Description: "Print the directory tree on the screen."},
+		{Name: "e", Description: "Send an invoice by mail to a customer."},
+		{Name: "f", Description: "Print the invoice and mail it."},
+	}
+	o := distOpts{window: 1, minCount: 2, minSim: 0.5, top: 3, weight: 1, fields: []field{fieldSummary}}
+	if got := alike(docs, "folder", o); !slices.Contains(got, "directori") {
+		t.Errorf("folder is alike %v; want directori, said in the same places", got)
+	}
+	if got := alike(docs, "invoic", o); slices.Contains(got, "folder") || slices.Contains(got, "directori") {
+		t.Errorf("invoice is alike %v; want neither folder nor directori", got)
 	}
 }
