@@ -262,6 +262,23 @@ func selfVariants() []selfVariant {
 			}
 		}
 	}
+	for _, w := range []float32{0.1, 0.2, 0.4, 0.7} {
+		for _, top := range []int{2, 3} {
+			ao := assocOpts{fields: all, measure: "cond", minCount: 2, top: top, maxDF: 0.05}
+			vs = append(vs, selfVariant{fmt.Sprintf("docx assoc top%d w%.2f", top, w), func(ix *Index, docs []Doc) searcher {
+				ft := docFieldTerms(ix, docs)
+				as := associations(ix, ft, ao)
+				return &expIndex{ix: ix, postings: docExpansion(ix, ft, func(id uint32) []expTerm { return as[id] }, w)}
+			}})
+		}
+		for _, sim := range []float64{0.3, 0.5} {
+			do := distOpts{window: 2, minCount: 3, minSim: sim, top: 2, fields: text}
+			vs = append(vs, selfVariant{fmt.Sprintf("docx alike sim%.1f w%.2f", sim, w), func(ix *Index, docs []Doc) searcher {
+				ft := docFieldTerms(ix, docs)
+				return &expIndex{ix: ix, postings: docExpansion(ix, ft, distributional(ix, ft, do), w)}
+			}})
+		}
+	}
 	vs = append(vs,
 		selfVariant{"C1 local n10 gamma0.25", func(ix *Index, _ []Doc) searcher {
 			return &expIndex{ix: ix, localN: 10, localGamma: 0.25}
@@ -319,46 +336,104 @@ func TestAlikeAll(t *testing.T) {
 }
 
 // BenchmarkSelfStatsCost measures what each experiment adds to building
-// an index over the 5,000 tools of BenchmarkNew5000 (the index itself not
-// included): the co-occurrence associations (a), the latent vectors (b),
-// the neighbours' discriminative weights (c') and the distributional
-// similarities of every term (d).
+// an index, the index itself not included: over the 5,000 tools of
+// BenchmarkNew5000 (syn-) and, with $TOOLCAT_DISCOVERY_POOL, over the
+// pool's 1,698 (pool-): the co-occurrence associations (a), the latent
+// vectors (b), the neighbours' discriminative weights (c') and the
+// distributional similarities of every term (d). New is the index alone.
 //
-//	go test -run '^$' -bench BenchmarkSelfStatsCost -benchtime 3x ./runtime/discovery/
+//	TOOLCAT_DISCOVERY_POOL=dir go test -run '^$' -bench BenchmarkSelfStatsCost -benchtime 3x ./runtime/discovery/
 func BenchmarkSelfStatsCost(b *testing.B) {
-	docs := syntheticDocs(5000)
-	ix := New(docs)
 	all := []field{fieldName, fieldSummary, fieldBody, fieldUseWhen, fieldArgName, fieldArgText, fieldEnum, fieldQueries, fieldCategory}
 	text := []field{fieldName, fieldSummary, fieldBody, fieldUseWhen, fieldArgText, fieldQueries}
-	b.Run("fieldTerms", func(b *testing.B) {
-		for b.Loop() {
-			docFieldTerms(ix, docs)
-		}
-	})
-	ft := docFieldTerms(ix, docs)
-	b.Run("assoc", func(b *testing.B) {
-		for b.Loop() {
-			associations(ix, ft, assocOpts{fields: all, measure: "cond", minCount: 2, top: 3, weight: 0.05, coord: true, maxDF: 0.05})
-		}
-	})
-	for _, r := range []int{100, 200} {
-		b.Run(fmt.Sprintf("latent%d", r), func(b *testing.B) {
-			for b.Loop() {
-				latent(ix, r, 2, true)
-			}
-		})
+	sets := []struct {
+		name string
+		docs []Doc
+	}{{"syn", syntheticDocs(5000)}}
+	if os.Getenv("TOOLCAT_DISCOVERY_POOL") != "" {
+		pool, _ := evalPool(b)
+		sets = append(sets, struct {
+			name string
+			docs []Doc
+		}{"pool", pool})
 	}
-	b.Run("neighbours", func(b *testing.B) {
-		for b.Loop() {
-			neighbourPostings(ix, neighbourOpts{k: 20, gamma: 0.5, maxDF: 0.1, inNames: true})
+	for _, set := range sets {
+		docs := set.docs
+		ix := New(docs)
+		ft := docFieldTerms(ix, docs)
+		run := func(name string, f func()) {
+			b.Run(set.name+"-"+name, func(b *testing.B) {
+				for b.Loop() {
+					f()
+				}
+			})
 		}
-	})
-	b.Run("distributional", func(b *testing.B) {
-		for b.Loop() {
+		run("New", func() { New(docs) })
+		run("assoc", func() {
+			associations(ix, ft, assocOpts{fields: all, measure: "cond", minCount: 2, top: 3, weight: 0.05, coord: true, maxDF: 0.05})
+		})
+		run("latent100", func() { latent(ix, 100, 2, true) })
+		if set.name == "pool" {
+			run("latent200", func() { latent(ix, 200, 2, true) })
+		}
+		run("neighbours", func() { neighbourPostings(ix, neighbourOpts{k: 20, gamma: 0.5, maxDF: 0.1, inNames: true}) })
+		run("distributional", func() {
 			fn := distributional(ix, ft, distOpts{window: 2, minCount: 3, minSim: 0.5, top: 2, weight: 0.05, coord: true, fields: text})
 			for id := range ix.postings {
 				fn(uint32(id))
 			}
+		})
+	}
+}
+
+// TestSelfStatsMissWords counts, over the tuning half's misses (the
+// held-out half is not read), the request's terms that the wanted tool
+// does not have: how many of them the pool has elsewhere, where the
+// tools' own statistics could relate them, and how many no tool has
+// (SELFSTATS_WORDS_MISSES=1).
+func TestSelfStatsMissWords(t *testing.T) {
+	if os.Getenv("SELFSTATS_WORDS_MISSES") != "1" {
+		t.Skip("SELFSTATS_WORDS_MISSES is not set")
+	}
+	s := loadSelfSets(t)
+	ix := New(s.pool)
+	byName := map[string]uint32{}
+	for d, n := range ix.names {
+		byName[n] = uint32(d)
+	}
+	has := func(d uint32, id uint32) bool {
+		for _, p := range ix.postings[id] {
+			if p.doc&^inName == d {
+				return true
+			}
 		}
-	})
+		return false
+	}
+	var misses, missing, elsewhere, nowhere int
+	for _, r := range s.tune {
+		hits := ix.Search(r.query, 1)
+		wants := strings.Split(r.want, "|")
+		if len(hits) > 0 && slices.Contains(wants, hits[0].Name) {
+			continue
+		}
+		misses++
+		var absent, none []string
+		for _, term := range Terms(r.query) {
+			id, ok := ix.termIDs[term]
+			if !ok {
+				none = append(none, term)
+				continue
+			}
+			if !slices.ContainsFunc(wants, func(w string) bool { return has(byName[w], id) }) {
+				absent = append(absent, term)
+			}
+		}
+		if len(absent)+len(none) > 0 {
+			missing++
+		}
+		elsewhere += len(absent)
+		nowhere += len(none)
+		t.Logf("%q: not in the tool but in the pool %v; in no tool %v", r.query, absent, none)
+	}
+	t.Logf("%d misses @1; %d with a request term the tool lacks: %d such terms in other tools, %d in none", misses, missing, elsewhere, nowhere)
 }

@@ -1080,3 +1080,39 @@ func TestDistributionalAlike(t *testing.T) {
 		t.Errorf("invoice is alike %v; want neither folder nor directori", got)
 	}
 }
+
+// docExpansion is experiment (d2): the tool's side. Each tool also holds,
+// as if said once at weight w, the terms that the terms of its name and
+// first sentence are associated with (assoc) or alike (alike), when it
+// does not have them already.
+func docExpansion(ix *Index, ft [][numFields][]uint32, related func(id uint32) []expTerm, w float32) [][]posting {
+	has := make([]map[uint32]bool, len(ft))
+	for t, ps := range ix.postings {
+		for _, p := range ps {
+			d := p.doc &^ inName
+			if has[d] == nil {
+				has[d] = map[uint32]bool{}
+			}
+			has[d][uint32(t)] = true
+		}
+	}
+	out := make([][]posting, len(ix.postings))
+	for t, ps := range ix.postings {
+		out[t] = slices.Clone(ps)
+	}
+	for d, f := range ft {
+		added := map[uint32]bool{}
+		for _, src := range [][]uint32{f[fieldName], f[fieldSummary]} {
+			for _, t := range src {
+				for _, x := range related(t) {
+					if has[d][x.id] || added[x.id] {
+						continue
+					}
+					added[x.id] = true
+					out[x.id] = append(out[x.id], posting{doc: uint32(d), score: ix.idf[x.id] * w * (k1 + 1) / (k1 + w)})
+				}
+			}
+		}
+	}
+	return out
+}
