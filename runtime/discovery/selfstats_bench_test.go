@@ -108,7 +108,8 @@ func (s *selfSets) figures(v selfVariant, held, synthetic bool) selfFigures {
 // ($TOOLCAT_DISCOVERY_POOL) and skips without it; $TOOLCAT_CORPUS adds the
 // corpus. SELFSTATS selects the variants by name prefix; SELFSTATS_HELD=1
 // also measures the held-out half (figures only), SELFSTATS_SYN=1 the
-// synthetic set, SELFSTATS_MISSES=1 lists the tuning half's misses.
+// synthetic set, SELFSTATS_MISSES=1 lists the tuning half's misses, SELFSTATS_MOVES=1
+// counts the tuning half's requests that rank higher and lower.
 //
 //	TOOLCAT_DISCOVERY_POOL=dir SELFSTATS=assoc go test -run '^$' -bench BenchmarkSelfStats -benchtime 1x -v ./runtime/discovery/
 func BenchmarkSelfStats(b *testing.B) {
@@ -123,6 +124,10 @@ func BenchmarkSelfStats(b *testing.B) {
 		}
 		f := sp.figures(v, held, syn)
 		b.Logf("%-40s %s", v.name, f)
+		if os.Getenv("SELFSTATS_MOVES") == "1" {
+			up, down := rankMoves(sp.built["pool"], v.make(sp.built["pool"], s.pool), s.tune)
+			b.Logf("    tuning half: %d requests rank higher, %d lower than now", up, down)
+		}
 		if os.Getenv("SELFSTATS_MISSES") == "1" {
 			slices.Sort(f.tune.misses)
 			for _, m := range f.tune.misses {
@@ -130,6 +135,28 @@ func BenchmarkSelfStats(b *testing.B) {
 			}
 		}
 	}
+}
+
+// rankMoves counts the requests that rank their tool higher and lower
+// with a variant than with the index as it is.
+func rankMoves(ix *Index, v searcher, reqs []struct{ query, want string }) (up, down int) {
+	rank := func(s searcher, r struct{ query, want string }) int {
+		wants := strings.Split(r.want, "|")
+		i := slices.IndexFunc(s.Search(r.query, 10), func(h Hit) bool { return slices.Contains(wants, h.Name) })
+		if i < 0 {
+			return 10
+		}
+		return i
+	}
+	for _, r := range reqs {
+		a, b := rank(ix, r), rank(v, r)
+		if b < a {
+			up++
+		} else if b > a {
+			down++
+		}
+	}
+	return up, down
 }
 
 func selfVariants() []selfVariant {
