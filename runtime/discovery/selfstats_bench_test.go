@@ -306,6 +306,16 @@ func selfVariants() []selfVariant {
 			}})
 		}
 	}
+	for _, fs := range []struct {
+		name string
+		f    []field
+	}{{"name", []field{fieldName}}, {"name+summary", []field{fieldName, fieldSummary}}, {"name+summary+usewhen", []field{fieldName, fieldSummary, fieldUseWhen}}, {"args", []field{fieldArgName, fieldArgText, fieldEnum}}} {
+		for _, alpha := range []float64{-0.5, 0.25, 0.5, 1, 2} {
+			vs = append(vs, selfVariant{fmt.Sprintf("fidf %s alpha%.2f", fs.name, alpha), func(ix *Index, docs []Doc) searcher {
+				return &expIndex{ix: ix, postings: fieldIdfPostings(ix, docFieldTerms(ix, docs), fs.f, alpha)}
+			}})
+		}
+	}
 	vs = append(vs,
 		selfVariant{"C1 local n10 gamma0.25", func(ix *Index, _ []Doc) searcher {
 			return &expIndex{ix: ix, localN: 10, localGamma: 0.25}
