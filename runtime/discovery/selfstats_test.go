@@ -1117,9 +1117,9 @@ func docExpansion(ix *Index, ft [][numFields][]uint32, related func(id uint32) [
 	return out
 }
 
-// fieldIdfPostings is an experiment in the spirit of (c): a term's rarity in one field. The
-// postings are scored again as New scores them, but an occurrence in a
-// field of fields counts × (idf among that field's texts / idf)^alpha, so
+// fieldIdfPostings is an experiment in the spirit of (c): a term's rarity
+// in one field. The postings are scored again as New scores them, but an
+// occurrence in a field of fields counts × (idf among that field's texts / idf)^alpha, so
 // that a word rare in tool names and common elsewhere ("sync", said in many
 // argument schemas) weighs more in a name. alpha 0 gives New's scores.
 func fieldIdfPostings(ix *Index, ft [][numFields][]uint32, fields []field, alpha float64) [][]posting {
