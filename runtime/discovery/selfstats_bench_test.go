@@ -316,6 +316,12 @@ func selfVariants() []selfVariant {
 			}})
 		}
 	}
+	for _, sim := range []float64{0.3, 0.4, 0.5} {
+		o := distOpts{window: 2, minCount: 3, minSim: sim, top: 2, weight: 0.05, coord: true, fields: []field{fieldName, fieldSummary, fieldUseWhen}}
+		vs = append(vs, selfVariant{fmt.Sprintf("distshort sim%.1f", sim), func(ix *Index, docs []Doc) searcher {
+			return &expIndex{ix: ix, expandFn: distributional(ix, docFieldTerms(ix, docs), o), expandCoord: true}
+		}})
+	}
 	vs = append(vs,
 		selfVariant{"C1 local n10 gamma0.25", func(ix *Index, _ []Doc) searcher {
 			return &expIndex{ix: ix, localN: 10, localGamma: 0.25}
