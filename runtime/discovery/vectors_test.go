@@ -96,8 +96,17 @@ type vecIndex struct {
 	vecs  [][]float32 // their vectors
 	terms []string    // by term ID
 	memo  map[string][]neighbour
+	near  map[string][]neighbour // nearest, shared by the indexes of one tool set
 	df    []int // by term ID
 	tools map[string][]float32
+	soft  map[string]*softTool
+}
+
+// softTool is what soft coordination knows of a tool: the terms of its
+// name and first sentence with vectors, and all of its terms.
+type softTool struct {
+	vecs [][]float32
+	all  map[string]bool
 }
 
 type vecParams struct {
@@ -110,12 +119,15 @@ type vecParams struct {
 	noSyn    bool    // no neighbour that is already a synonym of the word
 	rerankN  int     // re-rank the first N by the mean vectors (0: no)
 	lambda   float32
+	softN    int     // re-rank the first N by soft coordination (0: no)
+	softTau  float32 // least cosine of a word and a tool's term that counts
+	softL    float32 // ×(1 + softL × share of the query's idf matched softly)
 	expand   bool // expansion on (else only re-ranking)
 }
 
-func newVecIndex(docs []Doc, wv *wordVecs, p *vecParams) *vecIndex {
+func newVecIndex(docs []Doc, wv *wordVecs, p *vecParams, near map[string][]neighbour) *vecIndex {
 	ix := New(docs)
-	v := &vecIndex{ix: ix, wv: wv, p: p, memo: map[string][]neighbour{}}
+	v := &vecIndex{ix: ix, wv: wv, p: p, memo: map[string][]neighbour{}, near: near}
 	v.terms = make([]string, len(ix.idf))
 	for t, id := range ix.termIDs {
 		v.terms[id] = t
@@ -138,7 +150,91 @@ func newVecIndex(docs []Doc, wv *wordVecs, p *vecParams) *vecIndex {
 			v.tools[d.Name] = v.meanVec(Terms(text))
 		}
 	}
+	if p.softN > 0 {
+		v.soft = map[string]*softTool{}
+		for _, d := range uniqueByName(docs) {
+			var tx texts
+			var buf []byte
+			splitDescription(d.Description, &tx, &buf)
+			schemaTexts(d.Args, &tx)
+			st := &softTool{all: map[string]bool{}}
+			for _, t := range Terms(d.Name + " " + strings.Join(tx[fieldSummary], " ")) {
+				if x := wv.vec[t]; x != nil {
+					st.vecs = append(st.vecs, x)
+				}
+			}
+			for f := range numFields {
+				for _, s := range tx[f] {
+					for _, t := range Terms(s) {
+						st.all[t] = true
+					}
+				}
+			}
+			for _, t := range Terms(d.Name) {
+				st.all[t] = true
+			}
+			v.soft[d.Name] = st
+		}
+	}
 	return v
+}
+
+// softRerank scales the score of each hit by 1 + softL × the share of the
+// query's words (weighed by idf) that the tool does not have, directly or
+// by a synonym, but that are near (cosine ≥ softTau) a term of its name or
+// first sentence, each by how near.
+func (v *vecIndex) softRerank(query string, hits []Hit) {
+	terms := Terms(query)
+	maxIDF := float32(math.Log(1 + (float64(len(v.ix.names))+0.5)/0.5))
+	var total float32
+	idf := make([]float32, len(terms))
+	for i, t := range terms {
+		idf[i] = maxIDF
+		if id, ok := v.ix.termIDs[t]; ok {
+			idf[i] = v.ix.idf[id]
+		}
+		total += idf[i]
+	}
+	if total == 0 {
+		return
+	}
+	for i := range hits {
+		st := v.soft[hits[i].Name]
+		if st == nil {
+			continue
+		}
+		var soft float32
+		for j, t := range terms {
+			if st.all[t] || slices.ContainsFunc(synonyms[t], func(s string) bool { return st.all[s] }) {
+				continue
+			}
+			x := v.wv.vec[t]
+			if x == nil {
+				continue
+			}
+			best := float32(0)
+			for _, y := range st.vecs {
+				best = max(best, dot(x, y))
+			}
+			if best >= v.p.softTau {
+				soft += idf[j] * (best - v.p.softTau) / (1 - v.p.softTau)
+			}
+		}
+		hits[i].Score *= 1 + float64(v.p.softL*soft/total)
+	}
+	sortHits(hits)
+}
+
+func sortHits(hits []Hit) {
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
 }
 
 // meanVec is the idf-weighted mean of the vectors of terms, as a unit vector.
@@ -180,53 +276,65 @@ func (v *vecIndex) neighbours(term string) []neighbour {
 	if n, ok := v.memo[term]; ok {
 		return n
 	}
-	x, ok := v.wv.vec[term]
+	all, ok := v.near[term]
+	if !ok {
+		all = v.nearest(term)
+		v.near[term] = all
+	}
+	cls := verbClasses[term]
 	var out []neighbour
-	if ok {
-		self, _ := v.ix.termIDs[term]
-		hasSelf := false
-		if _, ok := v.ix.termIDs[term]; ok {
-			hasSelf = true
+	for _, n := range all {
+		if len(out) >= v.p.k || n.cos < v.p.tau {
+			break
 		}
-		for i, y := range v.vecs {
-			if hasSelf && v.ids[i] == self {
-				continue
-			}
-			c := dot(x, y)
-			if c < v.p.tau {
-				continue
-			}
-			out = append(out, neighbour{v.ids[i], c})
+		t := v.terms[n.id]
+		if v.p.verbSafe && cls != 0 && verbClasses[t] != 0 && verbClasses[t]&cls == 0 {
+			continue
 		}
-		slices.SortFunc(out, func(a, b neighbour) int {
-			if a.cos != b.cos {
-				if a.cos > b.cos {
-					return -1
-				}
-				return 1
-			}
-			return int(a.id) - int(b.id)
-		})
-		// Filters before the cut to k.
-		cls := verbClasses[term]
-		kept := out[:0]
-		for _, n := range out {
-			t := v.terms[n.id]
-			if v.p.verbSafe && cls != 0 && verbClasses[t] != 0 && verbClasses[t]&cls == 0 {
-				continue
-			}
-			if v.p.noSyn && contains(synonyms[term], t) {
-				continue
-			}
-			kept = append(kept, n)
+		if v.p.noSyn && contains(synonyms[term], t) {
+			continue
 		}
-		out = kept[:min(len(kept), v.p.k)]
+		out = append(out, n)
 	}
 	v.memo[term] = out
 	return out
 }
 
+// nearest returns the 50 index terms nearest to term with a cosine of at
+// least 0.3, best first.
+func (v *vecIndex) nearest(term string) []neighbour {
+	x, ok := v.wv.vec[term]
+	if !ok {
+		return nil
+	}
+	self, hasSelf := v.ix.termIDs[term]
+	var out []neighbour
+	for i, y := range v.vecs {
+		if hasSelf && v.ids[i] == self {
+			continue
+		}
+		if c := dot(x, y); c >= 0.3 {
+			out = append(out, neighbour{v.ids[i], c})
+		}
+	}
+	slices.SortFunc(out, func(a, b neighbour) int {
+		if a.cos != b.cos {
+			if a.cos > b.cos {
+				return -1
+			}
+			return 1
+		}
+		return int(a.id) - int(b.id)
+	})
+	return out[:min(len(out), 50)]
+}
+
 func (v *vecIndex) Search(query string, k int) []Hit {
+	if v.p.softN > 0 {
+		hits := v.search(query, max(k, v.p.softN))
+		v.softRerank(query, hits)
+		return hits[:min(k, len(hits))]
+	}
 	if v.p.rerankN > 0 {
 		hits := v.search(query, max(k, v.p.rerankN))
 		q := v.meanVec(Terms(query))
@@ -366,26 +474,27 @@ func (v *vecIndex) search(query string, k int) []Hit {
 type vecSets struct {
 	pool, dev, devQ, corpus, synth []Doc
 	tune, held                     []struct{ query, want string }
+	near                           [5]map[string][]neighbour
 }
 
 func (s *vecSets) measure(wv *wordVecs, p vecParams, held bool) string {
 	cnt := func(q quality) string {
 		return fmt.Sprintf("%d/%d", int(q.recall1*float64(q.n)+0.5), int(q.recall5*float64(q.n)+0.5))
 	}
-	pool := newVecIndex(s.pool, wv, &p)
+	pool := newVecIndex(s.pool, wv, &p, s.near[0])
 	t := measure(pool, s.tune)
 	out := fmt.Sprintf("tune %.3f/%.3f/%.3f", t.recall1, t.recall5, t.mrr)
 	if held {
 		h := measure(pool, s.held)
 		out += fmt.Sprintf(" held %.3f/%.3f/%.3f", h.recall1, h.recall5, h.mrr)
 	}
-	out += " dev " + cnt(measure(newVecIndex(s.dev, wv, &p), devRequests))
-	out += " devQ " + cnt(measure(newVecIndex(s.devQ, wv, &p), devRequests))
+	out += " dev " + cnt(measure(newVecIndex(s.dev, wv, &p, s.near[1]), devRequests))
+	out += " devQ " + cnt(measure(newVecIndex(s.devQ, wv, &p, s.near[2]), devRequests))
 	if s.corpus != nil {
-		out += " corpus " + cnt(measure(newVecIndex(s.corpus, wv, &p), corpusRequests))
+		out += " corpus " + cnt(measure(newVecIndex(s.corpus, wv, &p, s.near[3]), corpusRequests))
 	}
 	if s.synth != nil {
-		out += " synth " + cnt(measure(newVecIndex(s.synth, wv, &p), devRequests))
+		out += " synth " + cnt(measure(newVecIndex(s.synth, wv, &p, s.near[4]), devRequests))
 	}
 	return out
 }
@@ -397,6 +506,9 @@ func vecSetup(b *testing.B) (*vecSets, *wordVecs) {
 	}
 	docs, _ := evalPool(b)
 	s := &vecSets{pool: docs, dev: devDocs(false), devQ: devDocs(true)}
+	for i := range s.near {
+		s.near[i] = map[string][]neighbour{}
+	}
 	for _, r := range readEvalRequests(b) {
 		e := struct{ query, want string }{r.Query, strings.Join(append([]string{r.Want}, r.Also...), "|")}
 		if r.Half == "tune" {
@@ -435,8 +547,62 @@ func BenchmarkVectors(b *testing.B) {
 			labels = append(labels, strings.TrimSpace(line))
 		}
 	}
+	// $VEC_SWEEP: every combination of its name=v1,v2,... lists.
+	if spec := os.Getenv("VEC_SWEEP"); spec != "" {
+		lines := []string{""}
+		for kv := range strings.FieldsSeq(spec) {
+			k, vals, _ := strings.Cut(kv, "=")
+			var next []string
+			for _, l := range lines {
+				for v := range strings.SplitSeq(vals, ",") {
+					next = append(next, strings.TrimSpace(l+" "+k+"="+v))
+				}
+			}
+			lines = next
+		}
+		for _, l := range lines {
+			p, err := parseVecParams(l)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runs = append(runs, p)
+			labels = append(labels, l)
+		}
+	}
 	for i, p := range runs {
 		b.Logf("%-60s %s", labels[i], s.measure(wv, p, held))
+		if os.Getenv("VEC_MISSES") != "" { // the tuning half's only
+			for _, m := range measure(newVecIndex(s.pool, wv, &p, s.near[0]), s.tune).misses {
+				b.Log("  ", m)
+			}
+		}
+	}
+	// $VEC_COS: the cosine of each of its a:b pairs of words.
+	for pair := range strings.FieldsSeq(os.Getenv("VEC_COS")) {
+		a, c, _ := strings.Cut(pair, ":")
+		ta, tc := Terms(a), Terms(c)
+		if len(ta) == 1 && len(tc) == 1 {
+			x, y := wv.vec[ta[0]], wv.vec[tc[0]]
+			if x != nil && y != nil {
+				b.Logf("%s %s %.2f", ta[0], tc[0], dot(x, y))
+				continue
+			}
+		}
+		b.Logf("%s: no vectors", pair)
+	}
+	// $VEC_NEAR: the nearest pool terms of each of its words.
+	if near := os.Getenv("VEC_NEAR"); near != "" {
+		p := vecParams{k: 8, tau: 0.3, maxDF: -1}
+		v := newVecIndex(s.pool, wv, &p, map[string][]neighbour{})
+		for _, w := range strings.Fields(near) {
+			for _, t := range Terms(w) {
+				var out []string
+				for _, n := range v.neighbours(t) {
+					out = append(out, fmt.Sprintf("%s %.2f", v.terms[n.id], n.cos))
+				}
+				b.Logf("%s: %s", t, strings.Join(out, ", "))
+			}
+		}
 	}
 }
 
@@ -473,6 +639,12 @@ func parseVecParams(s string) (vecParams, error) {
 			p.rerankN = int(f)
 		case "lambda":
 			p.lambda = float32(f)
+		case "soft":
+			p.softN = int(f)
+		case "stau":
+			p.softTau = float32(f)
+		case "sl":
+			p.softL = float32(f)
 		default:
 			return p, fmt.Errorf("%q: unknown setting", k)
 		}
