@@ -97,7 +97,7 @@ type vecIndex struct {
 	terms []string    // by term ID
 	memo  map[string][]neighbour
 	near  map[string][]neighbour // nearest, shared by the indexes of one tool set
-	df    []int // by term ID
+	df    []int                  // by term ID
 	tools map[string][]float32
 	soft  map[string]*softTool
 }
@@ -122,7 +122,7 @@ type vecParams struct {
 	softN    int     // re-rank the first N by soft coordination (0: no)
 	softTau  float32 // least cosine of a word and a tool's term that counts
 	softL    float32 // ×(1 + softL × share of the query's idf matched softly)
-	expand   bool // expansion on (else only re-ranking)
+	expand   bool    // expansion on (else only re-ranking)
 }
 
 func newVecIndex(docs []Doc, wv *wordVecs, p *vecParams, near map[string][]neighbour) *vecIndex {
