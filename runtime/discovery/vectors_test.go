@@ -117,6 +117,7 @@ type vecParams struct {
 	maxDF    int     // only for query words in at most this many tools (-1: all)
 	verbSafe bool    // no neighbour of another verb group than the word's
 	noSyn    bool    // no neighbour that is already a synonym of the word
+	mutual   int     // only neighbours that have the word among their this many nearest (0: any)
 	rerankN  int     // re-rank the first N by the mean vectors (0: no)
 	lambda   float32
 	softN    int     // re-rank the first N by soft coordination (0: no)
@@ -293,6 +294,16 @@ func (v *vecIndex) neighbours(term string) []neighbour {
 		}
 		if v.p.noSyn && contains(synonyms[term], t) {
 			continue
+		}
+		if v.p.mutual > 0 {
+			nn, ok := v.near[t]
+			if !ok {
+				nn = v.nearest(t)
+				v.near[t] = nn
+			}
+			if len(nn) >= v.p.mutual && nn[v.p.mutual-1].cos > n.cos {
+				continue
+			}
 		}
 		out = append(out, n)
 	}
@@ -633,6 +644,8 @@ func parseVecParams(s string) (vecParams, error) {
 			p.maxDF, p.expand = int(f), true
 		case "verbsafe":
 			p.verbSafe = f != 0
+		case "mutual":
+			p.mutual = int(f)
 		case "nosyn":
 			p.noSyn = f != 0
 		case "rerank":

@@ -163,6 +163,9 @@ func roff(s string) string {
 			case "fi", "EE", "..":
 				skip = false
 			case "SH", "SS", "B", "I", "BI", "BR", "IB", "IR", "RB", "RI", "SM", "SB":
+				if f[0] == "SH" || f[0] == "SS" {
+					b.WriteString("\n\n") // a heading is a paragraph of its own
+				}
 				if !skip {
 					b.WriteString(strings.ReplaceAll(strings.Join(f[1:], " "), `"`, ""))
 					b.WriteByte(' ')
