@@ -545,7 +545,8 @@ func vecSetup(b *testing.B) (*vecSets, *wordVecs) {
 func BenchmarkVectors(b *testing.B) {
 	s, wv := vecSetup(b)
 	held := os.Getenv("VEC_HELD") != ""
-	b.Logf("%d vectors of %d dimensions", len(wv.vec), wv.dim)
+	pv := newVecIndex(s.pool, wv, &vecParams{}, nil)
+	b.Logf("%d vectors of %d dimensions; %d of the pool's %d terms have one", len(wv.vec), wv.dim, len(pv.ids), len(pv.terms))
 	var runs []vecParams
 	var labels []string
 	if spec := os.Getenv("VEC_RUN"); spec != "" {
