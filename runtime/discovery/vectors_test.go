@@ -545,6 +545,14 @@ func vecSetup(b *testing.B) (*vecSets, *wordVecs) {
 func BenchmarkVectors(b *testing.B) {
 	s, wv := vecSetup(b)
 	held := os.Getenv("VEC_HELD") != ""
+	// search is a copy of Index.Search: with no neighbours it must rank
+	// as Index.Search does, or the figures are of something else.
+	same := newVecIndex(s.dev, &wordVecs{dim: 1, vec: map[string][]float32{}}, &vecParams{expand: true, maxDF: -1}, map[string][]neighbour{})
+	for _, r := range devRequests {
+		if a, c := same.Search(r.query, 10), same.ix.Search(r.query, 10); !slices.Equal(a, c) {
+			b.Fatalf("%q: vecIndex.search gives %v, Index.Search %v: bring the copy up to date", r.query, a, c)
+		}
+	}
 	pv := newVecIndex(s.pool, wv, &vecParams{}, nil)
 	b.Logf("%d vectors of %d dimensions; %d of the pool's %d terms have one", len(wv.vec), wv.dim, len(pv.ids), len(pv.terms))
 	var runs []vecParams
