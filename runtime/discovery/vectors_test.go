@@ -120,6 +120,7 @@ type vecParams struct {
 	mutual   int     // only neighbours that have the word among their this many nearest (0: any)
 	rerankN  int     // re-rank the first N by the mean vectors (0: no)
 	lambda   float32
+	group    bool    // re-rank by the mean vector of the tool's server (server/tool), of all their text
 	softN    int     // re-rank the first N by soft coordination (0: no)
 	softTau  float32 // least cosine of a word and a tool's term that counts
 	softL    float32 // ×(1 + softL × share of the query's idf matched softly)
@@ -141,7 +142,46 @@ func newVecIndex(docs []Doc, wv *wordVecs, p *vecParams, near map[string][]neigh
 	for id, ps := range ix.postings {
 		v.df[id] = len(ps)
 	}
-	if p.rerankN > 0 {
+	if p.rerankN > 0 && p.group {
+		// The tools of one server (the part of the name before a slash,
+		// or the tool alone) share one vector: the mean of all their
+		// names' and descriptions' terms.
+		sums := map[string][]float32{}
+		for _, d := range uniqueByName(docs) {
+			g := d.Name[:max(0, strings.IndexByte(d.Name, '/'))]
+			if g == "" {
+				g = d.Name
+			}
+			m := v.meanVec(Terms(d.Name + " " + clip(d.Description, MaxQueryBytes)))
+			if m == nil {
+				continue
+			}
+			if sums[g] == nil {
+				sums[g] = make([]float32, wv.dim)
+			}
+			for i, x := range m {
+				sums[g][i] += x
+			}
+		}
+		for _, m := range sums {
+			var n float64
+			for _, x := range m {
+				n += float64(x * x)
+			}
+			inv := float32(1 / math.Sqrt(n))
+			for i := range m {
+				m[i] *= inv
+			}
+		}
+		v.tools = map[string][]float32{}
+		for _, d := range uniqueByName(docs) {
+			g := d.Name[:max(0, strings.IndexByte(d.Name, '/'))]
+			if g == "" {
+				g = d.Name
+			}
+			v.tools[d.Name] = sums[g]
+		}
+	} else if p.rerankN > 0 {
 		v.tools = map[string][]float32{}
 		for _, d := range uniqueByName(docs) {
 			var tx texts
@@ -537,9 +577,14 @@ func vecSetup(b *testing.B) (*vecSets, *wordVecs) {
 	return s, loadWordVecs(b, path)
 }
 
-// BenchmarkVectors measures the settings given in $VEC_RUN (one per line:
-// name=value pairs of vecParams, "base" for the index as it is), or a
-// sweep of expansion settings:
+// BenchmarkVectors measures the settings given in $VEC_RUN (separated by
+// semicolons: name=value pairs, "base" for the index as it is), and every
+// combination of the lists in $VEC_SWEEP ("k=1,3 tau=0.5,0.6"). Names:
+// expansion k, tau, w, coord (0/1), maxdf (-1: every word), verbsafe,
+// nosyn, mutual; re-ranking rerank (N), lambda, group (by server); soft
+// coordination soft (N), stau, sl. $VEC_MISSES prints the tuning half's
+// misses, $VEC_COS cosines of a:b pairs, $VEC_NEAR nearest pool terms,
+// $VEC_HELD adds the held-out half, $VEC_SYNTH the synthetic set:
 //
 //	TOOLCAT_DISCOVERY_POOL=dir TOOLCAT_WORDVEC=file.vec go test -run '^$' -bench BenchmarkVectors -benchtime 1x -v ./runtime/discovery/
 func BenchmarkVectors(b *testing.B) {
@@ -661,6 +706,8 @@ func parseVecParams(s string) (vecParams, error) {
 			p.rerankN = int(f)
 		case "lambda":
 			p.lambda = float32(f)
+		case "group":
+			p.group = f != 0
 		case "soft":
 			p.softN = int(f)
 		case "stau":
