@@ -170,7 +170,7 @@ func (h *held) release() {
 // result is stored; the others end with it too. The context makes a timer
 // only if the store waits on Done; release sc when the operation is over.
 //
-// The registry's own MemoryStore gets ctx as it is and a nil sc: it waits
+// The registry's own MemoryIdempotencyStore gets ctx as it is and a nil sc: it waits
 // only for a call in flight, and bounds that wait itself (storeAcquire), so
 // a replay costs no context.
 func (r *Registry) storeCtx(ctx context.Context, e *entry, afterTool bool) (_ context.Context, sc *slaCtx) {

@@ -195,7 +195,7 @@ func TestStoreOperationsAreBounded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			s := &hangingStore{IdempotencyStore: runtime.NewMemoryStore(), hang: map[string]bool{tt.hang: true}, deadlines: make(chan opDeadline, 10)}
+			s := &hangingStore{IdempotencyStore: runtime.NewMemoryIdempotencyStore(), hang: map[string]bool{tt.hang: true}, deadlines: make(chan opDeadline, 10)}
 			r := runtime.New(runtime.WithIdempotencyStore(s), runtime.WithLogger(quietLogger()))
 			mustRegister(t, r, runtime.Tool{Meta: runtime.Meta{Name: "send_mail", HasSideEffects: true, SLA: sla}, Execute: echo})
 			ctx := context.Background()

@@ -19,12 +19,12 @@ import (
 )
 
 func TestMemoryStore(t *testing.T) {
-	storetest.Run(t, func() runtime.IdempotencyStore { return runtime.NewMemoryStore() })
+	storetest.Run(t, func() runtime.IdempotencyStore { return runtime.NewMemoryIdempotencyStore() })
 }
 
 func TestIdempotencyKeyRequired(t *testing.T) {
 	c := storetest.NewCounter()
-	r := storetest.New(t, func() runtime.IdempotencyStore { return runtime.NewMemoryStore() }, c)
+	r := storetest.New(t, func() runtime.IdempotencyStore { return runtime.NewMemoryIdempotencyStore() }, c)
 	res := r.Call(context.Background(), "refund_order", []byte(`{"order_id":"A","amount_cents":1}`), runtime.CallOptions{})
 	if res.Success || res.Error.Code != runtime.CodeInvalidArgs {
 		t.Fatalf("call without key: %s", res.JSON())
@@ -72,7 +72,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 // even though each sweep leaves an entry behind.
 func TestMemoryStoreSweepsExpiredEntries(t *testing.T) {
 	clk := newFakeClock()
-	s := runtime.NewMemoryStore(runtime.WithMemoryClock(clk.Now))
+	s := runtime.NewMemoryIdempotencyStore(runtime.IdempotencyStoreClock(clk.Now))
 	r := runtime.New(runtime.WithIdempotencyStore(s), runtime.WithClock(clk.Now),
 		runtime.WithIdempotencyTTL(time.Millisecond), runtime.WithLogger(quietLogger()))
 	mustRegister(t, r, runtime.Tool{Meta: runtime.Meta{Name: "send_note", HasSideEffects: true}, Execute: echo})
@@ -99,7 +99,7 @@ func TestMemoryStoreSweepsExpiredEntries(t *testing.T) {
 
 func TestMemoryStoreMaxEntries(t *testing.T) {
 	ctx := context.Background()
-	s := runtime.NewMemoryStore(runtime.WithMaxEntries(3))
+	s := runtime.NewMemoryIdempotencyStore(runtime.IdempotencyStoreMaxEntries(3))
 	complete := func(key string) {
 		t.Helper()
 		c, err := s.Acquire(ctx, key, "fp", time.Minute)
@@ -142,7 +142,7 @@ func TestMemoryStoreMaxEntries(t *testing.T) {
 
 	// Calls in flight are never evicted: with only claims left, a new key
 	// is refused.
-	s = runtime.NewMemoryStore(runtime.WithMaxEntries(2))
+	s = runtime.NewMemoryIdempotencyStore(runtime.IdempotencyStoreMaxEntries(2))
 	c1, err1 := s.Acquire(ctx, "x", "fp", time.Minute)
 	c2, err2 := s.Acquire(ctx, "y", "fp", time.Minute)
 	if err1 != nil || err2 != nil {
@@ -168,7 +168,9 @@ func TestMemoryStoreFullRefusesCalls(t *testing.T) {
 	c := storetest.NewCounter()
 	c.Gate = make(chan struct{})
 	c.Started = make(chan string, 1)
-	r := storetest.New(t, func() runtime.IdempotencyStore { return runtime.NewMemoryStore(runtime.WithMaxEntries(1)) }, c,
+	r := storetest.New(t, func() runtime.IdempotencyStore {
+		return runtime.NewMemoryIdempotencyStore(runtime.IdempotencyStoreMaxEntries(1))
+	}, c,
 		runtime.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	done := make(chan runtime.Result)
 	go func() {
@@ -231,7 +233,7 @@ func TestLateSettlePanicReleasesKey(t *testing.T) {
 //
 //	go test -run '^$' -bench BenchmarkMemoryStoreShortTTL -benchtime=1000000x ./runtime/
 func BenchmarkMemoryStoreShortTTL(b *testing.B) {
-	s := runtime.NewMemoryStore()
+	s := runtime.NewMemoryIdempotencyStore()
 	r := runtime.New(runtime.WithIdempotencyStore(s), runtime.WithIdempotencyTTL(time.Millisecond), runtime.WithLogger(quietLogger()))
 	mustRegister(b, r, runtime.Tool{Meta: runtime.Meta{Name: "send_note", HasSideEffects: true}, Execute: echo})
 	var before, after goruntime.MemStats

@@ -45,12 +45,6 @@ type CallEvent struct {
 	Fallback string
 }
 
-// WithObserver adds fn to the functions told of every call the registry
-// answers (see Registry.Observe).
-func WithObserver(fn func(CallEvent)) Option {
-	return func(r *Registry) { r.Observe(fn) }
-}
-
 // observers is the list of observer functions, replaced whole on change.
 type observers struct {
 	mu  sync.Mutex

@@ -59,31 +59,3 @@ package runtime
 // Version is the version of the runtime API. Generated code checks it at
 // compile time through the constant GeneratedCodeVersion.
 const Version = "0.1.0"
-
-// GeneratedCodeVersion is bumped whenever generated code must be
-// regenerated to fit this runtime. Generated files refer to
-// runtime.GeneratedCodeVersionN, the constant of the version they were
-// generated for, so a stale generation fails to compile instead of
-// misbehaving.
-const GeneratedCodeVersion = 4
-
-// GeneratedCodeVersion4 is the constant that code generated for version 4
-// of the runtime API refers to (as `const _ = runtime.GeneratedCodeVersion4`).
-// Version 4 registers a package's tools from a table of Bindings
-// (RegisterAll), so that the size of its code grows with the number of
-// tools and not faster.
-const GeneratedCodeVersion4 = true
-
-// GeneratedCodeVersion3 is the constant of code generated for version 3,
-// which this runtime still supports. Version 3 reads numbers exactly (integer bounds, enums and defaults beyond
-// 2^53) and its Meta carries MaxResultBytes and IdempotencyKeyArg.
-const GeneratedCodeVersion3 = true
-
-// GeneratedCodeVersion2 is the constant of code generated for version 2,
-// which validates through the readers of genread.go; this runtime still
-// supports it.
-const GeneratedCodeVersion2 = true
-
-// GeneratedCodeVersion1 is the constant of code generated for version 1,
-// which this runtime still supports.
-const GeneratedCodeVersion1 = true

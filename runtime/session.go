@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Session is one conversation with one agent: who speaks (the sender), how
@@ -37,100 +36,6 @@ type Session struct {
 	journalMax   int
 	journalBytes int
 }
-
-// SessionOption configures a Session.
-type SessionOption func(*Session)
-
-// WithSender names who speaks in the conversation (a user, a channel);
-// policies see it as CallOptions.Sender.
-func WithSender(sender string) SessionOption { return func(s *Session) { s.sender = sender } }
-
-// WithAutonomy sets the agent's autonomy level in the session (default the
-// registry's, WithDefaultAutonomy).
-func WithAutonomy(a Autonomy) SessionOption { return func(s *Session) { s.autonomy = a } }
-
-// WithTrust adds rules that approve calls without asking the user.
-func WithTrust(rules ...TrustRule) SessionOption {
-	return func(s *Session) { s.trust = append(s.trust, rules...) }
-}
-
-// WithTaintScope sets how long outside content keeps the session tainted
-// (default TaintTurn).
-func WithTaintScope(t TaintScope) SessionOption { return func(s *Session) { s.taintScope = t } }
-
-// WithPromotionTurns sets for how many turns a hidden tool found by a
-// search stays listed (default DefaultPromotionTurns). Calling it starts
-// the count again.
-func WithPromotionTurns(n int) SessionOption { return func(s *Session) { s.promoteTurns = n } }
-
-// WithUndoTool offers the model the built-in tool undo_last_actions, which
-// reverts its last actions in the session (see Session.Undo).
-func WithUndoTool(on bool) SessionOption { return func(s *Session) { s.undoTool = on } }
-
-// WithProviderSearch lists hidden tools to the model's provider as
-// deferred tools, for the provider's own tool search (export.DeferHidden
-// renders them), instead of offering toolcat's search tools: the model may
-// call any hidden tool, and none is promoted.
-func WithProviderSearch(on bool) SessionOption { return func(s *Session) { s.providerSide = on } }
-
-// WithJournalLimit bounds the undo journal: at most n calls (default
-// DefaultJournalCalls) and bytes bytes of arguments and results (default
-// DefaultJournalBytes). Older calls are forgotten, and can no longer be
-// undone; a call too large to keep is journaled as one that cannot be
-// undone.
-func WithJournalLimit(n, bytes int) SessionOption {
-	return func(s *Session) { s.journalMax, s.journalBytes = n, bytes }
-}
-
-// TaintScope is how long outside content keeps a session tainted.
-type TaintScope uint8
-
-const (
-	// TaintTurn: until the turn ends (Session.EndTurn).
-	TaintTurn TaintScope = iota
-	// TaintSession: for the rest of the session.
-	TaintSession
-)
-
-// Session defaults.
-const (
-	DefaultPromotionTurns = 5
-	DefaultJournalCalls   = 50
-	DefaultJournalBytes   = 1 << 20
-	// MaxPendingCalls is how many calls may wait for approval in one
-	// session; more answer approval_required without waiting.
-	MaxPendingCalls = 20
-	// DefaultSessionTTL is how long a session's state is kept after its
-	// last change, unless WithSessionTTL says otherwise.
-	DefaultSessionTTL = 24 * time.Hour
-)
-
-// TrustRule approves calls of one tool without asking the user, when Allow
-// (if set) accepts the call's arguments, as the tool's Validator returned
-// them (a pointer to its generated Args struct). A rule applies only to
-// tools with a dry run (no preview, no trust), and never to a call that
-// needs approval because the session is tainted.
-type TrustRule struct {
-	Tool  string
-	Allow func(args any) bool
-}
-
-// TrustArgs is a TrustRule whose predicate takes the tool's argument type.
-func TrustArgs[T any](tool string, allow func(*T) bool) TrustRule {
-	return TrustRule{Tool: tool, Allow: func(a any) bool {
-		t, ok := a.(*T)
-		return ok && allow(t)
-	}}
-}
-
-// WithSessionStore sets where sessions keep their state (default a
-// MemorySessionStore). Use runtime/redisstore's SessionStore to share
-// sessions between replicas.
-func WithSessionStore(s SessionStore) Option { return func(r *Registry) { r.sessions = s } }
-
-// WithSessionTTL sets how long a session's state is kept after its last
-// change (default DefaultSessionTTL).
-func WithSessionTTL(d time.Duration) Option { return func(r *Registry) { r.sessionTTL = d } }
 
 // Session returns the session id, with its state as the registry's
 // SessionStore holds it (a new session when there is none).

@@ -21,7 +21,7 @@ func FuzzSessionCall(f *testing.F) {
 	reg := w.Replicas(f, 1, runtime.NewMemorySessionStore())[0]
 	tools := []string{runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex, runtime.UndoLastActions, "create_label", "digest_and_post"}
 	f.Fuzz(func(t *testing.T, args string, which uint8) {
-		s := reg.Session("fuzz", runtime.WithUndoTool(true), runtime.WithAutonomy(runtime.AutonomySupervised))
+		s := reg.Session("fuzz", runtime.SessionUndoTool(true), runtime.SessionAutonomy(runtime.AutonomySupervised))
 		res := s.Call(context.Background(), tools[int(which)%len(tools)], []byte(args), runtime.CallOptions{})
 		if !json.Valid(res.JSON()) {
 			t.Fatalf("not JSON: %q", res.JSON())

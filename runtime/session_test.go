@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestSessionConcurrentReplicas(t *testing.T) {
 	done := make(chan runtime.Result, calls)
 	for i := range calls {
 		go func() {
-			s := regs[i%2].Session("conv-race", runtime.WithJournalLimit(1000, 1<<20))
+			s := regs[i%2].Session("conv-race", runtime.SessionJournalLimit(1000, 1<<20))
 			done <- s.Call(ctx, "send_email", []byte(`{"to":"x@example.com"}`), runtime.CallOptions{})
 		}()
 	}
@@ -81,7 +82,7 @@ func TestSessionConcurrentReplicas(t *testing.T) {
 func TestSessionJournalBounded(t *testing.T) {
 	ctx := context.Background()
 	w := sessionflow.NewWorld()
-	s := w.Replicas(t, 1, runtime.NewMemorySessionStore())[0].Session("conv-bound", runtime.WithJournalLimit(3, 4096))
+	s := w.Replicas(t, 1, runtime.NewMemorySessionStore())[0].Session("conv-bound", runtime.SessionJournalLimit(3, 4096))
 	for i := range 5 {
 		if res := s.Call(ctx, "publish_post", []byte(`{"title":"t`+string(rune('0'+i))+`"}`), runtime.CallOptions{}); !res.Success {
 			t.Fatal(res.JSON())
@@ -134,7 +135,7 @@ func TestSessionFailedPreviewKeepsAttempts(t *testing.T) {
 			return nil, runtime.ExternalError("the bank's preview API is down")
 		},
 	})
-	s := reg.Session("conv-preview", runtime.WithAutonomy(runtime.AutonomySupervised))
+	s := reg.Session("conv-preview", runtime.SessionAutonomy(runtime.AutonomySupervised))
 	res := s.Call(ctx, "wire_money", []byte(`{}`), runtime.CallOptions{})
 	if res.Pending == nil || !strings.Contains(res.Pending.Preview.Summary, "the dry run failed") {
 		t.Fatalf("held call: %s %+v", res.JSON(), res.Pending)
@@ -142,5 +143,54 @@ func TestSessionFailedPreviewKeepsAttempts(t *testing.T) {
 	got, err := s.Approve(ctx, res.Pending.ID)
 	if err != nil || !got.Success || runs != 1 {
 		t.Fatalf("approved after a failed preview: %s %v runs=%d", got.JSON(), err, runs)
+	}
+}
+
+func TestSessionReset(t *testing.T) {
+	ctx := context.Background()
+	r := runtime.New()
+	mustRegister(t, r,
+		runtime.Tool{Meta: runtime.Meta{Name: "fetch_page", ReturnsUntrusted: true}, Execute: echo},
+		runtime.Tool{
+			Meta:    runtime.Meta{Name: "create_note", HasSideEffects: true, Revertible: true},
+			Execute: echo,
+			Revert:  func(context.Context, any, json.RawMessage) (any, error) { return nil, nil },
+		},
+	)
+	s := r.Session("conv-1")
+	if err := s.EndTurn(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"create_note", "fetch_page"} {
+		if res := s.Call(ctx, name, []byte(`{}`), runtime.CallOptions{}); !res.Success {
+			t.Fatalf("%s: %s", name, res.JSON())
+		}
+	}
+	snap, err := s.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Turn != 1 || !snap.Tainted {
+		t.Fatalf("before Reset: turn %d, tainted %v; want turn 1, tainted", snap.Turn, snap.Tainted)
+	}
+	if j, err := s.Journal(ctx); err != nil || len(j) != 1 {
+		t.Fatalf("before Reset: journal %v, %v; want one call", j, err)
+	}
+	if err := s.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	snap, err = s.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Turn != 0 || snap.Tainted {
+		t.Fatalf("after Reset: turn %d, tainted %v; want a new session", snap.Turn, snap.Tainted)
+	}
+	if j, err := s.Journal(ctx); err != nil || len(j) != 0 {
+		t.Fatalf("after Reset: journal %v, %v; want empty", j, err)
+	}
+	var se *runtime.SessionError
+	if rep, err := s.Undo(ctx, 1); !errors.As(err, &se) || !strings.Contains(err.Error(), "no journaled calls") || len(rep.Undone) != 0 {
+		t.Fatalf("after Reset, Undo: %+v, %v; want nothing to undo", rep, err)
 	}
 }

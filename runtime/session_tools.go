@@ -8,7 +8,7 @@ import "context"
 // oldest promotion first. A new promotion thus adds to the end of the list
 // and leaves the rest as it was, and a provider's prompt cache with it.
 //
-// With WithProviderSearch, the hidden tools follow the core ones (by name)
+// With SessionProviderSearch, the hidden tools follow the core ones (by name)
 // with their Exposure hidden, for the exporter to mark as deferred
 // (export.DeferHidden), and no search tool is offered.
 //
@@ -58,3 +58,8 @@ func (s *Session) Definitions(ctx context.Context, format Format) ([]byte, error
 	}
 	return format(tools)
 }
+
+// Format renders tool definitions for a model provider, from the tools a
+// session shows (Session.Definitions). runtime/export makes one per
+// provider: export.Format(export.Anthropic), and so on.
+type Format func(tools []Meta) ([]byte, error)

@@ -273,7 +273,7 @@ func (s *recordingStore) Complete(ctx context.Context, key, token string, rec ru
 // keeps the tool's plain data and source, and that each answer, the first
 // and the replay, gets its own block around the same data.
 func TestUntrustedReplayStoresPlainData(t *testing.T) {
-	store := &recordingStore{IdempotencyStore: runtime.NewMemoryStore()}
+	store := &recordingStore{IdempotencyStore: runtime.NewMemoryIdempotencyStore()}
 	r := runtime.New(runtime.WithIdempotencyStore(store))
 	mustRegister(t, r, runtime.Tool{Meta: runtime.Meta{Name: "fetch_page", ReturnsUntrusted: true},
 		Execute: func(context.Context, any) (any, error) {

@@ -141,7 +141,7 @@ func decodeArgs(raw []byte) (any, *ToolError) {
 	if err != nil {
 		var le *jsonscan.LimitError
 		if errors.As(err, &le) {
-			if te := CheckNumberLimits(raw); te != nil {
+			if te := checkNumberLimits(raw); te != nil {
 				return nil, te
 			}
 		}
@@ -288,7 +288,7 @@ func Typed[T any](v *SchemaValidator) Validator {
 		if te != nil {
 			return nil, te
 		}
-		ExactMembers(doc, t)
+		exactMembers(doc, t)
 		if misfits := fitNumbers(&doc, t, nil, nil); len(misfits) > 0 {
 			return nil, misfitsError(misfits)
 		}
@@ -620,27 +620,6 @@ func buildDefaults(schema map[string]any) *defaultsNode {
 		n.props[name] = e
 	}
 	return n
-}
-
-// NumbersToFloat turns the json.Numbers of a decoded schema value into
-// float64, in place, as encoding/json decodes arguments into an any.
-// Neither validator applies defaults this way any more: both keep their
-// numbers exact (see Typed and UnmarshalExact).
-func NumbersToFloat(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = NumbersToFloat(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = NumbersToFloat(e)
-		}
-	}
-	return v
 }
 
 func (n *defaultsNode) apply(obj map[string]any) {

@@ -61,9 +61,9 @@ func newHost(id string, logs io.Writer) (*host, error) {
 		return nil, err
 	}
 	sess := reg.Session(id,
-		runtime.WithSender("user-1"),
-		runtime.WithAutonomy(runtime.AutonomySupervised),
-		runtime.WithUndoTool(true),
+		runtime.SessionSender("user-1"),
+		runtime.SessionAutonomy(runtime.AutonomySupervised),
+		runtime.SessionUndoTool(true),
 	)
 	return &host{reg: reg, sess: sess, desk: desk, base: base, dir: dir}, nil
 }

@@ -72,7 +72,7 @@ func findDelete(t *testing.T, s *runtime.Session) {
 
 func TestSessionHiddenDeleteArticle(t *testing.T) {
 	store, reg := sessionWorld(t)
-	s := reg.Session("conv-hidden", runtime.WithAutonomy(runtime.AutonomyFull))
+	s := reg.Session("conv-hidden", runtime.SessionAutonomy(runtime.AutonomyFull))
 	before := toolNames(t, s)
 	if slices.Contains(before, "delete_article") || !slices.Contains(before, runtime.SearchToolsByKeywords) {
 		t.Fatalf("before a search the model sees %v", before)
@@ -108,7 +108,7 @@ func TestSessionHiddenDeleteArticle(t *testing.T) {
 func TestSessionApprovePublishThenUndo(t *testing.T) {
 	store, reg := sessionWorld(t)
 	ctx := context.Background()
-	s := reg.Session("conv-publish", runtime.WithAutonomy(runtime.AutonomySupervised))
+	s := reg.Session("conv-publish", runtime.SessionAutonomy(runtime.AutonomySupervised))
 	res := sessionCall(t, s, "publish_article", `{"article_id":7,"channel":"blog","idempotency_key":"conv-publish/7"}`)
 	if codeOf(res) != runtime.CodeApprovalRequired || res.Pending == nil {
 		t.Fatalf("supervised publish: %s", res.JSON())
@@ -143,7 +143,7 @@ func TestSessionApprovePublishThenUndo(t *testing.T) {
 func TestSessionTaintedDeleteDenied(t *testing.T) {
 	store, reg := sessionWorld(t)
 	ctx := context.Background()
-	s := reg.Session("conv-taint", runtime.WithAutonomy(runtime.AutonomyFull))
+	s := reg.Session("conv-taint", runtime.SessionAutonomy(runtime.AutonomyFull))
 	findDelete(t, s)
 	if res := sessionCall(t, s, "fetch_web_page", `{"url":"https://example.com/page"}`); !res.Success || res.Untrusted == nil {
 		t.Fatalf("fetch: %s", res.JSON())
@@ -176,7 +176,7 @@ func TestSessionTaintedDeleteDenied(t *testing.T) {
 func TestSessionDeleteUndone(t *testing.T) {
 	store, reg := sessionWorld(t)
 	ctx := context.Background()
-	s := reg.Session("conv-delete", runtime.WithAutonomy(runtime.AutonomyFull))
+	s := reg.Session("conv-delete", runtime.SessionAutonomy(runtime.AutonomyFull))
 	findDelete(t, s)
 	want, _ := store.Article(42)
 	if res := sessionCall(t, s, "delete_article", `{"article_id":42,"idempotency_key":"conv-delete/42"}`); !res.Success {
@@ -261,7 +261,7 @@ func TestPublishArticleComposition(t *testing.T) {
 // search tools, which are not offered.
 func TestSessionProviderSearch(t *testing.T) {
 	store, reg := sessionWorld(t)
-	s := reg.Session("conv-provider", runtime.WithAutonomy(runtime.AutonomyFull), runtime.WithProviderSearch(true))
+	s := reg.Session("conv-provider", runtime.SessionAutonomy(runtime.AutonomyFull), runtime.SessionProviderSearch(true))
 	defs, err := s.Definitions(context.Background(), export.Format(export.Anthropic, export.DeferHidden()))
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ func TestStateAcrossReplicas(t *testing.T) {
 		c := redis.NewClient(&redis.Options{Addr: srv.Addr, DialTimeout: 200 * time.Millisecond, ReadTimeout: time.Second,
 			WriteTimeout: time.Second, MaxRetries: -1, ContextTimeoutEnabled: true})
 		t.Cleanup(func() { _ = c.Close() })
-		reg := registry(t, runtime.WithToolStateStore(redisstore.NewToolStates(c, redisstore.WithToolStatesPoll(time.Second))))
+		reg := registry(t, runtime.WithToolStateStore(redisstore.NewToolStateStore(c, redisstore.ToolStateStorePoll(time.Second))))
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { _ = reg.WatchToolStates(ctx) })

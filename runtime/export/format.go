@@ -20,7 +20,7 @@ type Exporter func(metas []runtime.Meta, opts ...Option) ([]byte, error)
 // A Format keeps the order of the tools it is given (KeepOrder), which is
 // the session's: a newly promoted tool comes last, so the definitions before
 // it, and a provider's cached prompt prefix, stay the same. Tools given with
-// Exposure hidden (a session with runtime.WithProviderSearch) need
+// Exposure hidden (a session with runtime.SessionProviderSearch) need
 // DeferHidden or IncludeHidden; without either the Format answers an error
 // rather than drop them. The options are copied: changing the slice
 // afterwards does not change the Format. A nil exporter gives a Format that

@@ -49,7 +49,7 @@ func anthropicTools(t *testing.T, b []byte) (names, deferred []string) {
 }
 
 // TestSessionDefinitions renders a session's tools with Format both ways:
-// provider-side search (WithProviderSearch and DeferHidden) sends every
+// provider-side search (SessionProviderSearch and DeferHidden) sends every
 // hidden tool deferred and Anthropic's search tool, and no toolcat search
 // tool; toolcat-side search sends the core tools and toolcat's search
 // tools, and no hidden tool.
@@ -57,7 +57,7 @@ func TestSessionDefinitions(t *testing.T) {
 	ctx := context.Background()
 	r := sessionRegistry(t)
 
-	provider := r.Session("conv-provider", runtime.WithProviderSearch(true))
+	provider := r.Session("conv-provider", runtime.SessionProviderSearch(true))
 	b, err := provider.Definitions(ctx, export.Format(export.Anthropic, export.DeferHidden()))
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ func ExampleServer_Handler() {
 	srv := mcpserver.New(reg,
 		mcpserver.WithImplementation("notes", "1.0.0"),
 		mcpserver.WithSessionOptions(func(string) []runtime.SessionOption {
-			return []runtime.SessionOption{runtime.WithAutonomy(runtime.AutonomySupervised), runtime.WithUndoTool(true)}
+			return []runtime.SessionOption{runtime.SessionAutonomy(runtime.AutonomySupervised), runtime.SessionUndoTool(true)}
 		}),
 	)
 	mux := http.NewServeMux()

@@ -404,7 +404,7 @@ func TestCancel(t *testing.T) {
 
 // supervised makes every session supervised: delete_note needs approval.
 var supervised = mcpserver.WithSessionOptions(func(string) []runtime.SessionOption {
-	return []runtime.SessionOption{runtime.WithAutonomy(runtime.AutonomySupervised)}
+	return []runtime.SessionOption{runtime.SessionAutonomy(runtime.AutonomySupervised)}
 })
 
 // found promotes delete_note in c's session.

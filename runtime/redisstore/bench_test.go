@@ -20,7 +20,7 @@ func BenchmarkCallRedis(b *testing.B) {
 	ctx := context.Background()
 	args := []byte(`{"order_id":"B1","amount_cents":100}`)
 	b.Run("replay", func(b *testing.B) {
-		reg := storetest.New(b, func() runtime.IdempotencyStore { return redisstore.New(c) }, storetest.NewCounter())
+		reg := storetest.New(b, func() runtime.IdempotencyStore { return redisstore.NewIdempotencyStore(c) }, storetest.NewCounter())
 		opts := runtime.CallOptions{IdempotencyKey: "bench-replay"}
 		if res := reg.Call(ctx, "refund_order", args, opts); !res.Success {
 			b.Fatal(string(res.JSON()))
@@ -34,7 +34,7 @@ func BenchmarkCallRedis(b *testing.B) {
 	})
 	i := 0 // keys stay new across the runs of the sub-benchmark
 	b.Run("first_call", func(b *testing.B) {
-		reg := storetest.New(b, func() runtime.IdempotencyStore { return redisstore.New(c) }, storetest.NewCounter())
+		reg := storetest.New(b, func() runtime.IdempotencyStore { return redisstore.NewIdempotencyStore(c) }, storetest.NewCounter())
 		b.ReportAllocs()
 		for b.Loop() {
 			i++

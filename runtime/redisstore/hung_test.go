@@ -77,7 +77,7 @@ func TestHungRedis(t *testing.T) {
 			srv := redistest.Start(t)
 			cl := safeClient(t, srv.Addr)
 			c := storetest.NewCounter()
-			reg := runtime.New(runtime.WithIdempotencyStore(redisstore.New(cl)), runtime.WithLogger(quiet()))
+			reg := runtime.New(runtime.WithIdempotencyStore(redisstore.NewIdempotencyStore(cl)), runtime.WithLogger(quiet()))
 			if err := reg.Register(refund(c, sla)); err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func TestRedisHungAfterTheToolRan(t *testing.T) {
 	c := storetest.NewCounter()
 	c.Gate = make(chan struct{})
 	c.Started = make(chan string, 1)
-	reg := runtime.New(runtime.WithIdempotencyStore(redisstore.New(cl)), runtime.WithLogger(quiet()))
+	reg := runtime.New(runtime.WithIdempotencyStore(redisstore.NewIdempotencyStore(cl)), runtime.WithLogger(quiet()))
 	if err := reg.Register(refund(c, sla)); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestRedisHungAfterTheToolRan(t *testing.T) {
 		t.Fatalf("retry after Redis answers again: want a replay, got %s (runs %d)", again.JSON(), c.Runs("H2"))
 	}
 	// Another replica sees the stored result.
-	other := runtime.New(runtime.WithIdempotencyStore(redisstore.New(safeClient(t, srv.Addr))), runtime.WithLogger(quiet()))
+	other := runtime.New(runtime.WithIdempotencyStore(redisstore.NewIdempotencyStore(safeClient(t, srv.Addr))), runtime.WithLogger(quiet()))
 	if err := other.Register(refund(c, sla)); err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func TestMultiProcessChild(t *testing.T) {
 	calls, _ := strconv.Atoi(os.Getenv("TOOLCAT_CHILD_CALLS"))
 	c := redis.NewClient(&redis.Options{Addr: addr})
 	defer c.Close()
-	r := runtime.New(runtime.WithIdempotencyStore(redisstore.New(c)))
+	r := runtime.New(runtime.WithIdempotencyStore(redisstore.NewIdempotencyStore(c)))
 	err := r.Register(runtime.Tool{
 		Meta: runtime.Meta{Name: "charge_card", HasSideEffects: true, IdempotencyRequired: true, SLA: 5 * time.Second},
 		Execute: func(ctx context.Context, _ any) (any, error) {

@@ -12,7 +12,7 @@
 //		PoolTimeout:           time.Second,
 //		MaxRetries:            -1, // the registry answers; the model retries
 //	})
-//	reg := runtime.New(runtime.WithIdempotencyStore(redisstore.New(rdb)))
+//	reg := runtime.New(runtime.WithIdempotencyStore(redisstore.NewIdempotencyStore(rdb)))
 //	sessions := redisstore.NewSessionStore(rdb)
 //
 // Give the stores a client with these options: without ContextTimeoutEnabled,
@@ -30,7 +30,7 @@
 // cannot be reached every method returns an error, and the registry then
 // refuses to run the tool (fails closed).
 //
-// A session is a hash at "toolcat:session:"+id (WithSessionPrefix) holding
+// A session is a hash at "toolcat:session:"+id (SessionStorePrefix) holding
 // its state and a version, with the session's TTL on the key; Update writes
 // it with a compare-and-set script on the version and retries, with a
 // jittered wait, when another replica wrote first (see SessionStore). Load
@@ -55,8 +55,8 @@ import (
 	"github.com/toolcat/toolcat/runtime"
 )
 
-// Store implements runtime.IdempotencyStore on a go-redis client.
-type Store struct {
+// IdempotencyStore implements runtime.IdempotencyStore on a go-redis client.
+type IdempotencyStore struct {
 	c       redis.UniversalClient
 	prefix  string
 	minPoll time.Duration
@@ -71,21 +71,23 @@ type Store struct {
 // maxDoubt bounds the claims in doubt a Store remembers.
 const maxDoubt = 10_000
 
-// Option configures a Store.
-type Option func(*Store)
+// IdempotencyStoreOption configures a Store.
+type IdempotencyStoreOption func(*IdempotencyStore)
 
-// WithPrefix sets the prefix of the Redis keys (default "toolcat:idem:").
-func WithPrefix(p string) Option { return func(s *Store) { s.prefix = p } }
-
-// WithPollInterval sets the first and the longest wait between two looks at
-// a key another process holds (default 2ms and 50ms).
-func WithPollInterval(first, longest time.Duration) Option {
-	return func(s *Store) { s.minPoll, s.maxPoll = first, longest }
+// IdempotencyStorePrefix sets the prefix of the Redis keys (default "toolcat:idem:").
+func IdempotencyStorePrefix(p string) IdempotencyStoreOption {
+	return func(s *IdempotencyStore) { s.prefix = p }
 }
 
-// New returns a Store using c.
-func New(c redis.UniversalClient, opts ...Option) *Store {
-	s := &Store{c: c, prefix: "toolcat:idem:", minPoll: 2 * time.Millisecond, maxPoll: 50 * time.Millisecond, doubt: map[string]string{}}
+// IdempotencyStorePollInterval sets the first and the longest wait between two looks at
+// a key another process holds (default 2ms and 50ms).
+func IdempotencyStorePollInterval(first, longest time.Duration) IdempotencyStoreOption {
+	return func(s *IdempotencyStore) { s.minPoll, s.maxPoll = first, longest }
+}
+
+// NewIdempotencyStore returns a Store using c.
+func NewIdempotencyStore(c redis.UniversalClient, opts ...IdempotencyStoreOption) *IdempotencyStore {
+	s := &IdempotencyStore{c: c, prefix: "toolcat:idem:", minPoll: 2 * time.Millisecond, maxPoll: 50 * time.Millisecond, doubt: map[string]string{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -122,7 +124,7 @@ return 0
 `)
 
 // Acquire implements runtime.IdempotencyStore.
-func (s *Store) Acquire(ctx context.Context, key, fp string, lease time.Duration) (runtime.Claim, error) {
+func (s *IdempotencyStore) Acquire(ctx context.Context, key, fp string, lease time.Duration) (runtime.Claim, error) {
 	rkey := s.prefix + key
 	tok := runtime.NewToken()
 	claim := "P" + tok + fp
@@ -173,7 +175,7 @@ func (s *Store) Acquire(ctx context.Context, key, fp string, lease time.Duration
 
 // remember notes a claim that Redis may have written although the SET got
 // no answer.
-func (s *Store) remember(rkey, claim string) {
+func (s *IdempotencyStore) remember(rkey, claim string) {
 	s.doubtM.Lock()
 	defer s.doubtM.Unlock()
 	if len(s.doubt) < maxDoubt {
@@ -181,7 +183,7 @@ func (s *Store) remember(rkey, claim string) {
 	}
 }
 
-func (s *Store) forget(rkey string) {
+func (s *IdempotencyStore) forget(rkey string) {
 	s.doubtM.Lock()
 	delete(s.doubt, rkey)
 	s.doubtM.Unlock()
@@ -189,7 +191,7 @@ func (s *Store) forget(rkey string) {
 
 // takeOver reports whether old is a claim in doubt of this store for the
 // fingerprint fp, and then forgets it.
-func (s *Store) takeOver(rkey, old, fp string) bool {
+func (s *IdempotencyStore) takeOver(rkey, old, fp string) bool {
 	s.doubtM.Lock()
 	defer s.doubtM.Unlock()
 	c, ok := s.doubt[rkey]
@@ -207,7 +209,7 @@ func (s *Store) takeOver(rkey, old, fp string) bool {
 }
 
 // Complete implements runtime.IdempotencyStore.
-func (s *Store) Complete(ctx context.Context, key, token string, rec runtime.Record, ttl time.Duration) error {
+func (s *IdempotencyStore) Complete(ctx context.Context, key, token string, rec runtime.Record, ttl time.Duration) error {
 	b, err := json.Marshal(stored{Fingerprint: rec.Fingerprint, Data: rec.Data, At: rec.At, Source: rec.Source, Oversize: rec.Oversize})
 	if err != nil {
 		return err
@@ -223,7 +225,7 @@ func (s *Store) Complete(ctx context.Context, key, token string, rec runtime.Rec
 }
 
 // Release implements runtime.IdempotencyStore.
-func (s *Store) Release(ctx context.Context, key, token string) error {
+func (s *IdempotencyStore) Release(ctx context.Context, key, token string) error {
 	if err := releaseScript.Run(ctx, s.c, []string{s.prefix + key}, "P"+token).Err(); err != nil && !errors.Is(err, redis.Nil) {
 		return fmt.Errorf("redis: releasing idempotency key: %w", err)
 	}

@@ -33,7 +33,7 @@ func TestStore(t *testing.T) {
 	n := 0
 	storetest.Run(t, func() runtime.IdempotencyStore {
 		n++ // a fresh key space per subtest
-		return redisstore.New(c, redisstore.WithPrefix("test"+string(rune('a'+n))+":"))
+		return redisstore.NewIdempotencyStore(c, redisstore.IdempotencyStorePrefix("test"+string(rune('a'+n))+":"))
 	})
 }
 
@@ -46,7 +46,7 @@ func TestSharedAcrossProcesses(t *testing.T) {
 	var regs []*runtime.Registry
 	for range 4 {
 		c := client(t, srv.Addr) // one client per "process"
-		regs = append(regs, storetest.New(t, func() runtime.IdempotencyStore { return redisstore.New(c) }, counter))
+		regs = append(regs, storetest.New(t, func() runtime.IdempotencyStore { return redisstore.NewIdempotencyStore(c) }, counter))
 	}
 	var wg sync.WaitGroup
 	for i := range 200 {
@@ -81,7 +81,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 			counter := storetest.NewCounter()
 			counter.Gate = make(chan struct{})
 			counter.Started = make(chan string, 100)
-			reg := storetest.New(t, func() runtime.IdempotencyStore { return redisstore.New(cl) }, counter)
+			reg := storetest.New(t, func() runtime.IdempotencyStore { return redisstore.NewIdempotencyStore(cl) }, counter)
 			ctx := context.Background()
 			k1 := []byte(`{"order_id":"R1","amount_cents":700}`)
 			opts := runtime.CallOptions{IdempotencyKey: "stop-R1"}
@@ -134,7 +134,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 			if !again.Success || !again.Replayed {
 				t.Fatalf("after restart: want a replay, got %s", again.JSON())
 			}
-			other := storetest.New(t, func() runtime.IdempotencyStore { return redisstore.New(client(t, srv.Addr)) }, counter)
+			other := storetest.New(t, func() runtime.IdempotencyStore { return redisstore.NewIdempotencyStore(client(t, srv.Addr)) }, counter)
 			if res := other.Call(ctx, "refund_order", k1, opts); !res.Success || !res.Replayed {
 				t.Fatalf("another replica after restart: want a replay, got %s", res.JSON())
 			}

@@ -24,7 +24,7 @@ import (
 // script that sets the new state, a new version and the TTL only if the
 // version is still the one read; otherwise another writer got in first and
 // Update reads again and reruns fn, after a short jittered wait, up to a
-// bounded number of attempts (WithSessionRetries), then returns
+// bounded number of attempts (SessionStoreRetries), then returns
 // runtime.ErrSessionConflict. This is a compare-and-set rather than
 // WATCH/MULTI/EXEC: it takes two round trips instead of three and holds no
 // connection out of the pool while fn runs (WATCH pins one to the
@@ -45,25 +45,25 @@ type SessionStore struct {
 
 var _ runtime.SessionStore = (*SessionStore)(nil)
 
-// SessionOption configures a SessionStore.
-type SessionOption func(*SessionStore)
+// SessionStoreOption configures a SessionStore.
+type SessionStoreOption func(*SessionStore)
 
-// WithSessionPrefix sets the prefix of the Redis keys (default
+// SessionStorePrefix sets the prefix of the Redis keys (default
 // "toolcat:session:"). Give it a prefix no other data uses.
-func WithSessionPrefix(p string) SessionOption { return func(s *SessionStore) { s.prefix = p } }
+func SessionStorePrefix(p string) SessionStoreOption { return func(s *SessionStore) { s.prefix = p } }
 
-// WithSessionRetries sets how many times Update tries to write before it
+// SessionStoreRetries sets how many times Update tries to write before it
 // returns runtime.ErrSessionConflict (default 50), and the first and the
 // longest bound of the random wait between two tries (default 1ms and
 // 50ms; the bound doubles after each lost try). attempts below 1 means 1.
-func WithSessionRetries(attempts int, first, longest time.Duration) SessionOption {
+func SessionStoreRetries(attempts int, first, longest time.Duration) SessionStoreOption {
 	return func(s *SessionStore) { s.attempts, s.first, s.longest = max(attempts, 1), first, max(longest, first) }
 }
 
 // NewSessionStore returns a SessionStore using c. Give c the options the
 // package doc shows (ContextTimeoutEnabled above all), so that a hung Redis
 // cannot hold a call past its context's deadline.
-func NewSessionStore(c redis.UniversalClient, opts ...SessionOption) *SessionStore {
+func NewSessionStore(c redis.UniversalClient, opts ...SessionStoreOption) *SessionStore {
 	s := &SessionStore{c: c, prefix: "toolcat:session:", attempts: 50, first: time.Millisecond, longest: 50 * time.Millisecond}
 	for _, o := range opts {
 		o(s)

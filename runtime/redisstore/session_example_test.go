@@ -23,7 +23,7 @@ func ExampleNewSessionStore() {
 		PoolTimeout:           time.Second,
 		MaxRetries:            -1,
 	})
-	sessions := redisstore.NewSessionStore(rdb, redisstore.WithSessionPrefix("support-agent:session:"))
+	sessions := redisstore.NewSessionStore(rdb, redisstore.SessionStorePrefix("support-agent:session:"))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

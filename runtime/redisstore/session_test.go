@@ -26,7 +26,7 @@ func TestSessionStoreContract(t *testing.T) {
 	var n atomic.Int64
 	sessiontest.Run(t, sessiontest.Config{
 		New: func() runtime.SessionStore { // a fresh key space per check
-			return redisstore.NewSessionStore(c, redisstore.WithSessionPrefix(fmt.Sprintf("contract%d:", n.Add(1))))
+			return redisstore.NewSessionStore(c, redisstore.SessionStorePrefix(fmt.Sprintf("contract%d:", n.Add(1))))
 		},
 		Advance: time.Sleep,
 		TTL:     400 * time.Millisecond,
@@ -40,7 +40,7 @@ func TestSessionFlowsRedis(t *testing.T) {
 	c := client(t, srv.Addr)
 	var n atomic.Int64
 	sessionflow.Run(t, func() runtime.SessionStore {
-		return redisstore.NewSessionStore(c, redisstore.WithSessionPrefix(fmt.Sprintf("flow%d:", n.Add(1))))
+		return redisstore.NewSessionStore(c, redisstore.SessionStorePrefix(fmt.Sprintf("flow%d:", n.Add(1))))
 	})
 }
 
@@ -59,7 +59,7 @@ func TestSessionConcurrentReplicasRedis(t *testing.T) {
 	done := make(chan runtime.Result, calls)
 	for i := range calls {
 		go func() {
-			s := regs[i%2].Session("conv-race", runtime.WithJournalLimit(1000, 1<<20))
+			s := regs[i%2].Session("conv-race", runtime.SessionJournalLimit(1000, 1<<20))
 			done <- s.Call(ctx, "send_email", []byte(`{"to":"x@example.com"}`), runtime.CallOptions{})
 		}()
 	}
@@ -170,7 +170,7 @@ func TestSessionStoreConflict(t *testing.T) {
 	srv := redistest.Start(t)
 	c := client(t, srv.Addr)
 	other := redisstore.NewSessionStore(c)
-	s := redisstore.NewSessionStore(c, redisstore.WithSessionRetries(3, time.Millisecond, 2*time.Millisecond))
+	s := redisstore.NewSessionStore(c, redisstore.SessionStoreRetries(3, time.Millisecond, 2*time.Millisecond))
 	ctx := context.Background()
 	runs := 0
 	err := s.Update(ctx, "contended", time.Minute, func(old []byte) ([]byte, error) {
@@ -201,7 +201,7 @@ func TestSessionStoreConflictDeadline(t *testing.T) {
 	srv := redistest.Start(t)
 	c := client(t, srv.Addr)
 	other := redisstore.NewSessionStore(c)
-	s := redisstore.NewSessionStore(c, redisstore.WithSessionRetries(1000, 40*time.Millisecond, 40*time.Millisecond))
+	s := redisstore.NewSessionStore(c, redisstore.SessionStoreRetries(1000, 40*time.Millisecond, 40*time.Millisecond))
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -342,10 +342,10 @@ func TestSessionStoreKeys(t *testing.T) {
 		t.Errorf("a deleted session left its key")
 	}
 
-	p := redisstore.NewSessionStore(c, redisstore.WithSessionPrefix("app:s:"))
+	p := redisstore.NewSessionStore(c, redisstore.SessionStorePrefix("app:s:"))
 	set(p, "conv:1", time.Minute, "prefixed")
 	if got := c.HGet(ctx, "app:s:conv:1", "state").Val(); got != "prefixed" {
-		t.Errorf("with WithSessionPrefix: HGET app:s:conv:1 state = %q", got)
+		t.Errorf("with SessionStorePrefix: HGET app:s:conv:1 state = %q", got)
 	}
 	keys := c.Keys(ctx, "*").Val()
 	if len(keys) != 1 || keys[0] != "app:s:conv:1" {

@@ -12,10 +12,10 @@ import (
 	"github.com/toolcat/toolcat/runtime"
 )
 
-// ToolStates is a runtime.ToolStateStore in Redis: the tools operators
+// ToolStateStore is a runtime.ToolStateStore in Redis: the tools operators
 // switched off, shared by every replica using the same Redis and prefix.
 //
-//	states := redisstore.NewToolStates(rdb)
+//	states := redisstore.NewToolStateStore(rdb)
 //	reg := runtime.New(runtime.WithToolStateStore(states))
 //	go reg.WatchToolStates(ctx)
 //
@@ -30,27 +30,31 @@ import (
 //
 // A field that does not decode reads as the tool switched off, with a
 // reason saying so: a corrupt record never turns a tool on.
-type ToolStates struct {
+type ToolStateStore struct {
 	c      redis.UniversalClient
 	prefix string
 	poll   time.Duration
 }
 
-// ToolStatesOption configures ToolStates.
-type ToolStatesOption func(*ToolStates)
+// ToolStateStoreOption configures ToolStateStore.
+type ToolStateStoreOption func(*ToolStateStore)
 
-// WithToolStatesPrefix sets the prefix of the Redis keys and channel
+// ToolStateStorePrefix sets the prefix of the Redis keys and channel
 // (default "toolcat:tools:").
-func WithToolStatesPrefix(p string) ToolStatesOption { return func(s *ToolStates) { s.prefix = p } }
+func ToolStateStorePrefix(p string) ToolStateStoreOption {
+	return func(s *ToolStateStore) { s.prefix = p }
+}
 
-// WithToolStatesPoll sets how often Watch reads the version besides
+// ToolStateStorePoll sets how often Watch reads the version besides
 // listening on the channel (default 5s; zero or less means the default).
-func WithToolStatesPoll(d time.Duration) ToolStatesOption { return func(s *ToolStates) { s.poll = d } }
+func ToolStateStorePoll(d time.Duration) ToolStateStoreOption {
+	return func(s *ToolStateStore) { s.poll = d }
+}
 
-// NewToolStates returns ToolStates using c. Give it a client configured as
+// NewToolStateStore returns ToolStateStore using c. Give it a client configured as
 // the package doc says (ContextTimeoutEnabled and timeouts).
-func NewToolStates(c redis.UniversalClient, opts ...ToolStatesOption) *ToolStates {
-	s := &ToolStates{c: c, prefix: "toolcat:tools:", poll: 5 * time.Second}
+func NewToolStateStore(c redis.UniversalClient, opts ...ToolStateStoreOption) *ToolStateStore {
+	s := &ToolStateStore{c: c, prefix: "toolcat:tools:", poll: 5 * time.Second}
 	for _, o := range opts {
 		o(s)
 	}
@@ -75,7 +79,7 @@ return v
 `)
 
 // Save implements runtime.ToolStateStore.
-func (s *ToolStates) Save(ctx context.Context, tool string, st runtime.ToolSetting) error {
+func (s *ToolStateStore) Save(ctx context.Context, tool string, st runtime.ToolSetting) error {
 	value := ""
 	if !st.Enabled {
 		b, err := json.Marshal(st)
@@ -89,7 +93,7 @@ func (s *ToolStates) Save(ctx context.Context, tool string, st runtime.ToolSetti
 }
 
 // Load implements runtime.ToolStateStore.
-func (s *ToolStates) Load(ctx context.Context) (map[string]runtime.ToolSetting, error) {
+func (s *ToolStateStore) Load(ctx context.Context) (map[string]runtime.ToolSetting, error) {
 	m, err := s.c.HGetAll(ctx, s.prefix+"state").Result()
 	if err != nil {
 		return nil, err
@@ -108,7 +112,7 @@ func (s *ToolStates) Load(ctx context.Context) (map[string]runtime.ToolSetting, 
 // Watch implements runtime.ToolStateStore: it listens on the channel and
 // reads the version every poll interval, reconnecting as go-redis does,
 // until ctx ends.
-func (s *ToolStates) Watch(ctx context.Context, changed func()) error {
+func (s *ToolStateStore) Watch(ctx context.Context, changed func()) error {
 	ps := s.c.Subscribe(ctx, s.prefix+"changed")
 	defer ps.Close()
 	// Wait for the subscription (or give up on it for now: the poll still
@@ -146,7 +150,7 @@ func (s *ToolStates) Watch(ctx context.Context, changed func()) error {
 }
 
 // version reads the settings' version ("" when none was written).
-func (s *ToolStates) version(ctx context.Context) (string, error) {
+func (s *ToolStateStore) version(ctx context.Context) (string, error) {
 	v, err := s.c.Get(ctx, s.prefix+"version").Result()
 	if errors.Is(err, redis.Nil) {
 		return "", nil

@@ -15,7 +15,7 @@ import (
 
 func stateReplica(t *testing.T, addr string, poll time.Duration) (*runtime.Registry, chan struct{}) {
 	t.Helper()
-	reg := runtime.New(runtime.WithToolStateStore(redisstore.NewToolStates(client(t, addr), redisstore.WithToolStatesPoll(poll))))
+	reg := runtime.New(runtime.WithToolStateStore(redisstore.NewToolStateStore(client(t, addr), redisstore.ToolStateStorePoll(poll))))
 	obj := json.RawMessage(`{"type":"object"}`)
 	ok := func(context.Context, any) (any, error) { return "ok", nil }
 	reg.MustRegister(runtime.Tool{Meta: runtime.Meta{Name: "get_order", Description: "Reads an order.", ArgsSchema: obj}, Execute: ok})

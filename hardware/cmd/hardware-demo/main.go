@@ -37,7 +37,7 @@ func run(out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sess := reg.Session("demo", runtime.WithAutonomy(runtime.AutonomyFull))
+	sess := reg.Session("demo", runtime.SessionAutonomy(runtime.AutonomyFull))
 	n := 0
 	callTool := func(note, tool, args string, dry bool) {
 		n++

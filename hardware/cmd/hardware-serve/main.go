@@ -103,7 +103,7 @@ func serve(ctx context.Context, cfg hardware.Config) error {
 		mcpserver.WithInstructions("Tools for the serial ports, I2C buses and SPI ports of this machine. Preview writes with a dry run first; writes to I2C registers can be undone."),
 		mcpserver.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, nil))),
 		mcpserver.WithSessionOptions(func(string) []runtime.SessionOption {
-			return []runtime.SessionOption{runtime.WithAutonomy(runtime.AutonomySupervised), runtime.WithUndoTool(true)}
+			return []runtime.SessionOption{runtime.SessionAutonomy(runtime.AutonomySupervised), runtime.SessionUndoTool(true)}
 		}),
 	)
 	return srv.RunStdio(ctx)

@@ -186,7 +186,7 @@ func (w *World) Tools() []runtime.Tool {
 func (w *World) Replicas(t testing.TB, n int, store runtime.SessionStore) []*runtime.Registry {
 	t.Helper()
 	var regs []*runtime.Registry
-	idem := runtime.NewMemoryStore() // replicas share their idempotency store too
+	idem := runtime.NewMemoryIdempotencyStore() // replicas share their idempotency store too
 	for range n {
 		r := runtime.New(runtime.WithSessionStore(store), runtime.WithIdempotencyStore(idem))
 		for _, tool := range w.Tools() {
@@ -279,8 +279,8 @@ func endTurn(t testing.TB, s *runtime.Session) {
 func promotion(t *testing.T, store runtime.SessionStore) {
 	w := NewWorld()
 	regs := w.Replicas(t, 2, store)
-	a := regs[0].Session("conv-1", runtime.WithPromotionTurns(2))
-	b := regs[1].Session("conv-1", runtime.WithPromotionTurns(2))
+	a := regs[0].Session("conv-1", runtime.SessionPromotionTurns(2))
+	b := regs[1].Session("conv-1", runtime.SessionPromotionTurns(2))
 
 	if n := names(t, a); has(n, "create_label") || !has(n, runtime.SearchToolsByKeywords) || !has(n, runtime.SearchToolsByRegex) {
 		t.Fatalf("before a search the tools are %v: want the search tools and no hidden tool", n)
@@ -346,7 +346,7 @@ func searchRegex(t *testing.T, store runtime.SessionStore) {
 
 func definitions(t *testing.T, store runtime.SessionStore) {
 	w := NewWorld()
-	s := w.Replicas(t, 1, store)[0].Session("conv-defs", runtime.WithUndoTool(true))
+	s := w.Replicas(t, 1, store)[0].Session("conv-defs", runtime.SessionUndoTool(true))
 	format := func(tools []runtime.Meta) ([]byte, error) {
 		var n []string
 		for _, m := range tools {
@@ -382,7 +382,7 @@ func definitions(t *testing.T, store runtime.SessionStore) {
 		t.Fatal("definitions are not stable")
 	}
 	// Provider-side search: hidden tools are given as hidden, no search tool.
-	p := w.Replicas(t, 1, store)[0].Session("conv-provider", runtime.WithProviderSearch(true))
+	p := w.Replicas(t, 1, store)[0].Session("conv-provider", runtime.SessionProviderSearch(true))
 	tools, err := p.Tools(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -405,8 +405,8 @@ func definitions(t *testing.T, store runtime.SessionStore) {
 func approvalFlow(t *testing.T, store runtime.SessionStore) {
 	w := NewWorld()
 	regs := w.Replicas(t, 2, store)
-	a := regs[0].Session("conv-appr", runtime.WithAutonomy(runtime.AutonomySupervised))
-	b := regs[1].Session("conv-appr", runtime.WithAutonomy(runtime.AutonomySupervised))
+	a := regs[0].Session("conv-appr", runtime.SessionAutonomy(runtime.AutonomySupervised))
+	b := regs[1].Session("conv-appr", runtime.SessionAutonomy(runtime.AutonomySupervised))
 
 	res := call(t, a, "publish_post", `{"title":"Hello"}`)
 	if code(res) != runtime.CodeApprovalRequired || res.Pending == nil {
@@ -483,8 +483,8 @@ func approvalFlow(t *testing.T, store runtime.SessionStore) {
 
 func approvalWithoutDryRun(t *testing.T, store runtime.SessionStore) {
 	w := NewWorld()
-	s := w.Replicas(t, 1, store)[0].Session("conv-nodry", runtime.WithAutonomy(runtime.AutonomySupervised),
-		runtime.WithTrust(runtime.TrustRule{Tool: "send_email"})) // no dry run: the rule never applies
+	s := w.Replicas(t, 1, store)[0].Session("conv-nodry", runtime.SessionAutonomy(runtime.AutonomySupervised),
+		runtime.SessionTrust(runtime.TrustRule{Tool: "send_email"})) // no dry run: the rule never applies
 	res := call(t, s, "send_email", `{"to":"a@example.com"}`)
 	if code(res) != runtime.CodeApprovalRequired || res.Pending == nil || res.Pending.Preview.Summary != runtime.NoPreview {
 		t.Fatalf("a tool without dry run: %s %+v", res.JSON(), res.Pending)
@@ -497,8 +497,8 @@ func approvalWithoutDryRun(t *testing.T, store runtime.SessionStore) {
 
 func trust(t *testing.T, store runtime.SessionStore) {
 	w := NewWorld()
-	s := w.Replicas(t, 1, store)[0].Session("conv-trust", runtime.WithAutonomy(runtime.AutonomySupervised),
-		runtime.WithTrust(runtime.TrustArgs("publish_post", func(a *PostArgs) bool { return a.Draft })))
+	s := w.Replicas(t, 1, store)[0].Session("conv-trust", runtime.SessionAutonomy(runtime.AutonomySupervised),
+		runtime.SessionTrust(runtime.TrustArgs("publish_post", func(a *PostArgs) bool { return a.Draft })))
 	mustOK(t, call(t, s, "publish_post", `{"title":"Draft","draft":true}`))
 	if res := call(t, s, "publish_post", `{"title":"Live"}`); code(res) != runtime.CodeApprovalRequired {
 		t.Fatalf("a call the rule does not accept: %s", res.JSON())
@@ -539,7 +539,7 @@ func taint(t *testing.T, store runtime.SessionStore) {
 
 func taintSession(t *testing.T, store runtime.SessionStore) {
 	w := NewWorld()
-	s := w.Replicas(t, 1, store)[0].Session("conv-taint-s", runtime.WithTaintScope(runtime.TaintSession))
+	s := w.Replicas(t, 1, store)[0].Session("conv-taint-s", runtime.SessionTaintScope(runtime.TaintSession))
 	mustOK(t, call(t, s, "fetch_page", `{}`))
 	endTurn(t, s)
 	endTurn(t, s)
@@ -588,7 +588,7 @@ func undo(t *testing.T, store runtime.SessionStore) {
 
 func undoTool(t *testing.T, store runtime.SessionStore) {
 	w := NewWorld()
-	s := w.Replicas(t, 1, store)[0].Session("conv-undo-tool", runtime.WithUndoTool(true))
+	s := w.Replicas(t, 1, store)[0].Session("conv-undo-tool", runtime.SessionUndoTool(true))
 	mustOK(t, call(t, s, "publish_post", `{"title":"One"}`))
 	mustOK(t, call(t, s, "publish_post", `{"title":"Two"}`))
 	res := call(t, s, runtime.UndoLastActions, `{"count":5}`) // fewer journaled: all are undone
@@ -611,7 +611,7 @@ func undoTool(t *testing.T, store runtime.SessionStore) {
 		t.Fatalf("the host's undo: %v posts %v", err, w.Posts())
 	}
 	if off := w.Replicas(t, 1, store)[0].Session("conv-no-undo"); has(names(t, off), runtime.UndoLastActions) {
-		t.Fatal("the undo tool is offered without WithUndoTool")
+		t.Fatal("the undo tool is offered without SessionUndoTool")
 	}
 }
 
@@ -710,7 +710,7 @@ func retryStep(t *testing.T, store runtime.SessionStore) {
 
 func readOnly(t *testing.T, store runtime.SessionStore) {
 	w := NewWorld()
-	s := w.Replicas(t, 1, store)[0].Session("conv-ro", runtime.WithAutonomy(runtime.AutonomyReadOnly))
+	s := w.Replicas(t, 1, store)[0].Session("conv-ro", runtime.SessionAutonomy(runtime.AutonomyReadOnly))
 	n := names(t, s)
 	if has(n, "publish_post") || !has(n, "search_docs") || !has(n, runtime.SearchToolsByKeywords) {
 		t.Fatalf("read-only tools: %v", n)

@@ -104,19 +104,19 @@ func (d *demo) calls() error {
 // two replicas serving it would be.
 func (d *demo) conversation() error {
 	const id = "conversation-2"
-	sess := d.reg.Session(id, runtime.WithSender("user-7"), runtime.WithAutonomy(runtime.AutonomySupervised))
+	sess := d.reg.Session(id, runtime.SessionSender("user-7"), runtime.SessionAutonomy(runtime.AutonomySupervised))
 	fmt.Fprintf(d.out, "# a conversation (runtime.Session)\n\n")
 
 	if err := d.tools(sess, "the tools the model sees: delete_article is hidden"); err != nil {
 		return err
 	}
 	// The other way: the provider searches the hidden tools itself.
-	deferred, err := d.reg.Session(id+"-provider-search", runtime.WithProviderSearch(true)).
+	deferred, err := d.reg.Session(id+"-provider-search", runtime.SessionProviderSearch(true)).
 		Definitions(d.ctx, export.Format(export.Anthropic, export.DeferHidden()))
 	if err != nil {
 		return err
 	}
-	d.host("could let Anthropic search instead (runtime.WithProviderSearch(true), export.DeferHidden()): "+
+	d.host("could let Anthropic search instead (runtime.SessionProviderSearch(true), export.DeferHidden()): "+
 		"no search tools, delete_article sent deferred, %d bytes", len(deferred))
 	fmt.Fprintln(d.out)
 	d.call(sess, "a hidden tool called before a search found it", "delete_article",
@@ -140,8 +140,8 @@ func (d *demo) conversation() error {
 	d.envelope("the approved call, as the model reads it", approved)
 	d.state(7)
 
-	full := d.reg.Session(id, runtime.WithSender("user-7"), runtime.WithAutonomy(runtime.AutonomyFull))
-	d.host("the user lets the agent act alone: the same conversation, runtime.WithAutonomy(runtime.AutonomyFull)")
+	full := d.reg.Session(id, runtime.SessionSender("user-7"), runtime.SessionAutonomy(runtime.AutonomyFull))
+	d.host("the user lets the agent act alone: the same conversation, runtime.SessionAutonomy(runtime.AutonomyFull)")
 	fmt.Fprintln(d.out)
 	d.call(full, "the model reads a web page: outside content taints the turn", "fetch_web_page", `{"url":"https://example.com/page"}`)
 	res = d.call(full, "then deletes an article: high risk after outside content, so the user must approve", "delete_article",

@@ -123,7 +123,7 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 		mcpserver.WithInstructions("Tools of a small publishing agent: search, read, publish and delete articles, read web pages."),
 		mcpserver.WithLogger(logger),
 		mcpserver.WithSessionOptions(func(string) []runtime.SessionOption {
-			return []runtime.SessionOption{runtime.WithAutonomy(level), runtime.WithUndoTool(true)}
+			return []runtime.SessionOption{runtime.SessionAutonomy(level), runtime.SessionUndoTool(true)}
 		}),
 	)
 	if c.stdio {

@@ -62,12 +62,12 @@ func CheckSessionUpdate(ctx context.Context, id string, ttl time.Duration, fn fu
 }
 
 // DefaultMaxSessions is how many sessions a MemorySessionStore holds at
-// most unless WithMaxSessions says otherwise.
+// most unless SessionStoreMaxSessions says otherwise.
 const DefaultMaxSessions = 10_000
 
 // MemorySessionStore is a SessionStore in the process's memory. A session
 // expires ttl after its last update; the store holds at most
-// DefaultMaxSessions sessions (WithMaxSessions), and when full forgets the
+// DefaultMaxSessions sessions (SessionStoreMaxSessions), and when full forgets the
 // least recently used one. It is safe for concurrent use.
 type MemorySessionStore struct {
 	mu    sync.Mutex
@@ -83,22 +83,22 @@ type memSession struct {
 	expires time.Time
 }
 
-// MemorySessionOption configures a MemorySessionStore.
-type MemorySessionOption func(*MemorySessionStore)
+// MemorySessionStoreOption configures a MemorySessionStore.
+type MemorySessionStoreOption func(*MemorySessionStore)
 
-// WithMaxSessions bounds how many sessions the store holds (default
+// SessionStoreMaxSessions bounds how many sessions the store holds (default
 // DefaultMaxSessions; zero or less means the default).
-func WithMaxSessions(n int) MemorySessionOption {
+func SessionStoreMaxSessions(n int) MemorySessionStoreOption {
 	return func(s *MemorySessionStore) { s.max = n }
 }
 
-// WithSessionClock sets the store's clock (for tests).
-func WithSessionClock(now func() time.Time) MemorySessionOption {
+// SessionStoreClock sets the store's clock (for tests).
+func SessionStoreClock(now func() time.Time) MemorySessionStoreOption {
 	return func(s *MemorySessionStore) { s.now = now }
 }
 
 // NewMemorySessionStore returns an empty store.
-func NewMemorySessionStore(opts ...MemorySessionOption) *MemorySessionStore {
+func NewMemorySessionStore(opts ...MemorySessionStoreOption) *MemorySessionStore {
 	s := &MemorySessionStore{now: time.Now, byID: map[string]*list.Element{}, order: list.New()}
 	for _, o := range opts {
 		o(s)

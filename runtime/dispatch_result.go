@@ -19,28 +19,9 @@ import (
 // about 250,000 tokens, more than any model's context can use well.
 const DefaultMaxResultBytes = 1 << 20
 
-// WithMaxResultBytes sets the cap on the JSON of a result for tools whose
-// Meta.MaxResultBytes is zero (default DefaultMaxResultBytes); zero or less
-// means no cap for them. A result above its cap answers unsupported, and the
-// host's logger gets its size.
-func WithMaxResultBytes(n int) Option {
-	return func(r *Registry) { r.maxResult = max(n, 0) }
-}
-
 // ResultCheck says whether the registry checks a tool's result against the
 // tool's result schema (Meta.ResultSchema) at run time.
 type ResultCheck uint8
-
-// The result checks.
-const (
-	// ResultCheckOff does not check results; conformance tests do.
-	ResultCheckOff ResultCheck = iota
-	// ResultCheckLog logs a result that does not fit its schema, with the
-	// first error, and returns it all the same.
-	ResultCheckLog
-	// ResultCheckEnforce logs it and answers internal instead.
-	ResultCheckEnforce
-)
 
 // String returns "off", "log" or "enforce".
 func (c ResultCheck) String() string {
@@ -55,10 +36,16 @@ func (c ResultCheck) String() string {
 	return "result_check(" + strconv.Itoa(int(c)) + ")"
 }
 
-// WithResultCheck sets whether results are checked against their tool's
-// result schema (default ResultCheckOff). The schemas are compiled once, at
-// Register; tools without one are not checked.
-func WithResultCheck(c ResultCheck) Option { return func(r *Registry) { r.resultCheck = c } }
+// The result checks.
+const (
+	// ResultCheckOff does not check results; conformance tests do.
+	ResultCheckOff ResultCheck = iota
+	// ResultCheckLog logs a result that does not fit its schema, with the
+	// first error, and returns it all the same.
+	ResultCheckLog
+	// ResultCheckEnforce logs it and answers internal instead.
+	ResultCheckEnforce
+)
 
 // newResultValidator compiles m's result schema with the machinery of the
 // general validator, or returns nil when m has none.
@@ -192,4 +179,56 @@ func byteSize(n int) string {
 		unit, d = "KiB", 1<<10
 	}
 	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/d, 'f', 1, 64), ".0") + " " + unit
+}
+
+// untrusted wraps data for the model. raw, when set, is data's JSON.
+func (r *Registry) untrusted(e *entry, data any, raw json.RawMessage, at time.Time, replayed bool) Result {
+	source := r.sourceOf(e, data)
+	if raw == nil {
+		b, err := marshalNoEscape(data)
+		if err != nil {
+			return r.fail(e, Internal("tool "+e.meta.Name+" returned data that cannot be encoded as JSON"))
+		}
+		raw = b
+	}
+	return r.untrustedFrom(e, source, raw, at, replayed)
+}
+
+// sourceOf names where data came from, for the untrusted wrapper.
+func (r *Registry) sourceOf(e *entry, data any) string {
+	if !e.meta.ReturnsUntrusted {
+		return ""
+	}
+	if s, ok := data.(UntrustedSourcer); ok {
+		if src := s.UntrustedSource(); src != "" {
+			return src
+		}
+	}
+	if e.meta.UntrustedSource != "" {
+		return e.meta.UntrustedSource
+	}
+	return "tool:" + e.meta.Name
+}
+
+// untrustedFrom builds the wrapped success envelope of raw, the tool's
+// data as JSON; Data stays that plain JSON.
+func (r *Registry) untrustedFrom(e *entry, source string, raw json.RawMessage, at time.Time, replayed bool) Result {
+	if source == "" {
+		source = "tool:" + e.meta.Name
+	}
+	return r.wrap(e, Result{Success: true, Data: raw, Replayed: replayed, Tool: e.meta.Name}, source, at, raw)
+}
+
+// wrap puts the envelope res, whose tool-written part encodes as content,
+// in one untrusted block with a marker drawn afresh.
+func (r *Registry) wrap(e *entry, res Result, source string, at time.Time, content []byte) Result {
+	u, err := NewUntrusted(r.rnd, source, at, content)
+	if err != nil {
+		r.log.Error("toolcat: wrapping untrusted output", slog.String("tool", e.meta.Name), slog.Any("err", err))
+		te := Internal("the output of " + e.meta.Name + " could not be wrapped as untrusted data")
+		te.internal = true
+		return Result{Error: finish(te, e.meta), Tool: e.meta.Name}
+	}
+	res.Untrusted = u
+	return res
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -17,7 +18,7 @@ type retryGuard struct {
 	m       map[guardKey]*guardState
 	window  time.Duration
 	lastGC  time.Time
-	maxSize int
+	max     int // entries at most: maxGuardEntries, or less in tests
 }
 
 type guardKey struct{ step, tool string }
@@ -37,8 +38,22 @@ type guardState struct {
 // arguments from the error, which is not a retry of the same operation.
 const maxInvalidArgs = 3
 
+// DefaultRetryWindow is how long the retry guard remembers a step's
+// failures unless WithRetryWindow says otherwise.
+const DefaultRetryWindow = 10 * time.Minute
+
+// maxGuardEntries bounds the (step, tool) pairs the guard remembers, as
+// the memory stores bound their entries: a host that makes a new step id
+// for every call cannot grow it without end.
+const maxGuardEntries = 100_000
+
+// newRetryGuard returns a guard remembering failures for window (zero or
+// less: DefaultRetryWindow).
 func newRetryGuard(window time.Duration) *retryGuard {
-	return &retryGuard{m: map[guardKey]*guardState{}, window: window}
+	if window <= 0 {
+		window = DefaultRetryWindow
+	}
+	return &retryGuard{m: map[guardKey]*guardState{}, window: window, max: maxGuardEntries}
 }
 
 // blocked returns the retry_exhausted error of a (step, tool) that is out of
@@ -91,6 +106,9 @@ func (g *retryGuard) failure(step, tool string, raw []byte, te *ToolError, maxRe
 	st := g.m[k]
 	if st == nil || now.Sub(st.seen) > g.window {
 		if st == nil {
+			if len(g.m) >= g.max {
+				g.makeRoom(now)
+			}
 			g.count.Add(1)
 		}
 		st = &guardState{}
@@ -152,6 +170,34 @@ func (g *retryGuard) gc(now time.Time) {
 			delete(g.m, k)
 			g.count.Add(-1)
 		}
+	}
+}
+
+// makeRoom forgets pairs when the guard holds g.max of them: first those
+// past the window, then, if every one is recent, the eighth least recently
+// seen. g.mu is held.
+func (g *retryGuard) makeRoom(now time.Time) {
+	for k, st := range g.m {
+		if now.Sub(st.seen) > g.window {
+			delete(g.m, k)
+			g.count.Add(-1)
+		}
+	}
+	if len(g.m) < g.max {
+		return
+	}
+	type aged struct {
+		k    guardKey
+		seen time.Time
+	}
+	all := make([]aged, 0, len(g.m))
+	for k, st := range g.m {
+		all = append(all, aged{k, st.seen})
+	}
+	slices.SortFunc(all, func(a, b aged) int { return a.seen.Compare(b.seen) })
+	for _, a := range all[:len(all)/8+1] {
+		delete(g.m, a.k)
+		g.count.Add(-1)
 	}
 }
 

@@ -22,6 +22,8 @@ import (
 
 // Path is the location of a value being validated: the JSON pointer is
 // built only when an error needs it. The nil *Path is the arguments object.
+//
+// For generated code.
 type Path struct {
 	up  *Path
 	key string
@@ -55,94 +57,10 @@ func (p *Path) token() string {
 	return escapeToken(p.key)
 }
 
-// ArgRead converts an error of a jsonscan.Decoder reading the value at ptr,
-// which should be of JSON Schema type want ("integer", "null or string"),
-// to invalid_args, naming the received value's type as SchemaValidator
-// does ("integer" for 3, "number" for 2.5).
-func ArgRead(ptr, want string, err error) *ToolError {
-	var te *jsonscan.TypeError
-	var re *jsonscan.RangeError
-	var le *jsonscan.LimitError
-	switch {
-	case errors.As(err, &te):
-		v, ok := decodeReceived(te.Value)
-		if !ok {
-			return ArgSyntax(err)
-		}
-		e := ArgTypeError(ptr, want, jsonType(v))
-		if v, ok := clipReceived(v); ok {
-			e.Details["received"] = detailValue(v)
-		}
-		return e
-	case errors.As(err, &re) && re.Msg == "not an integer":
-		e := ArgTypeError(ptr, want, "number")
-		e.Details["received"] = detailValue(json.Number(re.Number))
-		return e
-	case errors.As(err, &le):
-		return ArgNumberLimit(ptr, le)
-	}
-	return ArgDecodeError(ptr, want, err)
-}
-
-// ArgEnumRead converts an error of a jsonscan.Decoder reading a value that
-// must be one of allowed, under a schema that gives no type: a value of
-// another kind is not one of the allowed values.
-func ArgEnumRead(ptr string, err error, allowed []any) *ToolError {
-	var te *jsonscan.TypeError
-	var re *jsonscan.RangeError
-	switch {
-	case errors.As(err, &te):
-		v, ok := decodeReceived(te.Value)
-		if !ok {
-			return ArgSyntax(err)
-		}
-		return ArgNotInEnum(ptr, messageValue(v), allowed)
-	case errors.As(err, &re):
-		return ArgNotInEnum(ptr, numberValue(re.Number), allowed)
-	}
-	var le *jsonscan.LimitError
-	if errors.As(err, &le) {
-		return ArgNumberLimit(ptr, le)
-	}
-	return ArgSyntax(err)
-}
-
-// ArgInt handles an error of jsonscan.Decoder.Int64 reading the value at
-// ptr. An integer too large for int64 is still checked against the schema's
-// bounds b and multiple m (either may be nil), as SchemaValidator checks it;
-// if it passes, it does not fit the Go type, which late records unless an
-// earlier such error is there: the caller reports late once the schema
-// holds everywhere. The returned error, if any, is to be reported now.
-func ArgInt(ptr, want string, err error, b *Bounds, m *Multiple, late **ToolError) *ToolError {
-	var re *jsonscan.RangeError
-	if !errors.As(err, &re) || re.Msg != "out of range" {
-		return ArgRead(ptr, want, err)
-	}
-	// An integer beyond int64, within jsonscan's limits: checked exactly.
-	f, _ := strconv.ParseFloat(re.Number, 64) // ±Inf beyond float64
-	if b != nil && !b.CheckNumber(re.Number, f) {
-		return ArgNumberOutOfRange(ptr, re.Number, f, *b)
-	}
-	if m != nil && !m.NumberMultiple(re.Number) {
-		return argNotMultiple(ptr, quoteValue(numberValue(re.Number)), numberValue(re.Number), m)
-	}
-	Late(late, ArgNotFit(ptr, numberValue(re.Number), "int64"))
-	return nil
-}
-
-// OverflowValue returns the number of a jsonscan.RangeError, which ArgInt
-// found to be an integer beyond int64, as a float64.
-func OverflowValue(err error) float64 {
-	var re *jsonscan.RangeError
-	if !errors.As(err, &re) {
-		return 0
-	}
-	f, _ := strconv.ParseFloat(re.Number, 64)
-	return f
-}
-
 // OverflowNumber returns the number of a jsonscan.RangeError, which ArgInt
 // found to be an integer beyond int64, as messages show it.
+//
+// For generated code.
 func OverflowNumber(err error) any {
 	var re *jsonscan.RangeError
 	if !errors.As(err, &re) {
@@ -154,25 +72,18 @@ func OverflowNumber(err error) any {
 // Late records te in *late unless an error is there already. Generated
 // validators report such errors, of values that the schema allows but the
 // Go type cannot hold, only after the whole schema has been checked.
+//
+// For generated code.
 func Late(late **ToolError, te *ToolError) {
 	if *late == nil {
 		*late = te
 	}
 }
 
-// ArgNotFit reports a value the schema allows but the field's Go type
-// cannot hold: an integer beyond int64 or int32, a number beyond float32,
-// a date-time the time package does not parse.
-func ArgNotFit(ptr string, got any, goType string) *ToolError {
-	msg := fmt.Sprintf("%s=%s does not fit the tool's type %s", display(ptr), quoteValue(got), goType)
-	if r, ok := goRanges[goType]; ok {
-		msg += ", which holds " + r
-	}
-	return argError(ptr, msg, "Use a smaller value.", got, map[string]any{"type": goType})
-}
-
 // Float32 converts f as encoding/json would decode its shortest form into
 // a float32; ok is false when it does not fit.
+//
+// For generated code.
 func Float32(f float64) (v float32, ok bool) {
 	g, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', -1, 64), 32)
 	if err != nil {
@@ -183,6 +94,8 @@ func Float32(f float64) (v float32, ok bool) {
 
 // Multiple is a schema's multipleOf, checked as SchemaValidator checks it:
 // on the value's shortest decimal form, exactly.
+//
+// For generated code.
 type Multiple struct {
 	r     *big.Rat
 	n     int64 // r as an int64 when it is one, else 0
@@ -190,6 +103,8 @@ type Multiple struct {
 }
 
 // NewMultiple parses the multipleOf of a schema, as written.
+//
+// For generated code.
 func NewMultiple(s string) *Multiple {
 	m, err := parseMultiple(s)
 	if err != nil {
@@ -230,15 +145,10 @@ func (m *Multiple) Float(f float64) bool {
 	return r.Quo(r, m.r).IsInt()
 }
 
-// ArgNotMultiple reports a number that is not a multiple of m.
-func ArgNotMultiple(ptr string, got float64, m *Multiple) *ToolError {
-	r, _ := new(big.Rat).SetString(fmt.Sprintf("%v", got))
-	return argError(ptr, fmt.Sprintf("%s=%s is not a multiple of %s", display(ptr), ratString(r), ratString(m.r)),
-		"Use a multiple of "+ratString(m.r)+".", got, map[string]any{"multipleOf": m.float})
-}
-
 // Duplicate returns the first pair of equal elements of s, j < i, in the
 // order JSON Schema's uniqueItems reports them.
+//
+// For generated code.
 func Duplicate[T comparable](s []T) (j, i int, ok bool) {
 	if len(s) <= 20 {
 		for i := 1; i < len(s); i++ {
@@ -260,17 +170,13 @@ func Duplicate[T comparable](s []T) (j, i int, ok bool) {
 	return -1, -1, false
 }
 
-// ArgNotUnique reports an array whose items j and i are equal.
-func ArgNotUnique(ptr string, j, i int, got any) *ToolError {
-	msg := printer.Sprintf("items at %d and %d are equal", j, i)
-	return argError(ptr, display(ptr)+": "+msg, "", got, nil)
-}
-
 var formatCheckers sync.Map // format name → func(string) bool
 
 // FormatChecker returns the check of a string format as SchemaValidator
 // asserts it ("email", "uri", "date-time"...); formats it does not know
 // accept any string.
+//
+// For generated code.
 func FormatChecker(format string) func(string) bool {
 	if f, ok := formatCheckers.Load(format); ok {
 		return f.(func(string) bool)
@@ -293,14 +199,7 @@ func FormatChecker(format string) func(string) bool {
 	return f.(func(string) bool)
 }
 
-// SkipArg skips the next value of d, an argument the schema does not
-// check and the Go types do not keep: a number in it may be beyond float64
-// (1e400), but not beyond jsonscan's limits.
-func SkipArg(d *jsonscan.Decoder) error {
-	return d.Skip()
-}
-
-// RefineArgsError turns te, the first error a generated validator found in
+// refineArgsError turns te, the first error a generated validator found in
 // raw, into the error SchemaValidator gives for the same input, which checks
 // the whole input first: invalid JSON is reported before anything else, then
 // (when rejectUnknown) the first undeclared top-level argument in
@@ -308,7 +207,7 @@ func SkipArg(d *jsonscan.Decoder) error {
 // twice, only the last counts, as in encoding/json: raw is then rewritten
 // without repeated keys and scanned again with scan, the validator's
 // one-pass scan, whose verdict is final.
-func RefineArgsError(raw []byte, te *ToolError, names []string, rejectUnknown bool, scan func([]byte) (any, *ToolError)) (any, *ToolError) {
+func refineArgsError(raw []byte, te *ToolError, names []string, rejectUnknown bool, scan func([]byte) (any, *ToolError)) (any, *ToolError) {
 	raw = NormalizeArgs(raw)
 	doc, dte := decodeArgs(raw)
 	if dte != nil {

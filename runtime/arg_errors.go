@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -405,4 +406,162 @@ func ArgDecodeError(ptr, want string, err error) *ToolError {
 		return ArgNumberLimit(ptr, le)
 	}
 	return ArgSyntax(err)
+}
+
+// ArgRead converts an error of a jsonscan.Decoder reading the value at ptr,
+// which should be of JSON Schema type want ("integer", "null or string"),
+// to invalid_args, naming the received value's type as SchemaValidator
+// does ("integer" for 3, "number" for 2.5).
+//
+// For generated code.
+func ArgRead(ptr, want string, err error) *ToolError {
+	var te *jsonscan.TypeError
+	var re *jsonscan.RangeError
+	var le *jsonscan.LimitError
+	switch {
+	case errors.As(err, &te):
+		v, ok := decodeReceived(te.Value)
+		if !ok {
+			return ArgSyntax(err)
+		}
+		e := ArgTypeError(ptr, want, jsonType(v))
+		if v, ok := clipReceived(v); ok {
+			e.Details["received"] = detailValue(v)
+		}
+		return e
+	case errors.As(err, &re) && re.Msg == "not an integer":
+		e := ArgTypeError(ptr, want, "number")
+		e.Details["received"] = detailValue(json.Number(re.Number))
+		return e
+	case errors.As(err, &le):
+		return ArgNumberLimit(ptr, le)
+	}
+	return ArgDecodeError(ptr, want, err)
+}
+
+// ArgEnumRead converts an error of a jsonscan.Decoder reading a value that
+// must be one of allowed, under a schema that gives no type: a value of
+// another kind is not one of the allowed values.
+//
+// For generated code.
+func ArgEnumRead(ptr string, err error, allowed []any) *ToolError {
+	var te *jsonscan.TypeError
+	var re *jsonscan.RangeError
+	switch {
+	case errors.As(err, &te):
+		v, ok := decodeReceived(te.Value)
+		if !ok {
+			return ArgSyntax(err)
+		}
+		return ArgNotInEnum(ptr, messageValue(v), allowed)
+	case errors.As(err, &re):
+		return ArgNotInEnum(ptr, numberValue(re.Number), allowed)
+	}
+	var le *jsonscan.LimitError
+	if errors.As(err, &le) {
+		return ArgNumberLimit(ptr, le)
+	}
+	return ArgSyntax(err)
+}
+
+// ArgInt handles an error of jsonscan.Decoder.Int64 reading the value at
+// ptr. An integer too large for int64 is still checked against the schema's
+// bounds b and multiple m (either may be nil), as SchemaValidator checks it;
+// if it passes, it does not fit the Go type, which late records unless an
+// earlier such error is there: the caller reports late once the schema
+// holds everywhere. The returned error, if any, is to be reported now.
+//
+// For generated code.
+func ArgInt(ptr, want string, err error, b *Bounds, m *Multiple, late **ToolError) *ToolError {
+	var re *jsonscan.RangeError
+	if !errors.As(err, &re) || re.Msg != "out of range" {
+		return ArgRead(ptr, want, err)
+	}
+	// An integer beyond int64, within jsonscan's limits: checked exactly.
+	f, _ := strconv.ParseFloat(re.Number, 64) // ±Inf beyond float64
+	if b != nil && !b.CheckNumber(re.Number, f) {
+		return ArgNumberOutOfRange(ptr, re.Number, f, *b)
+	}
+	if m != nil && !m.NumberMultiple(re.Number) {
+		return argNotMultiple(ptr, quoteValue(numberValue(re.Number)), numberValue(re.Number), m)
+	}
+	Late(late, ArgNotFit(ptr, numberValue(re.Number), "int64"))
+	return nil
+}
+
+// ArgNotFit reports a value the schema allows but the field's Go type
+// cannot hold: an integer beyond int64 or int32, a number beyond float32,
+// a date-time the time package does not parse.
+//
+// For generated code.
+func ArgNotFit(ptr string, got any, goType string) *ToolError {
+	msg := fmt.Sprintf("%s=%s does not fit the tool's type %s", display(ptr), quoteValue(got), goType)
+	if r, ok := goRanges[goType]; ok {
+		msg += ", which holds " + r
+	}
+	return argError(ptr, msg, "Use a smaller value.", got, map[string]any{"type": goType})
+}
+
+// ArgNotMultiple reports a number that is not a multiple of m.
+//
+// For generated code.
+func ArgNotMultiple(ptr string, got float64, m *Multiple) *ToolError {
+	r, _ := new(big.Rat).SetString(fmt.Sprintf("%v", got))
+	return argError(ptr, fmt.Sprintf("%s=%s is not a multiple of %s", display(ptr), ratString(r), ratString(m.r)),
+		"Use a multiple of "+ratString(m.r)+".", got, map[string]any{"multipleOf": m.float})
+}
+
+// ArgNotUnique reports an array whose items j and i are equal.
+//
+// For generated code.
+func ArgNotUnique(ptr string, j, i int, got any) *ToolError {
+	msg := printer.Sprintf("items at %d and %d are equal", j, i)
+	return argError(ptr, display(ptr)+": "+msg, "", got, nil)
+}
+
+// ArgNumberLimit reports a number beyond what validators read (see
+// jsonscan.LimitError).
+//
+// For generated code.
+func ArgNumberLimit(ptr string, err *jsonscan.LimitError) *ToolError {
+	return argError(ptr, fmt.Sprintf("%s=%s %s", display(ptr), err.Number, err.Msg),
+		"Use a shorter number.", json.Number(""), map[string]any{"maxLength": jsonscan.MaxNumberLen, "maxExponent": jsonscan.MaxExponent})
+}
+
+// ArgIntOutOfRange reports an integer outside b.
+//
+// For generated code.
+func ArgIntOutOfRange(ptr string, n int64, b Bounds) *ToolError {
+	which := b.outside(func() int { return cmpInt(n, b.Min) }, func() int { return cmpInt(n, b.Max) })
+	return argOutOfRange(ptr, strconv.FormatInt(n, 10), n, which, b)
+}
+
+// ArgNumberOutOfRange reports the number num as written, whose nearest
+// float64 is f, outside b.
+//
+// For generated code.
+func ArgNumberOutOfRange(ptr, num string, f float64, b Bounds) *ToolError {
+	v := numberValue(num)
+	return argOutOfRange(ptr, quoteValue(v), v, b.numberOutside(num, f), b)
+}
+
+// ArgIntNotMultiple reports an integer that is not a multiple of m.
+//
+// For generated code.
+func ArgIntNotMultiple(ptr string, n int64, m *Multiple) *ToolError {
+	return argNotMultiple(ptr, strconv.FormatInt(n, 10), n, m)
+}
+
+func argNotMultiple(ptr, shown string, got any, m *Multiple) *ToolError {
+	return argError(ptr, fmt.Sprintf("%s=%s is not a multiple of %s", display(ptr), shown, ratString(m.r)),
+		"Use a multiple of "+ratString(m.r)+".", got, map[string]any{"multipleOf": m.float})
+}
+
+// ArgNumberNotMultiple reports the number num as written that is not a
+// multiple of m.
+//
+// For generated code.
+func ArgNumberNotMultiple(ptr string, num []byte, m *Multiple) *ToolError {
+	v := numberValue(string(num))
+	return argNotMultiple(ptr, quoteValue(v), v, m)
 }

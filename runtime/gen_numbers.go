@@ -3,7 +3,6 @@ package runtime
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"math/big"
 	"reflect"
@@ -84,18 +83,11 @@ var goRanges = map[string]string{
 	"float32": "numbers of magnitude up to about 3.4e38",
 }
 
-// ArgNumberLimit reports a number beyond what validators read (see
-// jsonscan.LimitError).
-func ArgNumberLimit(ptr string, err *jsonscan.LimitError) *ToolError {
-	return argError(ptr, fmt.Sprintf("%s=%s %s", display(ptr), err.Number, err.Msg),
-		"Use a shorter number.", json.Number(""), map[string]any{"maxLength": jsonscan.MaxNumberLen, "maxExponent": jsonscan.MaxExponent})
-}
-
-// CheckNumberLimits returns ArgNumberLimit for the first number of raw,
+// checkNumberLimits returns ArgNumberLimit for the first number of raw,
 // valid JSON, in the order written, that is beyond what validators read,
 // or nil. Both validators report it before anything else but invalid
 // JSON.
-func CheckNumberLimits(raw []byte) *ToolError {
+func checkNumberLimits(raw []byte) *ToolError {
 	var d jsonscan.Decoder
 	d.Reset(raw)
 	return limitWalk(&d, nil)
@@ -241,19 +233,6 @@ func cmpNumberTo(num string, f, b float64, bnum string) int {
 	return x.Cmp(y)
 }
 
-// ArgIntOutOfRange reports an integer outside b.
-func ArgIntOutOfRange(ptr string, n int64, b Bounds) *ToolError {
-	which := b.outside(func() int { return cmpInt(n, b.Min) }, func() int { return cmpInt(n, b.Max) })
-	return argOutOfRange(ptr, strconv.FormatInt(n, 10), n, which, b)
-}
-
-// ArgNumberOutOfRange reports the number num as written, whose nearest
-// float64 is f, outside b.
-func ArgNumberOutOfRange(ptr, num string, f float64, b Bounds) *ToolError {
-	v := numberValue(num)
-	return argOutOfRange(ptr, quoteValue(v), v, b.numberOutside(num, f), b)
-}
-
 // NumberMultiple reports whether the number num as written is a multiple
 // of m, exactly.
 func (m *Multiple) NumberMultiple(num string) bool {
@@ -262,16 +241,6 @@ func (m *Multiple) NumberMultiple(num string) bool {
 		return false
 	}
 	return r.Quo(r, m.r).IsInt()
-}
-
-// ArgIntNotMultiple reports an integer that is not a multiple of m.
-func ArgIntNotMultiple(ptr string, n int64, m *Multiple) *ToolError {
-	return argNotMultiple(ptr, strconv.FormatInt(n, 10), n, m)
-}
-
-func argNotMultiple(ptr, shown string, got any, m *Multiple) *ToolError {
-	return argError(ptr, fmt.Sprintf("%s=%s is not a multiple of %s", display(ptr), shown, ratString(m.r)),
-		"Use a multiple of "+ratString(m.r)+".", got, map[string]any{"multipleOf": m.float})
 }
 
 // fitMisfit is a number of the arguments that the Go type of its
@@ -499,6 +468,8 @@ func misfitsError(ms []fitMisfit) *ToolError {
 // ReadNumber reads a number for generated code that checks it itself (a
 // const, items compared for uniqueItems): num as written, valid until the
 // next read of d, and its nearest float64, ±Inf beyond float64's range.
+//
+// For generated code.
 func ReadNumber(d *jsonscan.Decoder) (num []byte, f float64, err error) {
 	num, err = d.Number()
 	if err != nil {
@@ -510,24 +481,23 @@ func ReadNumber(d *jsonscan.Decoder) (num []byte, f float64, err error) {
 
 // NumberIs reports whether the number num as written, whose nearest
 // float64 is f, is exactly c.
+//
+// For generated code.
 func NumberIs(num []byte, f, c float64) bool {
 	return f == c && cmpNumber(string(num), f, c) == 0
 }
 
-// ArgNumberNotMultiple reports the number num as written that is not a
-// multiple of m.
-func ArgNumberNotMultiple(ptr string, num []byte, m *Multiple) *ToolError {
-	v := numberValue(string(num))
-	return argNotMultiple(ptr, quoteValue(v), v, m)
-}
-
 // NumberValue returns the number num as written as messages and details
 // show it.
+//
+// For generated code.
 func NumberValue(num []byte) any { return numberValue(string(num)) }
 
 // NumberKey returns the exact value of the number num as written, in
 // lowest terms: two numbers are equal, as uniqueItems compares them,
 // exactly when their keys are.
+//
+// For generated code.
 func NumberKey(num []byte) string {
 	if n, err := jsonscan.ParseInt64(num); err == nil {
 		return strconv.FormatInt(n, 10)
@@ -540,6 +510,8 @@ func NumberKey(num []byte) string {
 }
 
 // IntKey is NumberKey of an integer.
+//
+// For generated code.
 func IntKey(n int64) string { return strconv.FormatInt(n, 10) }
 
 var anyType = reflect.TypeFor[any]()
@@ -547,6 +519,8 @@ var anyType = reflect.TypeFor[any]()
 // ReadAny reads a value at p that the schema does not check, for a field
 // of type any: numbers decode into float64, as encoding/json decodes them;
 // one beyond float64's range goes to late.
+//
+// For generated code.
 func ReadAny(d *jsonscan.Decoder, p Path, late **ToolError) (any, *ToolError) {
 	raw, err := d.Raw()
 	if err != nil {
@@ -565,6 +539,8 @@ func ReadAny(d *jsonscan.Decoder, p Path, late **ToolError) (any, *ToolError) {
 
 // OverflowKey is NumberKey of the number of a jsonscan.RangeError, which
 // ArgInt found to be an integer beyond int64.
+//
+// For generated code.
 func OverflowKey(err error) string {
 	var re *jsonscan.RangeError
 	if !errors.As(err, &re) {

@@ -17,7 +17,7 @@ func TestMemorySessionStoreContract(t *testing.T) {
 	clk := newFakeClock()
 	sessiontest.Run(t, sessiontest.Config{
 		New: func() runtime.SessionStore {
-			return runtime.NewMemorySessionStore(runtime.WithSessionClock(clk.Now))
+			return runtime.NewMemorySessionStore(runtime.SessionStoreClock(clk.Now))
 		},
 		Advance: clk.Advance,
 		TTL:     30 * time.Minute,
@@ -45,7 +45,7 @@ func has(t *testing.T, s runtime.SessionStore, id string) bool {
 // session; a Load or an Update counts as a use, and updating a session it
 // holds pushes nothing out.
 func TestMemorySessionStoreLRU(t *testing.T) {
-	s := runtime.NewMemorySessionStore(runtime.WithMaxSessions(3))
+	s := runtime.NewMemorySessionStore(runtime.SessionStoreMaxSessions(3))
 	for _, id := range []string{"a", "b", "c"} {
 		setSession(t, s, id, time.Hour)
 	}
@@ -79,12 +79,12 @@ func TestMemorySessionStoreLRU(t *testing.T) {
 func TestMemorySessionStoreBound(t *testing.T) {
 	for _, tt := range []struct {
 		desc string
-		opts []runtime.MemorySessionOption
+		opts []runtime.MemorySessionStoreOption
 		max  int
 	}{
-		{"WithMaxSessions(100)", []runtime.MemorySessionOption{runtime.WithMaxSessions(100)}, 100},
+		{"SessionStoreMaxSessions(100)", []runtime.MemorySessionStoreOption{runtime.SessionStoreMaxSessions(100)}, 100},
 		{"default", nil, runtime.DefaultMaxSessions},
-		{"WithMaxSessions(0) is the default", []runtime.MemorySessionOption{runtime.WithMaxSessions(0)}, runtime.DefaultMaxSessions},
+		{"SessionStoreMaxSessions(0) is the default", []runtime.MemorySessionStoreOption{runtime.SessionStoreMaxSessions(0)}, runtime.DefaultMaxSessions},
 	} {
 		t.Run(tt.desc, func(t *testing.T) {
 			s := runtime.NewMemorySessionStore(tt.opts...)
@@ -107,7 +107,7 @@ func TestMemorySessionStoreBound(t *testing.T) {
 // pushes no live session out.
 func TestMemorySessionStoreExpiry(t *testing.T) {
 	clk := newFakeClock()
-	s := runtime.NewMemorySessionStore(runtime.WithSessionClock(clk.Now), runtime.WithMaxSessions(2))
+	s := runtime.NewMemorySessionStore(runtime.SessionStoreClock(clk.Now), runtime.SessionStoreMaxSessions(2))
 	setSession(t, s, "short", time.Minute)
 	setSession(t, s, "long", time.Hour)
 	clk.Advance(time.Minute - time.Nanosecond)
@@ -202,7 +202,7 @@ func FuzzMemorySessionStore(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		const max, ttl = 3, time.Minute
 		clk := newFakeClock()
-		s := runtime.NewMemorySessionStore(runtime.WithMaxSessions(max), runtime.WithSessionClock(clk.Now))
+		s := runtime.NewMemorySessionStore(runtime.SessionStoreMaxSessions(max), runtime.SessionStoreClock(clk.Now))
 		type entry struct {
 			id      string
 			state   string

@@ -19,6 +19,8 @@ import (
 // encoded as encoding/json encodes them, without escaping '<', '>' and
 // '&': json.Marshal escapes them in the whole output, an Encoder with
 // SetEscapeHTML(false) does not, as for any other struct.
+//
+// For generated code.
 type ObjectWriter struct {
 	buf bytes.Buffer
 	err error
@@ -74,6 +76,8 @@ func trimNewline(b *bytes.Buffer) {
 // nothing, members without a field are skipped, a later duplicate wins)
 // but matches names exactly, where encoding/json also accepts a name that
 // differs in case.
+//
+// For generated code.
 func DecodeMembers(data []byte, field func(name string) any) error {
 	var d jsonscan.Decoder
 	d.Reset(data)
@@ -117,7 +121,7 @@ func DecodeMembers(data []byte, field func(name string) any) error {
 	return d.End()
 }
 
-// ExactMembers removes from doc, a value encoding/json decoded into any,
+// exactMembers removes from doc, a value encoding/json decoded into any,
 // the object members that no field of the Go type t names exactly, where
 // t is a type toolcat generates (structs with json tags, pointers, slices
 // and maps of them). json.Unmarshal of doc into a t then fills each field
@@ -125,23 +129,23 @@ func DecodeMembers(data []byte, field func(name string) any) error {
 // differs in case, which a schema that allows other members lets through
 // unchecked ({"LIMIT": 1000} beside a property limit with a maximum of
 // 10). Types with their own UnmarshalJSON are left to it.
-func ExactMembers(doc any, t reflect.Type) {
+func exactMembers(doc any, t reflect.Type) {
 	if t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		ExactMembers(doc, t.Elem())
+		exactMembers(doc, t.Elem())
 	case reflect.Slice, reflect.Array:
 		if a, ok := doc.([]any); ok {
 			for _, e := range a {
-				ExactMembers(e, t.Elem())
+				exactMembers(e, t.Elem())
 			}
 		}
 	case reflect.Map:
 		if m, ok := doc.(map[string]any); ok {
 			for _, e := range m {
-				ExactMembers(e, t.Elem())
+				exactMembers(e, t.Elem())
 			}
 		}
 	case reflect.Struct:
@@ -156,7 +160,7 @@ func ExactMembers(doc any, t reflect.Type) {
 				delete(m, k)
 				continue
 			}
-			ExactMembers(v, ft)
+			exactMembers(v, ft)
 		}
 	}
 }
@@ -169,6 +173,8 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 // without passing through a float64):
 // the decoding of generated types from JSON that the runtime and
 // generated code do goes through it or ExactMembers.
+//
+// For generated code.
 func UnmarshalExact(data []byte, v any) error {
 	t := reflect.TypeOf(v)
 	if t == nil || t.Kind() != reflect.Pointer {
@@ -190,7 +196,7 @@ func UnmarshalExact(data []byte, v any) error {
 	if dec.More() {
 		return json.Unmarshal(data, v) // its error for trailing data
 	}
-	ExactMembers(doc, t.Elem())
+	exactMembers(doc, t.Elem())
 	if misfits := fitNumbers(&doc, t.Elem(), nil, nil); len(misfits) > 0 {
 		return &misfitErr{firstMisfit(misfits), len(misfits)}
 	}

@@ -129,7 +129,7 @@ func TestDisableTool(t *testing.T) {
 			t.Errorf("%s of a disabled tool: %s", desc, res.JSON())
 		}
 	}
-	sess := r.Session("conv-1", runtime.WithAutonomy(runtime.AutonomySupervised))
+	sess := r.Session("conv-1", runtime.SessionAutonomy(runtime.AutonomySupervised))
 	res = sess.Call(ctx, "refund_order", []byte(`{}`), runtime.CallOptions{})
 	if res.Success || res.Error.Code != runtime.CodePermissionDenied || res.Pending != nil {
 		t.Fatalf("session call of a disabled tool: %s (pending %v)", res.JSON(), res.Pending)

@@ -22,9 +22,13 @@ import (
 // schema, and so those of SchemaValidator wrapped by Typed.
 
 // ValueKind is the kind of value a FieldDesc reads.
+//
+// For generated code.
 type ValueKind uint8
 
 // The kinds of value a FieldDesc reads, with the Go types each fits.
+//
+// For generated code.
 const (
 	KindInvalid ValueKind = iota
 	// KindString: a string, into a string or a named string type (an
@@ -80,6 +84,8 @@ func (k ValueKind) String() string {
 // struct: what a generated scan function does, as data. Everything in it
 // is a constant or a composite literal, so that a generated package
 // declares it without init code.
+//
+// For generated code.
 type StructDesc struct {
 	// Object lists the object's properties and whether it rejects
 	// undeclared members.
@@ -90,6 +96,8 @@ type StructDesc struct {
 
 // FieldDesc describes one value: a property of an object (Key and Field
 // set) or the items of an array.
+//
+// For generated code.
 type FieldDesc struct {
 	// Key is the property's name.
 	Key string
@@ -147,6 +155,8 @@ type FieldDesc struct {
 // generated for the same schema does. It checks d against T once: a field
 // index that T lacks or a Go type that does not fit its kind is an error
 // naming the field; so is a pattern that does not compile.
+//
+// For generated code.
 func DataPass[T any](d *StructDesc) (Validator, error) {
 	// The work is done once per descriptor, not once per type: a package
 	// of thousands of tools instantiates DataPass thousands of times.
@@ -156,6 +166,8 @@ func DataPass[T any](d *StructDesc) (Validator, error) {
 // DataPassFor is DataPass for arguments of the type args points to, a nil
 // pointer such as (*SearchArgs)(nil): generated code calls it, so that a
 // package of thousands of tools instantiates no generic function a tool.
+//
+// For generated code.
 func DataPassFor(args any, d *StructDesc) (Validator, error) {
 	typ := reflect.TypeOf(args)
 	if typ == nil || typ.Kind() != reflect.Pointer {
@@ -198,7 +210,7 @@ func dataPass(typ reflect.Type, d *StructDesc) (Validator, error) {
 		a, te := one(raw)
 		if te != nil {
 			// As OnePass: what SchemaValidator reports first.
-			return RefineArgsError(raw, te, d.Object.Names, d.Object.Reject, one)
+			return refineArgsError(raw, te, d.Object.Names, d.Object.Reject, one)
 		}
 		return a, nil
 	}), nil

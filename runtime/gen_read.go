@@ -23,11 +23,15 @@ import (
 // defaults says whether to apply the schema's defaults to absent members;
 // errors of values the schema allows but T cannot hold go to late (see
 // Late).
+//
+// For generated code.
 type ScanFunc[T any] func(d *jsonscan.Decoder, at *Path, out *T, defaults bool, late **ToolError) *ToolError
 
 // OnePass returns the validator of a tool whose arguments are an object
 // described by obj and read by scan: it decodes raw arguments into a new
 // T, checking them in one pass, and returns *T with defaults applied.
+//
+// For generated code.
 func OnePass[T any](obj *Object, scan ScanFunc[T]) Validator {
 	one := func(raw []byte) (any, *ToolError) {
 		a := new(T)
@@ -54,7 +58,7 @@ func OnePass[T any](obj *Object, scan ScanFunc[T]) Validator {
 			// Report what SchemaValidator reports first: invalid JSON,
 			// undeclared arguments; with a key given twice, only the
 			// last counts.
-			return RefineArgsError(raw, te, obj.Names, obj.Reject, one)
+			return refineArgsError(raw, te, obj.Names, obj.Reject, one)
 		}
 		return a, nil
 	})
@@ -62,6 +66,8 @@ func OnePass[T any](obj *Object, scan ScanFunc[T]) Validator {
 
 // Object is what a generated validator knows of an object type of the
 // arguments.
+//
+// For generated code.
 type Object struct {
 	// Names are the declared properties, sorted.
 	Names []string
@@ -86,6 +92,8 @@ func (o *Object) Members(d *jsonscan.Decoder, at *Path) Members {
 //		switch string(ms.Key) { ... default: ms.Skip() }
 //	}
 //	if te := ms.End(seen); te != nil { ... }
+//
+// For generated code.
 type Members struct {
 	// Key is the key of the current member, valid until the next read.
 	Key []byte
@@ -114,7 +122,7 @@ func (m *Members) Next() bool {
 // End, once the rest of the object has been checked.
 func (m *Members) Skip() *ToolError {
 	if !m.obj.Reject {
-		if err := SkipArg(m.d); err != nil {
+		if err := m.d.Skip(); err != nil {
 			return ArgSyntax(err)
 		}
 		return nil
@@ -147,6 +155,8 @@ func (m *Members) End(seen uint64) *ToolError {
 }
 
 // StringSchema is what a generated validator checks of a string.
+//
+// For generated code.
 type StringSchema struct {
 	// Type is the JSON Schema type as errors word it ("string", "null or
 	// string"); "" when the schema gives none, and only Enum is allowed.
@@ -212,6 +222,8 @@ func (s *StringSchema) onlyEnum() bool {
 
 // ReadString reads a string at p into dst, checking it against s (nil for
 // a plain string). T is string or the named type of an enum.
+//
+// For generated code.
 func ReadString[T ~string](d *jsonscan.Decoder, p Path, s *StringSchema, dst *T) *ToolError {
 	if s.onlyEnum() {
 		// Compare the bytes; store the schema's own string.
@@ -237,6 +249,8 @@ func ReadString[T ~string](d *jsonscan.Decoder, p Path, s *StringSchema, dst *T)
 
 // ReadStringPtr is ReadString for an optional field: it stores a pointer
 // to the value.
+//
+// For generated code.
 func ReadStringPtr[T ~string](d *jsonscan.Decoder, p Path, s *StringSchema, dst **T) *ToolError {
 	var v T
 	if te := ReadString(d, p, s, &v); te != nil {
@@ -248,6 +262,8 @@ func ReadStringPtr[T ~string](d *jsonscan.Decoder, p Path, s *StringSchema, dst 
 
 // ReadTime reads a date-time string at p into dst. A string the schema
 // allows but the time package does not parse (a leap second) goes to late.
+//
+// For generated code.
 func ReadTime(d *jsonscan.Decoder, p Path, s *StringSchema, dst *time.Time, late **ToolError) *ToolError {
 	t, ok, te := readTime(d, &p, s, late)
 	store(dst, t, ok)
@@ -255,6 +271,8 @@ func ReadTime(d *jsonscan.Decoder, p Path, s *StringSchema, dst *time.Time, late
 }
 
 // ReadTimePtr is ReadTime for an optional field.
+//
+// For generated code.
 func ReadTimePtr(d *jsonscan.Decoder, p Path, s *StringSchema, dst **time.Time, late **ToolError) *ToolError {
 	t, ok, te := readTime(d, &p, s, late)
 	store(dst, &t, ok)
@@ -283,6 +301,8 @@ func store[T any](dst *T, v T, ok bool) {
 
 // ReadBool reads a boolean at p into dst; want is the JSON Schema type as
 // errors word it.
+//
+// For generated code.
 func ReadBool(d *jsonscan.Decoder, p Path, want string, dst *bool) *ToolError {
 	v, err := d.Bool()
 	if err != nil {
@@ -293,6 +313,8 @@ func ReadBool(d *jsonscan.Decoder, p Path, want string, dst *bool) *ToolError {
 }
 
 // ReadBoolPtr is ReadBool for an optional field.
+//
+// For generated code.
 func ReadBoolPtr(d *jsonscan.Decoder, p Path, want string, dst **bool) *ToolError {
 	var v bool
 	if te := ReadBool(d, p, want, &v); te != nil {
@@ -303,6 +325,8 @@ func ReadBoolPtr(d *jsonscan.Decoder, p Path, want string, dst **bool) *ToolErro
 }
 
 // NumberSchema is what a generated validator checks of a number.
+//
+// For generated code.
 type NumberSchema struct {
 	// Type is the JSON Schema type as errors word it ("integer", "null
 	// or number"); "" when the schema gives none, and only Enum is
@@ -333,6 +357,8 @@ func (s *NumberSchema) typ(def string) string {
 // ReadInt reads an integer at p into dst, checking it against s (nil for
 // a plain integer). An integer that s allows but T cannot hold goes to
 // late.
+//
+// For generated code.
 func ReadInt[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
 	n, ok, te := readInt[T](d, &p, s, late, nil)
 	store(dst, n, ok)
@@ -340,6 +366,8 @@ func ReadInt[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, ds
 }
 
 // ReadIntPtr is ReadInt for an optional field.
+//
+// For generated code.
 func ReadIntPtr[T ~int64 | ~int32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
 	n, ok, te := readInt[T](d, &p, s, late, nil)
 	store(dst, &n, ok)
@@ -404,6 +432,8 @@ func readInt[T ~int64 | ~int32](d *jsonscan.Decoder, p *Path, s *NumberSchema, l
 // ReadFloat reads a number at p into dst, checking it against s (nil for
 // a plain number). A number that s allows but a float32 cannot hold goes
 // to late.
+//
+// For generated code.
 func ReadFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst *T, late **ToolError) *ToolError {
 	f, ok, te := readFloat[T](d, &p, s, late, nil)
 	store(dst, f, ok)
@@ -411,6 +441,8 @@ func ReadFloat[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSche
 }
 
 // ReadFloatPtr is ReadFloat for an optional field.
+//
+// For generated code.
 func ReadFloatPtr[T ~float64 | ~float32](d *jsonscan.Decoder, p Path, s *NumberSchema, dst **T, late **ToolError) *ToolError {
 	f, ok, te := readFloat[T](d, &p, s, late, nil)
 	store(dst, &f, ok)
@@ -471,6 +503,8 @@ var float32Probe = 1 + math.Pow(2, -30)
 
 // ReadObject reads an object at p into dst with scan, the generated scan
 // function of T; want is its JSON Schema type as errors word it.
+//
+// For generated code.
 func ReadObject[T any](d *jsonscan.Decoder, p Path, want string, dst *T, defaults bool, late **ToolError, scan ScanFunc[T]) *ToolError {
 	if err := d.BeginObject(); err != nil {
 		return ArgRead(p.String(), want, err)
@@ -479,6 +513,8 @@ func ReadObject[T any](d *jsonscan.Decoder, p Path, want string, dst *T, default
 }
 
 // ReadObjectPtr is ReadObject for an optional field.
+//
+// For generated code.
 func ReadObjectPtr[T any](d *jsonscan.Decoder, p Path, want string, dst **T, defaults bool, late **ToolError, scan ScanFunc[T]) *ToolError {
 	v := new(T)
 	*dst = v
@@ -487,6 +523,8 @@ func ReadObjectPtr[T any](d *jsonscan.Decoder, p Path, want string, dst **T, def
 
 // ArraySchema is what a generated validator checks of an array itself;
 // its items have schemas of their own.
+//
+// For generated code.
 type ArraySchema struct {
 	// Type is the JSON Schema type as errors word it ("array", "null or
 	// array").
@@ -498,6 +536,8 @@ type ArraySchema struct {
 // ReadList reads an array at p into dst, checking it against s (nil for
 // an array without bounds) and each item with item, which reads the value
 // at its path into v.
+//
+// For generated code.
 func ReadList[T any](d *jsonscan.Decoder, p Path, s *ArraySchema, dst *[]T, item func(d *jsonscan.Decoder, p Path, v *T) *ToolError) *ToolError {
 	if err := d.BeginArray(); err != nil {
 		want := "array"

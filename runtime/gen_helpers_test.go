@@ -79,9 +79,6 @@ func TestArgInt(t *testing.T) {
 	if te := runtime.ArgInt("/n", "integer", int64Err(`1e20`), nil, nil, &late); te != nil || late == nil {
 		t.Errorf("beyond int64 only: reported %v, late %v", te, late)
 	}
-	if f := runtime.OverflowValue(int64Err(`1e20`)); f != 1e20 {
-		t.Errorf("OverflowValue: %v", f)
-	}
 }
 
 func TestMultiple(t *testing.T) {
@@ -149,49 +146,5 @@ func TestFloat32(t *testing.T) {
 	}
 	if _, ok := runtime.Float32(1e39); ok {
 		t.Error("1e39 fits a float32")
-	}
-}
-
-func TestSkipArg(t *testing.T) {
-	for _, tc := range []struct {
-		raw string
-		ok  bool
-	}{{`{"a":[1,"e",1e3]}`, true}, {`[1e400]`, true}, {`[1e1001]`, false}, {`"1e400"`, true}, {`{"a":0{"b":1}}`, false}} {
-		var d jsonscan.Decoder
-		d.Reset([]byte(tc.raw))
-		err := runtime.SkipArg(&d)
-		if err == nil {
-			err = d.End()
-		}
-		if (err == nil) != tc.ok {
-			t.Errorf("%s: %v", tc.raw, err)
-		}
-	}
-}
-
-func TestRefineArgsError(t *testing.T) {
-	names := []string{"a", "b"}
-	first := runtime.InvalidArgs("first")
-	scan := func(raw []byte) (any, *runtime.ToolError) { return string(raw), nil }
-	for _, tc := range []struct {
-		desc, raw, msg string
-		accept         string
-	}{
-		{"invalid JSON first", `{"a":1,}`, "arguments are not valid JSON", ""},
-		{"a number beyond float64 is valid JSON", `{"a":1e400}`, "first", ""},
-		{"a number beyond the limits, before undeclared arguments", `{"zz":1,"a":[1,1e-1001]}`, "a[1]=1e-1001 has an exponent beyond ±1000", ""},
-		{"unknown argument, first in order", `{"a":1,"zz":1,"c":2}`, `unknown argument "c"`, ""},
-		{"the error found", `{"a":1}`, "first", ""},
-		{"repeated key: scanned again", `{"a":1,"a":{"x":2,"x":3}}`, "", `{"a":{"x":3}}`},
-	} {
-		got, te := runtime.RefineArgsError([]byte(tc.raw), first, names, true, scan)
-		switch {
-		case tc.accept != "":
-			if te != nil || got != tc.accept {
-				t.Errorf("%s: %v %v", tc.desc, got, te)
-			}
-		case te == nil || !strings.HasPrefix(te.Message, tc.msg):
-			t.Errorf("%s: %v", tc.desc, te)
-		}
 	}
 }
