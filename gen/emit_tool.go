@@ -112,11 +112,12 @@ func genErrorConstructors(f *jen.File, t *toolModel) {
 // deprecated aliases, so that code written against them still compiles.
 func genRenamed(f *jen.File, t *toolModel) {
 	for _, r := range t.renamed {
+		why := r.why(t.t.Name)
 		alias := func(old, cur string) {
 			if old == "" {
 				return
 			}
-			f.Add(comment(fmt.Sprintf("Deprecated: %s is the Go name of %s before it was renamed %s; use %s.", old, r.from, t.t.Name, cur)))
+			f.Add(comment(fmt.Sprintf("Deprecated: %s is the Go name of %s %s; use %s.", old, r.from, why, cur)))
 			f.Type().Id(old).Op("=").Id(cur)
 		}
 		alias(r.iface, t.iface)
@@ -124,15 +125,25 @@ func genRenamed(f *jen.File, t *toolModel) {
 			alias(p[0], p[1])
 		}
 		for _, c := range r.consts {
-			f.Add(comment(fmt.Sprintf("Deprecated: %s is the Go name of a value of %s before it was renamed %s; use %s.", c[0], r.from, t.t.Name, c[1])))
+			f.Add(comment(fmt.Sprintf("Deprecated: %s is the Go name of a value of %s %s; use %s.", c[0], r.from, why, c[1])))
 			f.Const().Id(c[0]).Id(c[2]).Op("=").Id(c[1])
 		}
 		for _, code := range slices.Sorted(maps.Keys(r.ctors)) {
 			old, cur := r.ctors[code], t.ctors[code]
-			f.Add(comment(fmt.Sprintf("Deprecated: %s is the Go name of %s before it was renamed %s; use %s.", old, r.from, t.t.Name, cur)))
+			f.Add(comment(fmt.Sprintf("Deprecated: %s is the Go name of %s %s; use %s.", old, r.from, why, cur)))
 			f.Func().Id(old).Params(jen.Id("message").String()).Op("*").Qual(runtimePkg, "ToolError").Block(jen.Return(jen.Id(cur).Call(jen.Id("message"))))
 		}
 	}
+}
+
+// why says when the kept names were current, for their Deprecated
+// comments: before the tool was renamed name, or before toolcat spelled
+// laterInitialisms as initialisms.
+func (r *renamedNames) why(name string) string {
+	if r.respelled {
+		return "before toolcat spelled " + strings.Join(laterSpellings(), " and ") + " as initialisms"
+	}
+	return "before " + r.from + " was renamed " + name
 }
 
 // codeConst names the runtime constant of an error code.
@@ -267,7 +278,7 @@ func genCommonFile(m *model) *jen.File {
 		fields = append(fields, jen.Comment(t.field+" implements "+t.t.Name+"."), jen.Id(t.field).Id(t.iface))
 		for _, r := range t.renamed {
 			if r.iface != "" {
-				fields = append(fields, jen.Comment("Deprecated: "+r.iface+" is "+t.field+" before "+r.from+" was renamed "+t.t.Name+"; used when "+t.field+" is nil."), jen.Id(r.iface).Id(t.iface))
+				fields = append(fields, jen.Comment("Deprecated: "+r.iface+" is "+t.field+" "+r.why(t.t.Name)+"; used when "+t.field+" is nil."), jen.Id(r.iface).Id(t.iface))
 			}
 		}
 	}

@@ -343,6 +343,47 @@ type toolModel struct {
 	renamed []renamedNames
 }
 
+// keptNames gives tm's Go names as they were when its Go name was old,
+// for the earlier tool name from, each where no declaration has taken it.
+func keptNames(tm *toolModel, names *namer, from, old string) renamedNames {
+	free := func(want string) string {
+		if names.used[want] {
+			return ""
+		}
+		return names.name(want)
+	}
+	r := renamedNames{from: from, ctors: map[string]string{}}
+	r.iface = free(old)
+	cur := []string{tm.args.Name, tm.resultNm}
+	for _, nt := range tm.named {
+		if !slices.Contains(cur, nt.Name) {
+			cur = append(cur, nt.Name)
+		}
+	}
+	for _, c := range cur {
+		if rest, ok := strings.CutPrefix(c, tm.iface); ok {
+			if n := free(old + rest); n != "" {
+				r.types = append(r.types, [2]string{n, c})
+			}
+		}
+	}
+	for _, nt := range tm.named {
+		for _, v := range nt.Values {
+			if rest, ok := strings.CutPrefix(v.Name, tm.iface); ok {
+				if n := free(old + rest); n != "" {
+					r.consts = append(r.consts, [3]string{n, v.Name, nt.Name})
+				}
+			}
+		}
+	}
+	for _, code := range errorCodes(tm.t) {
+		if n := free(old + exported(code)); n != "" {
+			r.ctors[code] = n
+		}
+	}
+	return r
+}
+
 // renamedNames are the Go names of one earlier name of a tool: each is ""
 // when another declaration of the package has taken it since.
 type renamedNames struct {
@@ -356,6 +397,9 @@ type renamedNames struct {
 	// current type.
 	consts [][3]string
 	ctors  map[string]string // by error code
+	// respelled says the tool kept its name and only its Go spelling
+	// changed (see laterInitialisms).
+	respelled bool
 }
 
 // bindingsVar is the common file's table of the package's tools;
@@ -462,41 +506,13 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache, mode Validat
 			if cat.Tool(from) != nil {
 				continue
 			}
-			free := func(want string) string {
-				if names.used[want] {
-					return ""
-				}
-				return names.name(want)
-			}
-			r := renamedNames{from: from, ctors: map[string]string{}}
-			r.iface = free(exported(from))
-			cur := []string{tm.args.Name, tm.resultNm}
-			for _, nt := range tm.named {
-				if !slices.Contains(cur, nt.Name) {
-					cur = append(cur, nt.Name)
-				}
-			}
-			for _, c := range cur {
-				if rest, ok := strings.CutPrefix(c, tm.iface); ok {
-					if n := free(exported(from) + rest); n != "" {
-						r.types = append(r.types, [2]string{n, c})
-					}
-				}
-			}
-			for _, nt := range tm.named {
-				for _, v := range nt.Values {
-					if rest, ok := strings.CutPrefix(v.Name, tm.iface); ok {
-						if n := free(exported(from) + rest); n != "" {
-							r.consts = append(r.consts, [3]string{n, v.Name, nt.Name})
-						}
-					}
-				}
-			}
-			for _, code := range errorCodes(tm.t) {
-				if n := free(exported(from) + exported(code)); n != "" {
-					r.ctors[code] = n
-				}
-			}
+			tm.renamed = append(tm.renamed, keptNames(tm, names, from, exported(from)))
+		}
+		// The Go names the tool had before an initialism of its name was
+		// one (ReadI2cRegister before ReadI2CRegister).
+		if before := exportedBefore(tm.t.Name); before != exported(tm.t.Name) {
+			r := keptNames(tm, names, tm.t.Name, before)
+			r.respelled = true
 			tm.renamed = append(tm.renamed, r)
 		}
 	}

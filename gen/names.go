@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -18,7 +19,23 @@ var initialisms = map[string]bool{
 	"tls": true, "ttl": true, "udp": true, "ui": true, "uid": true, "uuid": true,
 	"uri": true, "url": true, "utf8": true, "vm": true, "xml": true, "xmpp": true,
 	"xsrf": true, "xss": true, "sha": true, "jwt": true, "mcp": true, "llm": true,
+	"i2c": true, "spi": true,
 	"ids": false, // "IDs", handled below
+}
+
+// laterInitialisms are the initialisms that earlier generators spelled as
+// words (I2c, Spi). A tool whose Go name they change keeps its earlier Go
+// names as deprecated aliases (see exportedBefore).
+var laterInitialisms = map[string]bool{"i2c": true, "spi": true}
+
+// laterSpellings are laterInitialisms as Go spells them, sorted.
+func laterSpellings() []string {
+	var out []string
+	for w := range laterInitialisms {
+		out = append(out, strings.ToUpper(w))
+	}
+	slices.Sort(out)
+	return out
 }
 
 // words splits a name written in snake_case, kebab-case, dotted or
@@ -52,11 +69,18 @@ func words(s string) []string {
 
 // exported turns a catalog or JSON name into an exported Go identifier:
 // search_articles → SearchArticles, user_id → UserID, api-url → APIURL.
-func exported(s string) string {
+func exported(s string) string { return exportedAs(s, nil) }
+
+// exportedBefore is exported(s) as generators spelled it before
+// laterInitialisms were initialisms: read_i2c_register → ReadI2cRegister.
+func exportedBefore(s string) string { return exportedAs(s, laterInitialisms) }
+
+// exportedAs is exported(s), spelling the words of asWords as words.
+func exportedAs(s string, asWords map[string]bool) string {
 	var b strings.Builder
 	for _, w := range words(s) {
 		switch {
-		case initialisms[w]:
+		case initialisms[w] && !asWords[w]:
 			b.WriteString(strings.ToUpper(w))
 		case w == "ids":
 			b.WriteString("IDs")

@@ -66,11 +66,11 @@ func TestRenamedFromKeepsOldCodeCompiling(t *testing.T) {
 		t.Fatal(err)
 	}
 	renamed := strings.Replace(renamedOld, "  search_orders:\n", "  find_orders:\n    renamed_from: [search_orders]\n", 1)
-	if errs := typeCheck(t, load(t, renamed), scaffolds); len(errs) > 0 {
+	if errs := typeCheck(t, load(t, renamed), scaffolds, userCode); len(errs) > 0 {
 		t.Errorf("old code does not compile against the renamed tool:\n%s", strings.Join(errs, "\n"))
 	}
 	plain := strings.Replace(renamedOld, "  search_orders:\n", "  find_orders:\n", 1)
-	if errs := typeCheck(t, load(t, plain), scaffolds); len(errs) == 0 {
+	if errs := typeCheck(t, load(t, plain), scaffolds, userCode); len(errs) == 0 {
 		t.Error("old code compiles against a rename without renamed_from; the test proves nothing")
 	}
 }
@@ -85,8 +85,8 @@ func load(t *testing.T, src string) *catalog.Catalog {
 }
 
 // typeCheck type-checks the package generated from cat with the old
-// scaffolds and userCode, and returns the errors.
-func typeCheck(t *testing.T, cat *catalog.Catalog, scaffolds []gen.Scaffold) []string {
+// scaffolds and the user code user, and returns the errors.
+func typeCheck(t *testing.T, cat *catalog.Catalog, scaffolds []gen.Scaffold, user string) []string {
 	t.Helper()
 	files, err := gen.Generate(cat)
 	if err != nil {
@@ -96,7 +96,7 @@ func typeCheck(t *testing.T, cat *catalog.Catalog, scaffolds []gen.Scaffold) []s
 	for _, s := range scaffolds {
 		files[s.File] = s.Data
 	}
-	files["use.go"] = []byte(userCode)
+	files["use.go"] = []byte(user)
 	imp, err := exportImporter()
 	if err != nil {
 		t.Fatal(err)

@@ -205,7 +205,7 @@ func defaultFits(d *catalog.Node, t *goType) (*catalog.Node, string) {
 		}
 		for _, f := range d.Fields {
 			// A member fills the field of exactly its name (the runtime's
-			// UnmarshalExact and ExactMembers), never one that differs in
+			// UnmarshalExact and exactMembers), never one that differs in
 			// case.
 			var match *goField
 			for _, fd := range t.Fields {

@@ -56,7 +56,7 @@ func i2cPlayback(t *testing.T, ops ...i2ctest.IO) (*strictPlayback, Config) {
 func TestReadI2CRegisterPlayback(t *testing.T) {
 	pb, cfg := i2cPlayback(t, i2ctest.IO{Addr: 0x76, W: []byte{0xd0}, R: []byte{0x60, 0x00}})
 	reg := registry(t, cfg)
-	var r ReadI2cRegisterResult
+	var r ReadI2CRegisterResult
 	data(t, call(t, reg, "read_i2c_register", map[string]any{"bus": "1", "address": 0x76, "register": 0xd0, "length": 2}, false), &r)
 	if !slices.Equal(r.Values, []int64{0x60, 0}) || r.Hex != "6000" {
 		t.Fatalf("read %+v; want values [96 0], hex 6000", r)
@@ -79,15 +79,15 @@ func TestWriteI2CRegisterAndRevertPlayback(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	args := &WriteI2cRegisterArgs{Bus: "1", Address: 0x20, Register: 0x09, Data: []int64{0xaa, 0x55}}
-	res, err := tools.WriteI2cRegister.Execute(ctx, args)
+	args := &WriteI2CRegisterArgs{Bus: "1", Address: 0x20, Register: 0x09, Data: []int64{0xaa, 0x55}}
+	res, err := tools.WriteI2CRegister.Execute(ctx, args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(res.Previous, []int64{0x00, 0x0f}) || !slices.Equal(res.Written, []int64{0xaa, 0x55}) {
 		t.Fatalf("result %+v; want previous [0 15], written [170 85]", res)
 	}
-	if err := tools.WriteI2cRegister.Revert(ctx, args, res); err != nil {
+	if err := tools.WriteI2CRegister.Revert(ctx, args, res); err != nil {
 		t.Fatal(err)
 	}
 	if err := pb.Close(); err != nil {
@@ -120,7 +120,7 @@ func TestTransferSPIPlayback(t *testing.T) {
 		SPIPorts: []string{"0.0"},
 		Drivers:  Drivers{OpenSPI: func(string) (spi.PortCloser, error) { return pb, nil }},
 	})
-	var r TransferSpiResult
+	var r TransferSPIResult
 	data(t, call(t, reg, "transfer_spi", map[string]any{"port": "0.0", "data": []int{1, 0x80, 0}}, false), &r)
 	if !slices.Equal(r.Received, []int64{0, 2, 0}) || r.Hex != "000200" {
 		t.Fatalf("transfer %+v; want received [0 2 0]", r)
@@ -138,7 +138,7 @@ func TestScanI2CBusRecord(t *testing.T) {
 		I2C:     map[string][]uint16{"1": {0x20, 0x50, 0x76}},
 		Drivers: Drivers{OpenI2C: func(string) (i2c.BusCloser, error) { return keepOpen{rec}, nil }},
 	}
-	var r ScanI2cBusResult
+	var r ScanI2CBusResult
 	data(t, call(t, registry(t, cfg), "scan_i2c_bus", map[string]any{"bus": "1"}, false), &r)
 	if !slices.Equal(r.Addresses, []int64{0x20, 0x76}) || !slices.Equal(r.Hex, []string{"0x20", "0x76"}) {
 		t.Fatalf("scan %+v; want 0x20 and 0x76", r)

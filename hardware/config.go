@@ -107,10 +107,10 @@ func New(cfg Config) (Tools, error) {
 		ListSerialPorts:  &listSerialPorts{h},
 		ReadSerialPort:   &readSerialPort{h},
 		WriteSerialPort:  &writeSerialPort{h},
-		ScanI2cBus:       &scanI2cBus{h},
-		ReadI2cRegister:  &readI2cRegister{h},
-		WriteI2cRegister: &writeI2cRegister{h},
-		TransferSpi:      &transferSpi{h},
+		ScanI2CBus:       &scanI2CBus{h},
+		ReadI2CRegister:  &readI2CRegister{h},
+		WriteI2CRegister: &writeI2CRegister{h},
+		TransferSPI:      &transferSPI{h},
 	}, nil
 }
 

@@ -63,7 +63,7 @@ func TestRateLimitPerDevice(t *testing.T) {
 	for range 3 {
 		data(t, write(0x20, 1, true), &runtime.Preview{})
 	}
-	data(t, write(0x20, 1, false), &WriteI2cRegisterResult{})
+	data(t, write(0x20, 1, false), &WriteI2CRegisterResult{})
 	te := wantCode(t, write(0x20, 2, false), runtime.CodeRateLimited)
 	if !strings.Contains(te.Message, "I2C device 0x20 on bus 1") || !te.RetryAllowed {
 		t.Fatalf("rate_limited %q (retry %v) should name the device and allow a later retry", te.Message, te.RetryAllowed)
@@ -71,7 +71,7 @@ func TestRateLimitPerDevice(t *testing.T) {
 	if v, _ := board.Register(0x20, 9); v != 1 {
 		t.Fatalf("register 9 = %d; the refused write changed it", v)
 	}
-	data(t, write(0x76, 1, false), &WriteI2cRegisterResult{})
+	data(t, write(0x76, 1, false), &WriteI2CRegisterResult{})
 }
 
 func TestNewChecksConfig(t *testing.T) {

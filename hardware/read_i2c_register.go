@@ -7,13 +7,13 @@ import (
 	"periph.io/x/conn/v3/i2c"
 )
 
-// readI2cRegister implements the tool read_i2c_register.
-type readI2cRegister struct{ h *hw }
+// readI2CRegister implements the tool read_i2c_register.
+type readI2CRegister struct{ h *hw }
 
-var _ ReadI2cRegister = (*readI2cRegister)(nil)
+var _ ReadI2CRegister = (*readI2CRegister)(nil)
 
 // Execute does the work of read_i2c_register.
-func (t *readI2cRegister) Execute(ctx context.Context, args *ReadI2cRegisterArgs) (*ReadI2cRegisterResult, error) {
+func (t *readI2CRegister) Execute(ctx context.Context, args *ReadI2CRegisterArgs) (*ReadI2CRegisterResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func (t *readI2cRegister) Execute(ctx context.Context, args *ReadI2cRegisterArgs
 	if err != nil {
 		return nil, err
 	}
-	return &ReadI2cRegisterResult{
+	return &ReadI2CRegisterResult{
 		Bus:      args.Bus,
 		Address:  args.Address,
 		Register: args.Register,

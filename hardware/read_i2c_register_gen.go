@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// ReadI2cRegisterArgs are the arguments of read_i2c_register, decoded and validated.
-type ReadI2cRegisterArgs struct {
+// ReadI2CRegisterArgs are the arguments of read_i2c_register, decoded and validated.
+type ReadI2CRegisterArgs struct {
 	// I2C bus number, the N of /dev/i2c-N, such as "1" on a Raspberry Pi. matches "^[0-9]{1,3}$".
 	Bus string `json:"bus"`
 	// 7-bit device address, 3 to 119 (0x03-0x77), as scan_i2c_bus lists it. >= 3, <= 119.
@@ -23,8 +23,8 @@ type ReadI2cRegisterArgs struct {
 	Length int64 `json:"length,omitempty"`
 }
 
-// ReadI2cRegisterResult is what read_i2c_register returns.
-type ReadI2cRegisterResult struct {
+// ReadI2CRegisterResult is what read_i2c_register returns.
+type ReadI2CRegisterResult struct {
 	// The bus read.
 	Bus string `json:"bus"`
 	// The device address.
@@ -37,56 +37,90 @@ type ReadI2cRegisterResult struct {
 	Hex string `json:"hex"`
 }
 
-// ReadI2cRegister is the tool read_i2c_register: Reads bytes from a register of a device on an I2C bus.
+// ReadI2CRegister is the tool read_i2c_register: Reads bytes from a register of a device on an I2C bus.
 //
 // Implement it in read_i2c_register.go; toolcat scaffolds that file once and never rewrites it.
-type ReadI2cRegister interface {
-	// Execute does the work. Return a *runtime.ToolError (see the ReadI2cRegister*
+type ReadI2CRegister interface {
+	// Execute does the work. Return a *runtime.ToolError (see the ReadI2CRegister*
 	// error constructors) for failures the model should act on.
-	Execute(ctx context.Context, args *ReadI2cRegisterArgs) (*ReadI2cRegisterResult, error)
+	Execute(ctx context.Context, args *ReadI2CRegisterArgs) (*ReadI2CRegisterResult, error)
 }
 
-// ReadI2cRegisterDependencyUnavailable returns the dependency_unavailable error of read_i2c_register, with the catalog's suggestion:
+// ReadI2CRegisterDependencyUnavailable returns the dependency_unavailable error of read_i2c_register, with the catalog's suggestion:
 // "The device is busy or unreachable. Wait and try again, or tell the user another program holds it.".
-func ReadI2cRegisterDependencyUnavailable(message string) *runtime.ToolError {
+func ReadI2CRegisterDependencyUnavailable(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeDependencyUnavailable, message).WithSuggestion("The device is busy or unreachable. Wait and try again, or tell the user another program holds it.")
 }
 
-// ReadI2cRegisterNotFound returns the not_found error of read_i2c_register, with the catalog's suggestion:
+// ReadI2CRegisterNotFound returns the not_found error of read_i2c_register, with the catalog's suggestion:
 // "No such device or port. Call list_serial_ports or scan_i2c_bus to see what is connected.".
-func ReadI2cRegisterNotFound(message string) *runtime.ToolError {
+func ReadI2CRegisterNotFound(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeNotFound, message).WithSuggestion("No such device or port. Call list_serial_ports or scan_i2c_bus to see what is connected.")
 }
 
-// ReadI2cRegisterPermissionDenied returns the permission_denied error of read_i2c_register, with the catalog's suggestion:
+// ReadI2CRegisterPermissionDenied returns the permission_denied error of read_i2c_register, with the catalog's suggestion:
 // "The host does not allow this device, or the process lacks access to it. Use a bus, address or port from the allow-list in the message; for /dev access the fix is group membership (dialout for serial, i2c or spi), which a person must grant.".
-func ReadI2cRegisterPermissionDenied(message string) *runtime.ToolError {
+func ReadI2CRegisterPermissionDenied(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The host does not allow this device, or the process lacks access to it. Use a bus, address or port from the allow-list in the message; for /dev access the fix is group membership (dialout for serial, i2c or spi), which a person must grant.")
 }
 
-// ReadI2cRegisterTimeout returns the timeout error of read_i2c_register, with the catalog's suggestion:
+// ReadI2CRegisterTimeout returns the timeout error of read_i2c_register, with the catalog's suggestion:
 // "The device did not answer in time. Check that it is powered and try once more.".
-func ReadI2cRegisterTimeout(message string) *runtime.ToolError {
+func ReadI2CRegisterTimeout(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeTimeout, message).WithSuggestion("The device did not answer in time. Check that it is powered and try once more.")
 }
 
-// ReadI2cRegisterUnsupported returns the unsupported error of read_i2c_register, with the catalog's suggestion:
+// ReadI2CRegisterUnsupported returns the unsupported error of read_i2c_register, with the catalog's suggestion:
 // "This host has no driver for this bus. Tell the user the tool does not work on this machine.".
-func ReadI2cRegisterUnsupported(message string) *runtime.ToolError {
+func ReadI2CRegisterUnsupported(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeUnsupported, message).WithSuggestion("This host has no driver for this bus. Tell the user the tool does not work on this machine.")
+}
+
+// Deprecated: ReadI2cRegister is the Go name of read_i2c_register before toolcat spelled I2C and SPI as initialisms; use ReadI2CRegister.
+type ReadI2cRegister = ReadI2CRegister
+
+// Deprecated: ReadI2cRegisterArgs is the Go name of read_i2c_register before toolcat spelled I2C and SPI as initialisms; use ReadI2CRegisterArgs.
+type ReadI2cRegisterArgs = ReadI2CRegisterArgs
+
+// Deprecated: ReadI2cRegisterResult is the Go name of read_i2c_register before toolcat spelled I2C and SPI as initialisms; use ReadI2CRegisterResult.
+type ReadI2cRegisterResult = ReadI2CRegisterResult
+
+// Deprecated: ReadI2cRegisterDependencyUnavailable is the Go name of read_i2c_register before toolcat spelled I2C and SPI as initialisms; use ReadI2CRegisterDependencyUnavailable.
+func ReadI2cRegisterDependencyUnavailable(message string) *runtime.ToolError {
+	return ReadI2CRegisterDependencyUnavailable(message)
+}
+
+// Deprecated: ReadI2cRegisterNotFound is the Go name of read_i2c_register before toolcat spelled I2C and SPI as initialisms; use ReadI2CRegisterNotFound.
+func ReadI2cRegisterNotFound(message string) *runtime.ToolError {
+	return ReadI2CRegisterNotFound(message)
+}
+
+// Deprecated: ReadI2cRegisterPermissionDenied is the Go name of read_i2c_register before toolcat spelled I2C and SPI as initialisms; use ReadI2CRegisterPermissionDenied.
+func ReadI2cRegisterPermissionDenied(message string) *runtime.ToolError {
+	return ReadI2CRegisterPermissionDenied(message)
+}
+
+// Deprecated: ReadI2cRegisterTimeout is the Go name of read_i2c_register before toolcat spelled I2C and SPI as initialisms; use ReadI2CRegisterTimeout.
+func ReadI2cRegisterTimeout(message string) *runtime.ToolError {
+	return ReadI2CRegisterTimeout(message)
+}
+
+// Deprecated: ReadI2cRegisterUnsupported is the Go name of read_i2c_register before toolcat spelled I2C and SPI as initialisms; use ReadI2CRegisterUnsupported.
+func ReadI2cRegisterUnsupported(message string) *runtime.ToolError {
+	return ReadI2CRegisterUnsupported(message)
 }
 
 // The JSON Schemas of read_i2c_register, as the catalog gives them.
 const (
-	readI2cRegisterArgsSchema   = `{"type":"object","additionalProperties":false,"required":["bus","address","register"],"properties":{"bus":{"type":"string","pattern":"^[0-9]{1,3}$","description":"I2C bus number, the N of /dev/i2c-N, such as \"1\" on a Raspberry Pi."},"address":{"type":"integer","minimum":3,"maximum":119,"description":"7-bit device address, 3 to 119 (0x03-0x77), as scan_i2c_bus lists it."},"register":{"type":"integer","minimum":0,"maximum":255,"description":"Register number, 0 to 255 (0x00-0xff), from the device's datasheet."},"length":{"type":"integer","minimum":1,"maximum":32,"default":1,"description":"How many bytes to read from the register on."}}}`
-	readI2cRegisterResultSchema = `{"type":"object","additionalProperties":false,"required":["bus","address","register","values","hex"],"properties":{"bus":{"type":"string","description":"The bus read."},"address":{"type":"integer","description":"The device address."},"register":{"type":"integer","description":"The first register read."},"values":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes read, as numbers."},"hex":{"type":"string","description":"Bytes read, in hex."}}}`
+	readI2CRegisterArgsSchema   = `{"type":"object","additionalProperties":false,"required":["bus","address","register"],"properties":{"bus":{"type":"string","pattern":"^[0-9]{1,3}$","description":"I2C bus number, the N of /dev/i2c-N, such as \"1\" on a Raspberry Pi."},"address":{"type":"integer","minimum":3,"maximum":119,"description":"7-bit device address, 3 to 119 (0x03-0x77), as scan_i2c_bus lists it."},"register":{"type":"integer","minimum":0,"maximum":255,"description":"Register number, 0 to 255 (0x00-0xff), from the device's datasheet."},"length":{"type":"integer","minimum":1,"maximum":32,"default":1,"description":"How many bytes to read from the register on."}}}`
+	readI2CRegisterResultSchema = `{"type":"object","additionalProperties":false,"required":["bus","address","register","values","hex"],"properties":{"bus":{"type":"string","description":"The bus read."},"address":{"type":"integer","description":"The device address."},"register":{"type":"integer","description":"The first register read."},"values":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes read, as numbers."},"hex":{"type":"string","description":"Bytes read, in hex."}}}`
 )
 
-// readI2cRegisterMeta is the catalog entry of read_i2c_register.
-func readI2cRegisterMeta() runtime.Meta {
+// readI2CRegisterMeta is the catalog entry of read_i2c_register.
+func readI2CRegisterMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs: runtime.AdditionalArgsReject,
-		ArgsSchema:     json.RawMessage(readI2cRegisterArgsSchema),
+		ArgsSchema:     json.RawMessage(readI2CRegisterArgsSchema),
 		Category:       "i2c",
 		Dependencies:   []string{"i2c"},
 		Description:    "Reads bytes from a register of a device on an I2C bus.\nUse when: the user asks for a sensor value, a chip id or a configuration register of an I2C device.\nDo not use: to change a register (use write_i2c_register).",
@@ -104,49 +138,49 @@ func readI2cRegisterMeta() runtime.Meta {
 		Name:         "read_i2c_register",
 		Owner:        "hardware",
 		Queries:      []string{"read the chip id of the bme280 at 0x76", "what is in register 0xd0 of the sensor"},
-		ResultSchema: json.RawMessage(readI2cRegisterResultSchema),
+		ResultSchema: json.RawMessage(readI2CRegisterResultSchema),
 		Risk:         runtime.RiskLow,
 		SLA:          2000 * time.Millisecond,
 		Version:      "1.0.0",
 	}
 }
 
-// readI2cRegisterValidator returns the validator of read_i2c_register's arguments,
-// generated from its schema: it decodes them into ReadI2cRegisterArgs and
+// readI2CRegisterValidator returns the validator of read_i2c_register's arguments,
+// generated from its schema: it decodes them into ReadI2CRegisterArgs and
 // checks them in one pass.
-func readI2cRegisterValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.OnePass(&readI2cRegisterArgsObject, scanReadI2cRegisterArgs), nil
+func readI2CRegisterValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&readI2CRegisterArgsObject, scanReadI2CRegisterArgs), nil
 }
 
-// The schemas readI2cRegisterValidator checks the arguments against.
+// The schemas readI2CRegisterValidator checks the arguments against.
 var (
-	readI2cRegisterArgsObject         = runtime.Object{Names: []string{"address", "bus", "length", "register"}, Required: []string{"bus", "address", "register"}, Reject: true}
-	readI2cRegisterArgsBusSchema      = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^[0-9]{1,3}$")}
-	readI2cRegisterArgsAddressSchema  = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 3.0, HasMin: true, Max: 119.0, HasMax: true}}
-	readI2cRegisterArgsRegisterSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 255.0, HasMax: true}}
-	readI2cRegisterArgsLengthSchema   = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 32.0, HasMax: true}}
+	readI2CRegisterArgsObject         = runtime.Object{Names: []string{"address", "bus", "length", "register"}, Required: []string{"bus", "address", "register"}, Reject: true}
+	readI2CRegisterArgsBusSchema      = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^[0-9]{1,3}$")}
+	readI2CRegisterArgsAddressSchema  = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 3.0, HasMin: true, Max: 119.0, HasMax: true}}
+	readI2CRegisterArgsRegisterSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 255.0, HasMax: true}}
+	readI2CRegisterArgsLengthSchema   = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1.0, HasMin: true, Max: 32.0, HasMax: true}}
 )
 
-// scanReadI2cRegisterArgs reads the members of ReadI2cRegisterArgs into out; d has read its '{'.
-func scanReadI2cRegisterArgs(d *jsonscan.Decoder, at *runtime.Path, out *ReadI2cRegisterArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = ReadI2cRegisterArgs{}
+// scanReadI2CRegisterArgs reads the members of ReadI2CRegisterArgs into out; d has read its '{'.
+func scanReadI2CRegisterArgs(d *jsonscan.Decoder, at *runtime.Path, out *ReadI2CRegisterArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
+	*out = ReadI2CRegisterArgs{}
 	var seen uint64
-	ms := readI2cRegisterArgsObject.Members(d, at)
+	ms := readI2CRegisterArgsObject.Members(d, at)
 	for ms.Next() {
 		var te *runtime.ToolError
 		switch string(ms.Key) {
 		case "bus":
 			seen |= 1 << 0
-			te = runtime.ReadString(d, at.Key("bus"), &readI2cRegisterArgsBusSchema, &out.Bus)
+			te = runtime.ReadString(d, at.Key("bus"), &readI2CRegisterArgsBusSchema, &out.Bus)
 		case "address":
 			seen |= 1 << 1
-			te = runtime.ReadInt(d, at.Key("address"), &readI2cRegisterArgsAddressSchema, &out.Address, late)
+			te = runtime.ReadInt(d, at.Key("address"), &readI2CRegisterArgsAddressSchema, &out.Address, late)
 		case "register":
 			seen |= 1 << 2
-			te = runtime.ReadInt(d, at.Key("register"), &readI2cRegisterArgsRegisterSchema, &out.Register, late)
+			te = runtime.ReadInt(d, at.Key("register"), &readI2CRegisterArgsRegisterSchema, &out.Register, late)
 		case "length":
 			seen |= 1 << 3
-			te = runtime.ReadInt(d, at.Key("length"), &readI2cRegisterArgsLengthSchema, &out.Length, late)
+			te = runtime.ReadInt(d, at.Key("length"), &readI2CRegisterArgsLengthSchema, &out.Length, late)
 		default:
 			te = ms.Skip()
 		}
@@ -165,14 +199,17 @@ func scanReadI2cRegisterArgs(d *jsonscan.Decoder, at *runtime.Path, out *ReadI2c
 	return nil
 }
 
-// readI2cRegisterTool binds the implementation of ReadI2cRegister in impls to the runtime; ok is false when impls has none.
-func readI2cRegisterTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
-	impl := impls.ReadI2cRegister
+// readI2CRegisterTool binds the implementation of ReadI2CRegister in impls to the runtime; ok is false when impls has none.
+func readI2CRegisterTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.ReadI2CRegister
+	if impl == nil {
+		impl = impls.ReadI2cRegister
+	}
 	if impl == nil {
 		return runtime.Tool{}, false, nil
 	}
-	meta := readI2cRegisterMeta()
-	v, err := readI2cRegisterValidator(&meta)
+	meta := readI2CRegisterMeta()
+	v, err := readI2CRegisterValidator(&meta)
 	if err != nil {
 		return runtime.Tool{}, true, err
 	}

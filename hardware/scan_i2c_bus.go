@@ -8,22 +8,22 @@ import (
 	"periph.io/x/conn/v3/i2c"
 )
 
-// scanI2cBus implements the tool scan_i2c_bus: it reads one byte from
+// scanI2CBus implements the tool scan_i2c_bus: it reads one byte from
 // every allowed address, as i2cdetect -r does; an address answers when
 // the read is acknowledged.
-type scanI2cBus struct{ h *hw }
+type scanI2CBus struct{ h *hw }
 
-var _ ScanI2cBus = (*scanI2cBus)(nil)
+var _ ScanI2CBus = (*scanI2CBus)(nil)
 
 // Execute does the work of scan_i2c_bus.
-func (t *scanI2cBus) Execute(ctx context.Context, args *ScanI2cBusArgs) (*ScanI2cBusResult, error) {
+func (t *scanI2CBus) Execute(ctx context.Context, args *ScanI2CBusArgs) (*ScanI2CBusResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if err := t.h.allowI2CBus(args.Bus); err != nil {
 		return nil, err
 	}
-	out := &ScanI2cBusResult{Bus: args.Bus, Addresses: []int64{}, Hex: []string{}}
+	out := &ScanI2CBusResult{Bus: args.Bus, Addresses: []int64{}, Hex: []string{}}
 	err := t.h.withI2C(ctx, args.Bus, func(b i2c.Bus) error {
 		var one [1]byte
 		for _, a := range t.h.i2cAddresses(args.Bus) {

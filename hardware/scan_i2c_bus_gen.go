@@ -11,14 +11,14 @@ import (
 	"time"
 )
 
-// ScanI2cBusArgs are the arguments of scan_i2c_bus, decoded and validated.
-type ScanI2cBusArgs struct {
+// ScanI2CBusArgs are the arguments of scan_i2c_bus, decoded and validated.
+type ScanI2CBusArgs struct {
 	// I2C bus number, the N of /dev/i2c-N, such as "1" on a Raspberry Pi. matches "^[0-9]{1,3}$".
 	Bus string `json:"bus"`
 }
 
-// ScanI2cBusResult is what scan_i2c_bus returns.
-type ScanI2cBusResult struct {
+// ScanI2CBusResult is what scan_i2c_bus returns.
+type ScanI2CBusResult struct {
 	// The bus scanned.
 	Bus string `json:"bus"`
 	// Addresses that answered, ascending; only the host's allowed addresses are probed.
@@ -27,56 +27,90 @@ type ScanI2cBusResult struct {
 	Hex []string `json:"hex,omitempty"`
 }
 
-// ScanI2cBus is the tool scan_i2c_bus: Lists the device addresses that answer on an I2C bus.
+// ScanI2CBus is the tool scan_i2c_bus: Lists the device addresses that answer on an I2C bus.
 //
 // Implement it in scan_i2c_bus.go; toolcat scaffolds that file once and never rewrites it.
-type ScanI2cBus interface {
-	// Execute does the work. Return a *runtime.ToolError (see the ScanI2cBus*
+type ScanI2CBus interface {
+	// Execute does the work. Return a *runtime.ToolError (see the ScanI2CBus*
 	// error constructors) for failures the model should act on.
-	Execute(ctx context.Context, args *ScanI2cBusArgs) (*ScanI2cBusResult, error)
+	Execute(ctx context.Context, args *ScanI2CBusArgs) (*ScanI2CBusResult, error)
 }
 
-// ScanI2cBusDependencyUnavailable returns the dependency_unavailable error of scan_i2c_bus, with the catalog's suggestion:
+// ScanI2CBusDependencyUnavailable returns the dependency_unavailable error of scan_i2c_bus, with the catalog's suggestion:
 // "The device is busy or unreachable. Wait and try again, or tell the user another program holds it.".
-func ScanI2cBusDependencyUnavailable(message string) *runtime.ToolError {
+func ScanI2CBusDependencyUnavailable(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeDependencyUnavailable, message).WithSuggestion("The device is busy or unreachable. Wait and try again, or tell the user another program holds it.")
 }
 
-// ScanI2cBusNotFound returns the not_found error of scan_i2c_bus, with the catalog's suggestion:
+// ScanI2CBusNotFound returns the not_found error of scan_i2c_bus, with the catalog's suggestion:
 // "No such device or port. Call list_serial_ports or scan_i2c_bus to see what is connected.".
-func ScanI2cBusNotFound(message string) *runtime.ToolError {
+func ScanI2CBusNotFound(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeNotFound, message).WithSuggestion("No such device or port. Call list_serial_ports or scan_i2c_bus to see what is connected.")
 }
 
-// ScanI2cBusPermissionDenied returns the permission_denied error of scan_i2c_bus, with the catalog's suggestion:
+// ScanI2CBusPermissionDenied returns the permission_denied error of scan_i2c_bus, with the catalog's suggestion:
 // "The host does not allow this device, or the process lacks access to it. Use a bus, address or port from the allow-list in the message; for /dev access the fix is group membership (dialout for serial, i2c or spi), which a person must grant.".
-func ScanI2cBusPermissionDenied(message string) *runtime.ToolError {
+func ScanI2CBusPermissionDenied(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The host does not allow this device, or the process lacks access to it. Use a bus, address or port from the allow-list in the message; for /dev access the fix is group membership (dialout for serial, i2c or spi), which a person must grant.")
 }
 
-// ScanI2cBusTimeout returns the timeout error of scan_i2c_bus, with the catalog's suggestion:
+// ScanI2CBusTimeout returns the timeout error of scan_i2c_bus, with the catalog's suggestion:
 // "The device did not answer in time. Check that it is powered and try once more.".
-func ScanI2cBusTimeout(message string) *runtime.ToolError {
+func ScanI2CBusTimeout(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeTimeout, message).WithSuggestion("The device did not answer in time. Check that it is powered and try once more.")
 }
 
-// ScanI2cBusUnsupported returns the unsupported error of scan_i2c_bus, with the catalog's suggestion:
+// ScanI2CBusUnsupported returns the unsupported error of scan_i2c_bus, with the catalog's suggestion:
 // "This host has no driver for this bus. Tell the user the tool does not work on this machine.".
-func ScanI2cBusUnsupported(message string) *runtime.ToolError {
+func ScanI2CBusUnsupported(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeUnsupported, message).WithSuggestion("This host has no driver for this bus. Tell the user the tool does not work on this machine.")
+}
+
+// Deprecated: ScanI2cBus is the Go name of scan_i2c_bus before toolcat spelled I2C and SPI as initialisms; use ScanI2CBus.
+type ScanI2cBus = ScanI2CBus
+
+// Deprecated: ScanI2cBusArgs is the Go name of scan_i2c_bus before toolcat spelled I2C and SPI as initialisms; use ScanI2CBusArgs.
+type ScanI2cBusArgs = ScanI2CBusArgs
+
+// Deprecated: ScanI2cBusResult is the Go name of scan_i2c_bus before toolcat spelled I2C and SPI as initialisms; use ScanI2CBusResult.
+type ScanI2cBusResult = ScanI2CBusResult
+
+// Deprecated: ScanI2cBusDependencyUnavailable is the Go name of scan_i2c_bus before toolcat spelled I2C and SPI as initialisms; use ScanI2CBusDependencyUnavailable.
+func ScanI2cBusDependencyUnavailable(message string) *runtime.ToolError {
+	return ScanI2CBusDependencyUnavailable(message)
+}
+
+// Deprecated: ScanI2cBusNotFound is the Go name of scan_i2c_bus before toolcat spelled I2C and SPI as initialisms; use ScanI2CBusNotFound.
+func ScanI2cBusNotFound(message string) *runtime.ToolError {
+	return ScanI2CBusNotFound(message)
+}
+
+// Deprecated: ScanI2cBusPermissionDenied is the Go name of scan_i2c_bus before toolcat spelled I2C and SPI as initialisms; use ScanI2CBusPermissionDenied.
+func ScanI2cBusPermissionDenied(message string) *runtime.ToolError {
+	return ScanI2CBusPermissionDenied(message)
+}
+
+// Deprecated: ScanI2cBusTimeout is the Go name of scan_i2c_bus before toolcat spelled I2C and SPI as initialisms; use ScanI2CBusTimeout.
+func ScanI2cBusTimeout(message string) *runtime.ToolError {
+	return ScanI2CBusTimeout(message)
+}
+
+// Deprecated: ScanI2cBusUnsupported is the Go name of scan_i2c_bus before toolcat spelled I2C and SPI as initialisms; use ScanI2CBusUnsupported.
+func ScanI2cBusUnsupported(message string) *runtime.ToolError {
+	return ScanI2CBusUnsupported(message)
 }
 
 // The JSON Schemas of scan_i2c_bus, as the catalog gives them.
 const (
-	scanI2cBusArgsSchema   = `{"type":"object","additionalProperties":false,"required":["bus"],"properties":{"bus":{"type":"string","pattern":"^[0-9]{1,3}$","description":"I2C bus number, the N of /dev/i2c-N, such as \"1\" on a Raspberry Pi."}}}`
-	scanI2cBusResultSchema = `{"type":"object","additionalProperties":false,"required":["bus","addresses"],"properties":{"bus":{"type":"string","description":"The bus scanned."},"addresses":{"type":"array","description":"Addresses that answered, ascending; only the host's allowed addresses are probed.","items":{"type":"integer","minimum":3,"maximum":119}},"hex":{"type":"array","description":"The same addresses in hex, such as \"0x76\".","items":{"type":"string"}}}}`
+	scanI2CBusArgsSchema   = `{"type":"object","additionalProperties":false,"required":["bus"],"properties":{"bus":{"type":"string","pattern":"^[0-9]{1,3}$","description":"I2C bus number, the N of /dev/i2c-N, such as \"1\" on a Raspberry Pi."}}}`
+	scanI2CBusResultSchema = `{"type":"object","additionalProperties":false,"required":["bus","addresses"],"properties":{"bus":{"type":"string","description":"The bus scanned."},"addresses":{"type":"array","description":"Addresses that answered, ascending; only the host's allowed addresses are probed.","items":{"type":"integer","minimum":3,"maximum":119}},"hex":{"type":"array","description":"The same addresses in hex, such as \"0x76\".","items":{"type":"string"}}}}`
 )
 
-// scanI2cBusMeta is the catalog entry of scan_i2c_bus.
-func scanI2cBusMeta() runtime.Meta {
+// scanI2CBusMeta is the catalog entry of scan_i2c_bus.
+func scanI2CBusMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs: runtime.AdditionalArgsReject,
-		ArgsSchema:     json.RawMessage(scanI2cBusArgsSchema),
+		ArgsSchema:     json.RawMessage(scanI2CBusArgsSchema),
 		Category:       "i2c",
 		Dependencies:   []string{"i2c"},
 		Description:    "Lists the device addresses that answer on an I2C bus.\nUse when: the user asks what is connected to an I2C bus, or a device was not found at the address you used.\nDo not use: to read a device's data (use read_i2c_register).",
@@ -93,37 +127,37 @@ func scanI2cBusMeta() runtime.Meta {
 		Name:         "scan_i2c_bus",
 		Owner:        "hardware",
 		Queries:      []string{"what sensors are on the i2c bus", "scan i2c bus 1 for devices"},
-		ResultSchema: json.RawMessage(scanI2cBusResultSchema),
+		ResultSchema: json.RawMessage(scanI2CBusResultSchema),
 		Risk:         runtime.RiskLow,
 		SLA:          5000 * time.Millisecond,
 		Version:      "1.0.0",
 	}
 }
 
-// scanI2cBusValidator returns the validator of scan_i2c_bus's arguments,
-// generated from its schema: it decodes them into ScanI2cBusArgs and
+// scanI2CBusValidator returns the validator of scan_i2c_bus's arguments,
+// generated from its schema: it decodes them into ScanI2CBusArgs and
 // checks them in one pass.
-func scanI2cBusValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.OnePass(&scanI2cBusArgsObject, scanScanI2cBusArgs), nil
+func scanI2CBusValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&scanI2CBusArgsObject, scanScanI2CBusArgs), nil
 }
 
-// The schemas scanI2cBusValidator checks the arguments against.
+// The schemas scanI2CBusValidator checks the arguments against.
 var (
-	scanI2cBusArgsObject    = runtime.Object{Names: []string{"bus"}, Required: []string{"bus"}, Reject: true}
-	scanI2cBusArgsBusSchema = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^[0-9]{1,3}$")}
+	scanI2CBusArgsObject    = runtime.Object{Names: []string{"bus"}, Required: []string{"bus"}, Reject: true}
+	scanI2CBusArgsBusSchema = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^[0-9]{1,3}$")}
 )
 
-// scanScanI2cBusArgs reads the members of ScanI2cBusArgs into out; d has read its '{'.
-func scanScanI2cBusArgs(d *jsonscan.Decoder, at *runtime.Path, out *ScanI2cBusArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = ScanI2cBusArgs{}
+// scanScanI2CBusArgs reads the members of ScanI2CBusArgs into out; d has read its '{'.
+func scanScanI2CBusArgs(d *jsonscan.Decoder, at *runtime.Path, out *ScanI2CBusArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
+	*out = ScanI2CBusArgs{}
 	var seen uint64
-	ms := scanI2cBusArgsObject.Members(d, at)
+	ms := scanI2CBusArgsObject.Members(d, at)
 	for ms.Next() {
 		var te *runtime.ToolError
 		switch string(ms.Key) {
 		case "bus":
 			seen |= 1 << 0
-			te = runtime.ReadString(d, at.Key("bus"), &scanI2cBusArgsBusSchema, &out.Bus)
+			te = runtime.ReadString(d, at.Key("bus"), &scanI2CBusArgsBusSchema, &out.Bus)
 		default:
 			te = ms.Skip()
 		}
@@ -134,14 +168,17 @@ func scanScanI2cBusArgs(d *jsonscan.Decoder, at *runtime.Path, out *ScanI2cBusAr
 	return ms.End(seen)
 }
 
-// scanI2cBusTool binds the implementation of ScanI2cBus in impls to the runtime; ok is false when impls has none.
-func scanI2cBusTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
-	impl := impls.ScanI2cBus
+// scanI2CBusTool binds the implementation of ScanI2CBus in impls to the runtime; ok is false when impls has none.
+func scanI2CBusTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.ScanI2CBus
+	if impl == nil {
+		impl = impls.ScanI2cBus
+	}
 	if impl == nil {
 		return runtime.Tool{}, false, nil
 	}
-	meta := scanI2cBusMeta()
-	v, err := scanI2cBusValidator(&meta)
+	meta := scanI2CBusMeta()
+	v, err := scanI2CBusValidator(&meta)
 	if err != nil {
 		return runtime.Tool{}, true, err
 	}

@@ -13,16 +13,24 @@ const _ = runtime.GeneratedCodeVersion4
 type Tools struct {
 	// ListSerialPorts implements list_serial_ports.
 	ListSerialPorts ListSerialPorts
-	// ReadI2cRegister implements read_i2c_register.
-	ReadI2cRegister ReadI2cRegister
+	// ReadI2CRegister implements read_i2c_register.
+	ReadI2CRegister ReadI2CRegister
+	// Deprecated: ReadI2cRegister is ReadI2CRegister before toolcat spelled I2C and SPI as initialisms; used when ReadI2CRegister is nil.
+	ReadI2cRegister ReadI2CRegister
 	// ReadSerialPort implements read_serial_port.
 	ReadSerialPort ReadSerialPort
-	// ScanI2cBus implements scan_i2c_bus.
-	ScanI2cBus ScanI2cBus
-	// TransferSpi implements transfer_spi.
-	TransferSpi TransferSpi
-	// WriteI2cRegister implements write_i2c_register.
-	WriteI2cRegister WriteI2cRegister
+	// ScanI2CBus implements scan_i2c_bus.
+	ScanI2CBus ScanI2CBus
+	// Deprecated: ScanI2cBus is ScanI2CBus before toolcat spelled I2C and SPI as initialisms; used when ScanI2CBus is nil.
+	ScanI2cBus ScanI2CBus
+	// TransferSPI implements transfer_spi.
+	TransferSPI TransferSPI
+	// Deprecated: TransferSpi is TransferSPI before toolcat spelled I2C and SPI as initialisms; used when TransferSPI is nil.
+	TransferSpi TransferSPI
+	// WriteI2CRegister implements write_i2c_register.
+	WriteI2CRegister WriteI2CRegister
+	// Deprecated: WriteI2cRegister is WriteI2CRegister before toolcat spelled I2C and SPI as initialisms; used when WriteI2CRegister is nil.
+	WriteI2cRegister WriteI2CRegister
 	// WriteSerialPort implements write_serial_port.
 	WriteSerialPort WriteSerialPort
 }
@@ -31,11 +39,11 @@ type Tools struct {
 // NewRegistry and Metas loop over.
 var toolBindings = []runtime.Binding[Tools]{
 	{Name: "list_serial_ports", Meta: listSerialPortsMeta, Bind: listSerialPortsTool},
-	{Name: "read_i2c_register", Meta: readI2cRegisterMeta, Bind: readI2cRegisterTool},
+	{Name: "read_i2c_register", Meta: readI2CRegisterMeta, Bind: readI2CRegisterTool},
 	{Name: "read_serial_port", Meta: readSerialPortMeta, Bind: readSerialPortTool},
-	{Name: "scan_i2c_bus", Meta: scanI2cBusMeta, Bind: scanI2cBusTool},
-	{Name: "transfer_spi", Meta: transferSpiMeta, Bind: transferSpiTool},
-	{Name: "write_i2c_register", Meta: writeI2cRegisterMeta, Bind: writeI2cRegisterTool},
+	{Name: "scan_i2c_bus", Meta: scanI2CBusMeta, Bind: scanI2CBusTool},
+	{Name: "transfer_spi", Meta: transferSPIMeta, Bind: transferSPITool},
+	{Name: "write_i2c_register", Meta: writeI2CRegisterMeta, Bind: writeI2CRegisterTool},
 	{Name: "write_serial_port", Meta: writeSerialPortMeta, Bind: writeSerialPortTool},
 }
 

@@ -10,13 +10,13 @@ import (
 	"periph.io/x/conn/v3/spi"
 )
 
-// transferSpi implements the tool transfer_spi: one full-duplex
+// transferSPI implements the tool transfer_spi: one full-duplex
 // transaction with chip select held for all bytes.
-type transferSpi struct{ h *hw }
+type transferSPI struct{ h *hw }
 
-var _ TransferSpi = (*transferSpi)(nil)
+var _ TransferSPI = (*transferSPI)(nil)
 
-func spiSettings(args *TransferSpiArgs) (physic.Frequency, spi.Mode) {
+func spiSettings(args *TransferSPIArgs) (physic.Frequency, spi.Mode) {
 	hz := args.SpeedHz
 	if hz <= 0 {
 		hz = 1000000
@@ -25,7 +25,7 @@ func spiSettings(args *TransferSpiArgs) (physic.Frequency, spi.Mode) {
 }
 
 // Execute does the work of transfer_spi.
-func (t *transferSpi) Execute(ctx context.Context, args *TransferSpiArgs) (*TransferSpiResult, error) {
+func (t *transferSPI) Execute(ctx context.Context, args *TransferSPIArgs) (*TransferSPIResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -55,12 +55,12 @@ func (t *transferSpi) Execute(ctx context.Context, args *TransferSpiArgs) (*Tran
 	if err := c.Tx(w, r); err != nil {
 		return nil, toolError(ctx, err, what, "spi", "/dev/spidev"+args.Port)
 	}
-	return &TransferSpiResult{Port: args.Port, Sent: toInts(w), Received: toInts(r), Hex: hex.EncodeToString(r)}, nil
+	return &TransferSPIResult{Port: args.Port, Sent: toInts(w), Received: toInts(r), Hex: hex.EncodeToString(r)}, nil
 }
 
 // DryRun says which bytes would go to which port, in which mode and at
 // which speed; it opens nothing.
-func (t *transferSpi) DryRun(ctx context.Context, args *TransferSpiArgs) (*runtime.Preview, error) {
+func (t *transferSPI) DryRun(ctx context.Context, args *TransferSPIArgs) (*runtime.Preview, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// TransferSpiArgs are the arguments of transfer_spi, decoded and validated.
-type TransferSpiArgs struct {
+// TransferSPIArgs are the arguments of transfer_spi, decoded and validated.
+type TransferSPIArgs struct {
 	// SPI port as bus.chip-select, the X.Y of /dev/spidevX.Y, such as "0.0". matches "^[0-9]{1,2}\\.[0-9]{1,2}$".
 	Port string `json:"port"`
 	// SPI mode (clock polarity and phase) from the device's datasheet. Default: 0.
@@ -23,8 +23,8 @@ type TransferSpiArgs struct {
 	Data []int64 `json:"data"`
 }
 
-// TransferSpiResult is what transfer_spi returns.
-type TransferSpiResult struct {
+// TransferSPIResult is what transfer_spi returns.
+type TransferSPIResult struct {
 	// The port used.
 	Port string `json:"port"`
 	// Bytes sent.
@@ -35,64 +35,103 @@ type TransferSpiResult struct {
 	Hex string `json:"hex"`
 }
 
-// TransferSpi is the tool transfer_spi: Sends bytes to a device on an SPI port and returns the bytes it sends back at the same time.
+// TransferSPI is the tool transfer_spi: Sends bytes to a device on an SPI port and returns the bytes it sends back at the same time.
 //
 // Implement it in transfer_spi.go; toolcat scaffolds that file once and never rewrites it.
-type TransferSpi interface {
-	// Execute does the work. Return a *runtime.ToolError (see the TransferSpi*
+type TransferSPI interface {
+	// Execute does the work. Return a *runtime.ToolError (see the TransferSPI*
 	// error constructors) for failures the model should act on.
-	Execute(ctx context.Context, args *TransferSpiArgs) (*TransferSpiResult, error)
+	Execute(ctx context.Context, args *TransferSPIArgs) (*TransferSPIResult, error)
 	// DryRun previews what Execute would do, changing nothing.
-	DryRun(ctx context.Context, args *TransferSpiArgs) (*runtime.Preview, error)
+	DryRun(ctx context.Context, args *TransferSPIArgs) (*runtime.Preview, error)
 }
 
-// TransferSpiDependencyUnavailable returns the dependency_unavailable error of transfer_spi, with the catalog's suggestion:
+// TransferSPIDependencyUnavailable returns the dependency_unavailable error of transfer_spi, with the catalog's suggestion:
 // "The device is busy or unreachable. Wait and try again, or tell the user another program holds it.".
-func TransferSpiDependencyUnavailable(message string) *runtime.ToolError {
+func TransferSPIDependencyUnavailable(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeDependencyUnavailable, message).WithSuggestion("The device is busy or unreachable. Wait and try again, or tell the user another program holds it.")
 }
 
-// TransferSpiNotFound returns the not_found error of transfer_spi, with the catalog's suggestion:
+// TransferSPINotFound returns the not_found error of transfer_spi, with the catalog's suggestion:
 // "No such device or port. Call list_serial_ports or scan_i2c_bus to see what is connected.".
-func TransferSpiNotFound(message string) *runtime.ToolError {
+func TransferSPINotFound(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeNotFound, message).WithSuggestion("No such device or port. Call list_serial_ports or scan_i2c_bus to see what is connected.")
 }
 
-// TransferSpiPermissionDenied returns the permission_denied error of transfer_spi, with the catalog's suggestion:
+// TransferSPIPermissionDenied returns the permission_denied error of transfer_spi, with the catalog's suggestion:
 // "The host does not allow this device, or the process lacks access to it. Use a bus, address or port from the allow-list in the message; for /dev access the fix is group membership (dialout for serial, i2c or spi), which a person must grant.".
-func TransferSpiPermissionDenied(message string) *runtime.ToolError {
+func TransferSPIPermissionDenied(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The host does not allow this device, or the process lacks access to it. Use a bus, address or port from the allow-list in the message; for /dev access the fix is group membership (dialout for serial, i2c or spi), which a person must grant.")
 }
 
-// TransferSpiRateLimited returns the rate_limited error of transfer_spi, with the catalog's suggestion:
+// TransferSPIRateLimited returns the rate_limited error of transfer_spi, with the catalog's suggestion:
 // "Too many writes to this device in a short time. Wait a second before the next write; do not loop.".
-func TransferSpiRateLimited(message string) *runtime.ToolError {
+func TransferSPIRateLimited(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeRateLimited, message).WithSuggestion("Too many writes to this device in a short time. Wait a second before the next write; do not loop.")
 }
 
-// TransferSpiTimeout returns the timeout error of transfer_spi, with the catalog's suggestion:
+// TransferSPITimeout returns the timeout error of transfer_spi, with the catalog's suggestion:
 // "The device did not answer in time. Check that it is powered and try once more.".
-func TransferSpiTimeout(message string) *runtime.ToolError {
+func TransferSPITimeout(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeTimeout, message).WithSuggestion("The device did not answer in time. Check that it is powered and try once more.")
 }
 
-// TransferSpiUnsupported returns the unsupported error of transfer_spi, with the catalog's suggestion:
+// TransferSPIUnsupported returns the unsupported error of transfer_spi, with the catalog's suggestion:
 // "This host has no driver for this bus. Tell the user the tool does not work on this machine.".
-func TransferSpiUnsupported(message string) *runtime.ToolError {
+func TransferSPIUnsupported(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeUnsupported, message).WithSuggestion("This host has no driver for this bus. Tell the user the tool does not work on this machine.")
+}
+
+// Deprecated: TransferSpi is the Go name of transfer_spi before toolcat spelled I2C and SPI as initialisms; use TransferSPI.
+type TransferSpi = TransferSPI
+
+// Deprecated: TransferSpiArgs is the Go name of transfer_spi before toolcat spelled I2C and SPI as initialisms; use TransferSPIArgs.
+type TransferSpiArgs = TransferSPIArgs
+
+// Deprecated: TransferSpiResult is the Go name of transfer_spi before toolcat spelled I2C and SPI as initialisms; use TransferSPIResult.
+type TransferSpiResult = TransferSPIResult
+
+// Deprecated: TransferSpiDependencyUnavailable is the Go name of transfer_spi before toolcat spelled I2C and SPI as initialisms; use TransferSPIDependencyUnavailable.
+func TransferSpiDependencyUnavailable(message string) *runtime.ToolError {
+	return TransferSPIDependencyUnavailable(message)
+}
+
+// Deprecated: TransferSpiNotFound is the Go name of transfer_spi before toolcat spelled I2C and SPI as initialisms; use TransferSPINotFound.
+func TransferSpiNotFound(message string) *runtime.ToolError {
+	return TransferSPINotFound(message)
+}
+
+// Deprecated: TransferSpiPermissionDenied is the Go name of transfer_spi before toolcat spelled I2C and SPI as initialisms; use TransferSPIPermissionDenied.
+func TransferSpiPermissionDenied(message string) *runtime.ToolError {
+	return TransferSPIPermissionDenied(message)
+}
+
+// Deprecated: TransferSpiRateLimited is the Go name of transfer_spi before toolcat spelled I2C and SPI as initialisms; use TransferSPIRateLimited.
+func TransferSpiRateLimited(message string) *runtime.ToolError {
+	return TransferSPIRateLimited(message)
+}
+
+// Deprecated: TransferSpiTimeout is the Go name of transfer_spi before toolcat spelled I2C and SPI as initialisms; use TransferSPITimeout.
+func TransferSpiTimeout(message string) *runtime.ToolError {
+	return TransferSPITimeout(message)
+}
+
+// Deprecated: TransferSpiUnsupported is the Go name of transfer_spi before toolcat spelled I2C and SPI as initialisms; use TransferSPIUnsupported.
+func TransferSpiUnsupported(message string) *runtime.ToolError {
+	return TransferSPIUnsupported(message)
 }
 
 // The JSON Schemas of transfer_spi, as the catalog gives them.
 const (
-	transferSpiArgsSchema   = `{"type":"object","additionalProperties":false,"required":["port","data"],"properties":{"port":{"type":"string","pattern":"^[0-9]{1,2}\\.[0-9]{1,2}$","description":"SPI port as bus.chip-select, the X.Y of /dev/spidevX.Y, such as \"0.0\"."},"mode":{"type":"integer","enum":[0,1,2,3],"default":0,"description":"SPI mode (clock polarity and phase) from the device's datasheet."},"speed_hz":{"type":"integer","minimum":1000,"maximum":10000000,"default":1000000,"description":"Clock speed in Hz, 1 kHz to 10 MHz."},"data":{"type":"array","minItems":1,"maxItems":256,"items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes to send, as numbers 0-255; as many come back."}}}`
-	transferSpiResultSchema = `{"type":"object","additionalProperties":false,"required":["port","sent","received","hex"],"properties":{"port":{"type":"string","description":"The port used."},"sent":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes sent."},"received":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes received, as many as sent."},"hex":{"type":"string","description":"Bytes received, in hex."}}}`
+	transferSPIArgsSchema   = `{"type":"object","additionalProperties":false,"required":["port","data"],"properties":{"port":{"type":"string","pattern":"^[0-9]{1,2}\\.[0-9]{1,2}$","description":"SPI port as bus.chip-select, the X.Y of /dev/spidevX.Y, such as \"0.0\"."},"mode":{"type":"integer","enum":[0,1,2,3],"default":0,"description":"SPI mode (clock polarity and phase) from the device's datasheet."},"speed_hz":{"type":"integer","minimum":1000,"maximum":10000000,"default":1000000,"description":"Clock speed in Hz, 1 kHz to 10 MHz."},"data":{"type":"array","minItems":1,"maxItems":256,"items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes to send, as numbers 0-255; as many come back."}}}`
+	transferSPIResultSchema = `{"type":"object","additionalProperties":false,"required":["port","sent","received","hex"],"properties":{"port":{"type":"string","description":"The port used."},"sent":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes sent."},"received":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes received, as many as sent."},"hex":{"type":"string","description":"Bytes received, in hex."}}}`
 )
 
-// transferSpiMeta is the catalog entry of transfer_spi.
-func transferSpiMeta() runtime.Meta {
+// transferSPIMeta is the catalog entry of transfer_spi.
+func transferSPIMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs: runtime.AdditionalArgsReject,
-		ArgsSchema:     json.RawMessage(transferSpiArgsSchema),
+		ArgsSchema:     json.RawMessage(transferSPIArgsSchema),
 		Category:       "spi",
 		Dependencies:   []string{"spi"},
 		Description:    "Sends bytes to a device on an SPI port and returns the bytes it sends back at the same time.\nUse when: the user asks to read an SPI sensor or ADC, or to send a command to an SPI device.\nDo not use: for I2C devices (use read_i2c_register). What the device does with the bytes cannot be undone.",
@@ -111,7 +150,7 @@ func transferSpiMeta() runtime.Meta {
 		Name:                "transfer_spi",
 		Owner:               "hardware",
 		Queries:             []string{"read channel 0 of the mcp3008 adc over spi", "send 0x9f to the spi flash to read its id"},
-		ResultSchema:        json.RawMessage(transferSpiResultSchema),
+		ResultSchema:        json.RawMessage(transferSPIResultSchema),
 		Risk:                runtime.RiskHigh,
 		SLA:                 2000 * time.Millisecond,
 		SupportsDryRun:      true,
@@ -119,44 +158,44 @@ func transferSpiMeta() runtime.Meta {
 	}
 }
 
-// transferSpiValidator returns the validator of transfer_spi's arguments,
-// generated from its schema: it decodes them into TransferSpiArgs and
+// transferSPIValidator returns the validator of transfer_spi's arguments,
+// generated from its schema: it decodes them into TransferSPIArgs and
 // checks them in one pass.
-func transferSpiValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.OnePass(&transferSpiArgsObject, scanTransferSpiArgs), nil
+func transferSPIValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&transferSPIArgsObject, scanTransferSPIArgs), nil
 }
 
-// The schemas transferSpiValidator checks the arguments against.
+// The schemas transferSPIValidator checks the arguments against.
 var (
-	transferSpiArgsObject         = runtime.Object{Names: []string{"data", "mode", "port", "speed_hz"}, Required: []string{"port", "data"}, Reject: true}
-	transferSpiArgsPortSchema     = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^[0-9]{1,2}\\.[0-9]{1,2}$")}
-	transferSpiArgsModeSchema     = runtime.NumberSchema{Type: "integer", Enum: []int64{int64(0), int64(1), int64(2), int64(3)}, Allowed: []any{json.Number("0"), json.Number("1"), json.Number("2"), json.Number("3")}}
-	transferSpiArgsSpeedHzSchema  = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1000.0, HasMin: true, Max: 1e+07, HasMax: true}}
-	transferSpiArgsDataItemSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 255.0, HasMax: true}}
-	transferSpiArgsDataList       = runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 256}
+	transferSPIArgsObject         = runtime.Object{Names: []string{"data", "mode", "port", "speed_hz"}, Required: []string{"port", "data"}, Reject: true}
+	transferSPIArgsPortSchema     = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^[0-9]{1,2}\\.[0-9]{1,2}$")}
+	transferSPIArgsModeSchema     = runtime.NumberSchema{Type: "integer", Enum: []int64{int64(0), int64(1), int64(2), int64(3)}, Allowed: []any{json.Number("0"), json.Number("1"), json.Number("2"), json.Number("3")}}
+	transferSPIArgsSpeedHzSchema  = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1000.0, HasMin: true, Max: 1e+07, HasMax: true}}
+	transferSPIArgsDataItemSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 255.0, HasMax: true}}
+	transferSPIArgsDataList       = runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 256}
 )
 
-// scanTransferSpiArgs reads the members of TransferSpiArgs into out; d has read its '{'.
-func scanTransferSpiArgs(d *jsonscan.Decoder, at *runtime.Path, out *TransferSpiArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = TransferSpiArgs{}
+// scanTransferSPIArgs reads the members of TransferSPIArgs into out; d has read its '{'.
+func scanTransferSPIArgs(d *jsonscan.Decoder, at *runtime.Path, out *TransferSPIArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
+	*out = TransferSPIArgs{}
 	var seen uint64
-	ms := transferSpiArgsObject.Members(d, at)
+	ms := transferSPIArgsObject.Members(d, at)
 	for ms.Next() {
 		var te *runtime.ToolError
 		switch string(ms.Key) {
 		case "port":
 			seen |= 1 << 0
-			te = runtime.ReadString(d, at.Key("port"), &transferSpiArgsPortSchema, &out.Port)
+			te = runtime.ReadString(d, at.Key("port"), &transferSPIArgsPortSchema, &out.Port)
 		case "mode":
 			seen |= 1 << 2
-			te = runtime.ReadInt(d, at.Key("mode"), &transferSpiArgsModeSchema, &out.Mode, late)
+			te = runtime.ReadInt(d, at.Key("mode"), &transferSPIArgsModeSchema, &out.Mode, late)
 		case "speed_hz":
 			seen |= 1 << 3
-			te = runtime.ReadInt(d, at.Key("speed_hz"), &transferSpiArgsSpeedHzSchema, &out.SpeedHz, late)
+			te = runtime.ReadInt(d, at.Key("speed_hz"), &transferSPIArgsSpeedHzSchema, &out.SpeedHz, late)
 		case "data":
 			seen |= 1 << 1
-			te = runtime.ReadList(d, at.Key("data"), &transferSpiArgsDataList, &out.Data, func(d *jsonscan.Decoder, p runtime.Path, v *int64) *runtime.ToolError {
-				return runtime.ReadInt(d, p, &transferSpiArgsDataItemSchema, v, late)
+			te = runtime.ReadList(d, at.Key("data"), &transferSPIArgsDataList, &out.Data, func(d *jsonscan.Decoder, p runtime.Path, v *int64) *runtime.ToolError {
+				return runtime.ReadInt(d, p, &transferSPIArgsDataItemSchema, v, late)
 			})
 		default:
 			te = ms.Skip()
@@ -179,14 +218,17 @@ func scanTransferSpiArgs(d *jsonscan.Decoder, at *runtime.Path, out *TransferSpi
 	return nil
 }
 
-// transferSpiTool binds the implementation of TransferSpi in impls to the runtime; ok is false when impls has none.
-func transferSpiTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
-	impl := impls.TransferSpi
+// transferSPITool binds the implementation of TransferSPI in impls to the runtime; ok is false when impls has none.
+func transferSPITool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.TransferSPI
+	if impl == nil {
+		impl = impls.TransferSpi
+	}
 	if impl == nil {
 		return runtime.Tool{}, false, nil
 	}
-	meta := transferSpiMeta()
-	v, err := transferSpiValidator(&meta)
+	meta := transferSPIMeta()
+	v, err := transferSPIValidator(&meta)
 	if err != nil {
 		return runtime.Tool{}, true, err
 	}

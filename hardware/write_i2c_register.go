@@ -8,15 +8,15 @@ import (
 	"periph.io/x/conn/v3/i2c"
 )
 
-// writeI2cRegister implements the tool write_i2c_register. It reads the
+// writeI2CRegister implements the tool write_i2c_register. It reads the
 // registers it is about to write first, so the dry run can show the
 // change and Revert can write the old bytes back.
-type writeI2cRegister struct{ h *hw }
+type writeI2CRegister struct{ h *hw }
 
-var _ WriteI2cRegister = (*writeI2cRegister)(nil)
+var _ WriteI2CRegister = (*writeI2CRegister)(nil)
 
 // Execute does the work of write_i2c_register.
-func (t *writeI2cRegister) Execute(ctx context.Context, args *WriteI2cRegisterArgs) (*WriteI2cRegisterResult, error) {
+func (t *writeI2CRegister) Execute(ctx context.Context, args *WriteI2CRegisterArgs) (*WriteI2CRegisterResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func (t *writeI2cRegister) Execute(ctx context.Context, args *WriteI2cRegisterAr
 	if err != nil {
 		return nil, err
 	}
-	return &WriteI2cRegisterResult{
+	return &WriteI2CRegisterResult{
 		Bus:      args.Bus,
 		Address:  args.Address,
 		Register: args.Register,
@@ -51,7 +51,7 @@ func (t *writeI2cRegister) Execute(ctx context.Context, args *WriteI2cRegisterAr
 }
 
 // DryRun reads the registers and says, byte by byte, what would change.
-func (t *writeI2cRegister) DryRun(ctx context.Context, args *WriteI2cRegisterArgs) (*runtime.Preview, error) {
+func (t *writeI2CRegister) DryRun(ctx context.Context, args *WriteI2CRegisterArgs) (*runtime.Preview, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func (t *writeI2cRegister) DryRun(ctx context.Context, args *WriteI2cRegisterArg
 
 // Revert writes back the bytes the registers held before the call. It is
 // not counted by the rate limit: an undo must not be refused.
-func (t *writeI2cRegister) Revert(ctx context.Context, args *WriteI2cRegisterArgs, result *WriteI2cRegisterResult) error {
+func (t *writeI2CRegister) Revert(ctx context.Context, args *WriteI2CRegisterArgs, result *WriteI2CRegisterResult) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// WriteI2cRegisterArgs are the arguments of write_i2c_register, decoded and validated.
-type WriteI2cRegisterArgs struct {
+// WriteI2CRegisterArgs are the arguments of write_i2c_register, decoded and validated.
+type WriteI2CRegisterArgs struct {
 	// I2C bus number, the N of /dev/i2c-N, such as "1" on a Raspberry Pi. matches "^[0-9]{1,3}$".
 	Bus string `json:"bus"`
 	// 7-bit device address, 3 to 119 (0x03-0x77), as scan_i2c_bus lists it. >= 3, <= 119.
@@ -23,8 +23,8 @@ type WriteI2cRegisterArgs struct {
 	Data []int64 `json:"data"`
 }
 
-// WriteI2cRegisterResult is what write_i2c_register returns.
-type WriteI2cRegisterResult struct {
+// WriteI2CRegisterResult is what write_i2c_register returns.
+type WriteI2CRegisterResult struct {
 	// The bus written.
 	Bus string `json:"bus"`
 	// The device address.
@@ -37,66 +37,105 @@ type WriteI2cRegisterResult struct {
 	Previous []int64 `json:"previous"`
 }
 
-// WriteI2cRegister is the tool write_i2c_register: Writes bytes to a register of a device on an I2C bus; the previous value is read first, so the write can be undone.
+// WriteI2CRegister is the tool write_i2c_register: Writes bytes to a register of a device on an I2C bus; the previous value is read first, so the write can be undone.
 //
 // Implement it in write_i2c_register.go; toolcat scaffolds that file once and never rewrites it.
-type WriteI2cRegister interface {
-	// Execute does the work. Return a *runtime.ToolError (see the WriteI2cRegister*
+type WriteI2CRegister interface {
+	// Execute does the work. Return a *runtime.ToolError (see the WriteI2CRegister*
 	// error constructors) for failures the model should act on.
-	Execute(ctx context.Context, args *WriteI2cRegisterArgs) (*WriteI2cRegisterResult, error)
+	Execute(ctx context.Context, args *WriteI2CRegisterArgs) (*WriteI2CRegisterResult, error)
 	// DryRun previews what Execute would do, changing nothing.
-	DryRun(ctx context.Context, args *WriteI2cRegisterArgs) (*runtime.Preview, error)
+	DryRun(ctx context.Context, args *WriteI2CRegisterArgs) (*runtime.Preview, error)
 	// Revert undoes a call that returned result.
-	Revert(ctx context.Context, args *WriteI2cRegisterArgs, result *WriteI2cRegisterResult) error
+	Revert(ctx context.Context, args *WriteI2CRegisterArgs, result *WriteI2CRegisterResult) error
 }
 
-// WriteI2cRegisterDependencyUnavailable returns the dependency_unavailable error of write_i2c_register, with the catalog's suggestion:
+// WriteI2CRegisterDependencyUnavailable returns the dependency_unavailable error of write_i2c_register, with the catalog's suggestion:
 // "The device is busy or unreachable. Wait and try again, or tell the user another program holds it.".
-func WriteI2cRegisterDependencyUnavailable(message string) *runtime.ToolError {
+func WriteI2CRegisterDependencyUnavailable(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeDependencyUnavailable, message).WithSuggestion("The device is busy or unreachable. Wait and try again, or tell the user another program holds it.")
 }
 
-// WriteI2cRegisterNotFound returns the not_found error of write_i2c_register, with the catalog's suggestion:
+// WriteI2CRegisterNotFound returns the not_found error of write_i2c_register, with the catalog's suggestion:
 // "No such device or port. Call list_serial_ports or scan_i2c_bus to see what is connected.".
-func WriteI2cRegisterNotFound(message string) *runtime.ToolError {
+func WriteI2CRegisterNotFound(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeNotFound, message).WithSuggestion("No such device or port. Call list_serial_ports or scan_i2c_bus to see what is connected.")
 }
 
-// WriteI2cRegisterPermissionDenied returns the permission_denied error of write_i2c_register, with the catalog's suggestion:
+// WriteI2CRegisterPermissionDenied returns the permission_denied error of write_i2c_register, with the catalog's suggestion:
 // "The host does not allow this device, or the process lacks access to it. Use a bus, address or port from the allow-list in the message; for /dev access the fix is group membership (dialout for serial, i2c or spi), which a person must grant.".
-func WriteI2cRegisterPermissionDenied(message string) *runtime.ToolError {
+func WriteI2CRegisterPermissionDenied(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The host does not allow this device, or the process lacks access to it. Use a bus, address or port from the allow-list in the message; for /dev access the fix is group membership (dialout for serial, i2c or spi), which a person must grant.")
 }
 
-// WriteI2cRegisterRateLimited returns the rate_limited error of write_i2c_register, with the catalog's suggestion:
+// WriteI2CRegisterRateLimited returns the rate_limited error of write_i2c_register, with the catalog's suggestion:
 // "Too many writes to this device in a short time. Wait a second before the next write; do not loop.".
-func WriteI2cRegisterRateLimited(message string) *runtime.ToolError {
+func WriteI2CRegisterRateLimited(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeRateLimited, message).WithSuggestion("Too many writes to this device in a short time. Wait a second before the next write; do not loop.")
 }
 
-// WriteI2cRegisterTimeout returns the timeout error of write_i2c_register, with the catalog's suggestion:
+// WriteI2CRegisterTimeout returns the timeout error of write_i2c_register, with the catalog's suggestion:
 // "The device did not answer in time. Check that it is powered and try once more.".
-func WriteI2cRegisterTimeout(message string) *runtime.ToolError {
+func WriteI2CRegisterTimeout(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeTimeout, message).WithSuggestion("The device did not answer in time. Check that it is powered and try once more.")
 }
 
-// WriteI2cRegisterUnsupported returns the unsupported error of write_i2c_register, with the catalog's suggestion:
+// WriteI2CRegisterUnsupported returns the unsupported error of write_i2c_register, with the catalog's suggestion:
 // "This host has no driver for this bus. Tell the user the tool does not work on this machine.".
-func WriteI2cRegisterUnsupported(message string) *runtime.ToolError {
+func WriteI2CRegisterUnsupported(message string) *runtime.ToolError {
 	return runtime.NewError(runtime.CodeUnsupported, message).WithSuggestion("This host has no driver for this bus. Tell the user the tool does not work on this machine.")
+}
+
+// Deprecated: WriteI2cRegister is the Go name of write_i2c_register before toolcat spelled I2C and SPI as initialisms; use WriteI2CRegister.
+type WriteI2cRegister = WriteI2CRegister
+
+// Deprecated: WriteI2cRegisterArgs is the Go name of write_i2c_register before toolcat spelled I2C and SPI as initialisms; use WriteI2CRegisterArgs.
+type WriteI2cRegisterArgs = WriteI2CRegisterArgs
+
+// Deprecated: WriteI2cRegisterResult is the Go name of write_i2c_register before toolcat spelled I2C and SPI as initialisms; use WriteI2CRegisterResult.
+type WriteI2cRegisterResult = WriteI2CRegisterResult
+
+// Deprecated: WriteI2cRegisterDependencyUnavailable is the Go name of write_i2c_register before toolcat spelled I2C and SPI as initialisms; use WriteI2CRegisterDependencyUnavailable.
+func WriteI2cRegisterDependencyUnavailable(message string) *runtime.ToolError {
+	return WriteI2CRegisterDependencyUnavailable(message)
+}
+
+// Deprecated: WriteI2cRegisterNotFound is the Go name of write_i2c_register before toolcat spelled I2C and SPI as initialisms; use WriteI2CRegisterNotFound.
+func WriteI2cRegisterNotFound(message string) *runtime.ToolError {
+	return WriteI2CRegisterNotFound(message)
+}
+
+// Deprecated: WriteI2cRegisterPermissionDenied is the Go name of write_i2c_register before toolcat spelled I2C and SPI as initialisms; use WriteI2CRegisterPermissionDenied.
+func WriteI2cRegisterPermissionDenied(message string) *runtime.ToolError {
+	return WriteI2CRegisterPermissionDenied(message)
+}
+
+// Deprecated: WriteI2cRegisterRateLimited is the Go name of write_i2c_register before toolcat spelled I2C and SPI as initialisms; use WriteI2CRegisterRateLimited.
+func WriteI2cRegisterRateLimited(message string) *runtime.ToolError {
+	return WriteI2CRegisterRateLimited(message)
+}
+
+// Deprecated: WriteI2cRegisterTimeout is the Go name of write_i2c_register before toolcat spelled I2C and SPI as initialisms; use WriteI2CRegisterTimeout.
+func WriteI2cRegisterTimeout(message string) *runtime.ToolError {
+	return WriteI2CRegisterTimeout(message)
+}
+
+// Deprecated: WriteI2cRegisterUnsupported is the Go name of write_i2c_register before toolcat spelled I2C and SPI as initialisms; use WriteI2CRegisterUnsupported.
+func WriteI2cRegisterUnsupported(message string) *runtime.ToolError {
+	return WriteI2CRegisterUnsupported(message)
 }
 
 // The JSON Schemas of write_i2c_register, as the catalog gives them.
 const (
-	writeI2cRegisterArgsSchema   = `{"type":"object","additionalProperties":false,"required":["bus","address","register","data"],"properties":{"bus":{"type":"string","pattern":"^[0-9]{1,3}$","description":"I2C bus number, the N of /dev/i2c-N, such as \"1\" on a Raspberry Pi."},"address":{"type":"integer","minimum":3,"maximum":119,"description":"7-bit device address, 3 to 119 (0x03-0x77), as scan_i2c_bus lists it."},"register":{"type":"integer","minimum":0,"maximum":255,"description":"Register number, 0 to 255 (0x00-0xff), from the device's datasheet."},"data":{"type":"array","minItems":1,"maxItems":32,"items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes to write from the register on, as numbers 0-255."}}}`
-	writeI2cRegisterResultSchema = `{"type":"object","additionalProperties":false,"required":["bus","address","register","written","previous"],"properties":{"bus":{"type":"string","description":"The bus written."},"address":{"type":"integer","description":"The device address."},"register":{"type":"integer","description":"The first register written."},"written":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes written."},"previous":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"What the registers held before; undo writes them back."}}}`
+	writeI2CRegisterArgsSchema   = `{"type":"object","additionalProperties":false,"required":["bus","address","register","data"],"properties":{"bus":{"type":"string","pattern":"^[0-9]{1,3}$","description":"I2C bus number, the N of /dev/i2c-N, such as \"1\" on a Raspberry Pi."},"address":{"type":"integer","minimum":3,"maximum":119,"description":"7-bit device address, 3 to 119 (0x03-0x77), as scan_i2c_bus lists it."},"register":{"type":"integer","minimum":0,"maximum":255,"description":"Register number, 0 to 255 (0x00-0xff), from the device's datasheet."},"data":{"type":"array","minItems":1,"maxItems":32,"items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes to write from the register on, as numbers 0-255."}}}`
+	writeI2CRegisterResultSchema = `{"type":"object","additionalProperties":false,"required":["bus","address","register","written","previous"],"properties":{"bus":{"type":"string","description":"The bus written."},"address":{"type":"integer","description":"The device address."},"register":{"type":"integer","description":"The first register written."},"written":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"Bytes written."},"previous":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"description":"What the registers held before; undo writes them back."}}}`
 )
 
-// writeI2cRegisterMeta is the catalog entry of write_i2c_register.
-func writeI2cRegisterMeta() runtime.Meta {
+// writeI2CRegisterMeta is the catalog entry of write_i2c_register.
+func writeI2CRegisterMeta() runtime.Meta {
 	return runtime.Meta{
 		AdditionalArgs: runtime.AdditionalArgsReject,
-		ArgsSchema:     json.RawMessage(writeI2cRegisterArgsSchema),
+		ArgsSchema:     json.RawMessage(writeI2CRegisterArgsSchema),
 		Category:       "i2c",
 		Dependencies:   []string{"i2c"},
 		Description:    "Writes bytes to a register of a device on an I2C bus; the previous value is read first, so the write can be undone.\nUse when: the user asks to configure a device, such as setting a sensor's mode or an expander's outputs.\nDo not use: to read a register (use read_i2c_register).",
@@ -116,7 +155,7 @@ func writeI2cRegisterMeta() runtime.Meta {
 		Name:                "write_i2c_register",
 		Owner:               "hardware",
 		Queries:             []string{"set register 0xf4 of the bme280 to 0x27", "turn on the outputs of the io expander at 0x20"},
-		ResultSchema:        json.RawMessage(writeI2cRegisterResultSchema),
+		ResultSchema:        json.RawMessage(writeI2CRegisterResultSchema),
 		Revertible:          true,
 		Risk:                runtime.RiskMedium,
 		SLA:                 2000 * time.Millisecond,
@@ -125,44 +164,44 @@ func writeI2cRegisterMeta() runtime.Meta {
 	}
 }
 
-// writeI2cRegisterValidator returns the validator of write_i2c_register's arguments,
-// generated from its schema: it decodes them into WriteI2cRegisterArgs and
+// writeI2CRegisterValidator returns the validator of write_i2c_register's arguments,
+// generated from its schema: it decodes them into WriteI2CRegisterArgs and
 // checks them in one pass.
-func writeI2cRegisterValidator(*runtime.Meta) (runtime.Validator, error) {
-	return runtime.OnePass(&writeI2cRegisterArgsObject, scanWriteI2cRegisterArgs), nil
+func writeI2CRegisterValidator(*runtime.Meta) (runtime.Validator, error) {
+	return runtime.OnePass(&writeI2CRegisterArgsObject, scanWriteI2CRegisterArgs), nil
 }
 
-// The schemas writeI2cRegisterValidator checks the arguments against.
+// The schemas writeI2CRegisterValidator checks the arguments against.
 var (
-	writeI2cRegisterArgsObject         = runtime.Object{Names: []string{"address", "bus", "data", "register"}, Required: []string{"bus", "address", "register", "data"}, Reject: true}
-	writeI2cRegisterArgsBusSchema      = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^[0-9]{1,3}$")}
-	writeI2cRegisterArgsAddressSchema  = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 3.0, HasMin: true, Max: 119.0, HasMax: true}}
-	writeI2cRegisterArgsRegisterSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 255.0, HasMax: true}}
-	writeI2cRegisterArgsDataItemSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 255.0, HasMax: true}}
-	writeI2cRegisterArgsDataList       = runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 32}
+	writeI2CRegisterArgsObject         = runtime.Object{Names: []string{"address", "bus", "data", "register"}, Required: []string{"bus", "address", "register", "data"}, Reject: true}
+	writeI2CRegisterArgsBusSchema      = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Pattern: regexp.MustCompile("^[0-9]{1,3}$")}
+	writeI2CRegisterArgsAddressSchema  = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 3.0, HasMin: true, Max: 119.0, HasMax: true}}
+	writeI2CRegisterArgsRegisterSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 255.0, HasMax: true}}
+	writeI2CRegisterArgsDataItemSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 0.0, HasMin: true, Max: 255.0, HasMax: true}}
+	writeI2CRegisterArgsDataList       = runtime.ArraySchema{Type: "array", MinItems: 1, MaxItems: 32}
 )
 
-// scanWriteI2cRegisterArgs reads the members of WriteI2cRegisterArgs into out; d has read its '{'.
-func scanWriteI2cRegisterArgs(d *jsonscan.Decoder, at *runtime.Path, out *WriteI2cRegisterArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
-	*out = WriteI2cRegisterArgs{}
+// scanWriteI2CRegisterArgs reads the members of WriteI2CRegisterArgs into out; d has read its '{'.
+func scanWriteI2CRegisterArgs(d *jsonscan.Decoder, at *runtime.Path, out *WriteI2CRegisterArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
+	*out = WriteI2CRegisterArgs{}
 	var seen uint64
-	ms := writeI2cRegisterArgsObject.Members(d, at)
+	ms := writeI2CRegisterArgsObject.Members(d, at)
 	for ms.Next() {
 		var te *runtime.ToolError
 		switch string(ms.Key) {
 		case "bus":
 			seen |= 1 << 0
-			te = runtime.ReadString(d, at.Key("bus"), &writeI2cRegisterArgsBusSchema, &out.Bus)
+			te = runtime.ReadString(d, at.Key("bus"), &writeI2CRegisterArgsBusSchema, &out.Bus)
 		case "address":
 			seen |= 1 << 1
-			te = runtime.ReadInt(d, at.Key("address"), &writeI2cRegisterArgsAddressSchema, &out.Address, late)
+			te = runtime.ReadInt(d, at.Key("address"), &writeI2CRegisterArgsAddressSchema, &out.Address, late)
 		case "register":
 			seen |= 1 << 2
-			te = runtime.ReadInt(d, at.Key("register"), &writeI2cRegisterArgsRegisterSchema, &out.Register, late)
+			te = runtime.ReadInt(d, at.Key("register"), &writeI2CRegisterArgsRegisterSchema, &out.Register, late)
 		case "data":
 			seen |= 1 << 3
-			te = runtime.ReadList(d, at.Key("data"), &writeI2cRegisterArgsDataList, &out.Data, func(d *jsonscan.Decoder, p runtime.Path, v *int64) *runtime.ToolError {
-				return runtime.ReadInt(d, p, &writeI2cRegisterArgsDataItemSchema, v, late)
+			te = runtime.ReadList(d, at.Key("data"), &writeI2CRegisterArgsDataList, &out.Data, func(d *jsonscan.Decoder, p runtime.Path, v *int64) *runtime.ToolError {
+				return runtime.ReadInt(d, p, &writeI2CRegisterArgsDataItemSchema, v, late)
 			})
 		default:
 			te = ms.Skip()
@@ -174,14 +213,17 @@ func scanWriteI2cRegisterArgs(d *jsonscan.Decoder, at *runtime.Path, out *WriteI
 	return ms.End(seen)
 }
 
-// writeI2cRegisterTool binds the implementation of WriteI2cRegister in impls to the runtime; ok is false when impls has none.
-func writeI2cRegisterTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
-	impl := impls.WriteI2cRegister
+// writeI2CRegisterTool binds the implementation of WriteI2CRegister in impls to the runtime; ok is false when impls has none.
+func writeI2CRegisterTool(impls *Tools) (tool runtime.Tool, ok bool, err error) {
+	impl := impls.WriteI2CRegister
+	if impl == nil {
+		impl = impls.WriteI2cRegister
+	}
 	if impl == nil {
 		return runtime.Tool{}, false, nil
 	}
-	meta := writeI2cRegisterMeta()
-	v, err := writeI2cRegisterValidator(&meta)
+	meta := writeI2CRegisterMeta()
+	v, err := writeI2CRegisterValidator(&meta)
 	if err != nil {
 		return runtime.Tool{}, true, err
 	}

@@ -168,11 +168,11 @@ func exactMembers(doc any, t reflect.Type) {
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
 // UnmarshalExact is json.Unmarshal(data, v) for v a pointer to a type
-// toolcat generates, but with names matched exactly (see ExactMembers) and
+// toolcat generates, but with names matched exactly (see exactMembers) and
 // numbers decoded exactly (an integer written 3.0 or 1e3 fills an int64,
 // without passing through a float64):
 // the decoding of generated types from JSON that the runtime and
-// generated code do goes through it or ExactMembers.
+// generated code do goes through it or exactMembers.
 //
 // For generated code.
 func UnmarshalExact(data []byte, v any) error {

@@ -256,7 +256,7 @@ type fitMisfit struct {
 // an integer written with a fraction part or an exponent (3.0, 1e3) that
 // goes to an integer field is rewritten in its digits, so that it decodes
 // exactly. Members no field names exactly must have been removed (see
-// ExactMembers). It returns the numbers that t cannot hold (misfitsError
+// exactMembers). It returns the numbers that t cannot hold (misfitsError
 // reports the one of least pointer); those of a json.RawMessage or a type
 // with its own UnmarshalJSON are left to it.
 func fitNumbers(doc *any, t reflect.Type, p *Path, out []fitMisfit) []fitMisfit {

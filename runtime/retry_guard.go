@@ -13,12 +13,12 @@ import (
 // retryGuard counts failed attempts per (step, tool). A step is the host's
 // unit of work, CallOptions.StepID; calls without one are not guarded.
 type retryGuard struct {
-	count   atomic.Int64 // entries in m; zero skips the lock on success
-	mu      sync.Mutex
-	m       map[guardKey]*guardState
-	window  time.Duration
-	lastGC  time.Time
-	max     int // entries at most: maxGuardEntries, or less in tests
+	count  atomic.Int64 // entries in m; zero skips the lock on success
+	mu     sync.Mutex
+	m      map[guardKey]*guardState
+	window time.Duration
+	lastGC time.Time
+	max    int // entries at most: maxGuardEntries, or less in tests
 }
 
 type guardKey struct{ step, tool string }

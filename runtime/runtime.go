@@ -2,8 +2,11 @@
 // agent hosts import: a registry of tools described by their catalog
 // metadata, and a dispatcher that turns every call into one JSON envelope.
 //
-// It depends only on the standard library, santhosh-tekuri/jsonschema (the
-// general argument validator) and, in runtime/redisstore only, go-redis.
+// It depends on the standard library, santhosh-tekuri/jsonschema (the
+// general argument validator) and golang.org/x/text (the validator's
+// messages, and the Unicode folding of runtime/discovery); go-redis is
+// linked only through runtime/redisstore, and the MCP go-sdk only through
+// runtime/mcpserver and runtime/mcpclient.
 //
 // # Tools
 //
@@ -54,6 +57,49 @@
 // (Meta.ErrorHints) override the suggestion. Any other error becomes
 // internal; ErrNotImplemented, which scaffolded bodies return, becomes
 // unsupported.
+//
+// # Options
+//
+// An option's name says what it configures. A Registry's options, given
+// to New, are With<Setting> (WithLogger, WithIdempotencyStore,
+// WithSessionTTL; all in registry_options.go). Every other receiver's are
+// <Receiver><Setting>: a Session's, given to Registry.Session, are
+// SessionSender, SessionAutonomy and the like (session_options.go); the
+// memory stores' are IdempotencyStoreMaxEntries, SessionStoreClock and the
+// like. A store implementing one of the store interfaces is named
+// <Backend><Interface>: MemoryIdempotencyStore, MemorySessionStore,
+// MemoryToolStateStore here, and IdempotencyStore, SessionStore and
+// ToolStateStore in runtime/redisstore. The earlier names remain as
+// deprecated aliases (deprecated.go).
+//
+// # Where things are
+//
+// The files are named by concern: registry.go (Tool, Registry, New,
+// Register), dispatch.go (Call: look-up, gate, validation, dry run,
+// execute, panic recovery, fallback; Revert), dispatch_idempotent.go (the
+// idempotency key's claim, replay and conflict), dispatch_result.go (a
+// success: the size cap, the result check, the untrusted wrapping),
+// result.go (the envelope), errors.go and arg_errors.go (the error codes
+// and the builders of invalid_args errors), idempotency.go,
+// idempotency_store.go and idempotency_key_arg.go (keys, the memory store,
+// the model's idempotency_key argument), retry_guard.go, deadline.go,
+// session*.go (a conversation: approval, undo, built-in tools, state and
+// its store), tool_state*.go (tools switched off), compose.go (tools
+// calling their dependencies), untrusted.go, validate.go (SchemaValidator).
+//
+// # Generated code
+//
+// The files named gen_*.go hold what generated code calls and people do
+// not: the one-pass readers (OnePass, Object, ReadString, ...), the
+// data-mode validators (DataPassFor, StructDesc), exact number and member
+// handling, and the GeneratedCodeVersion constants; the registration table
+// (Binding, RegisterAll) and the Arg* builders that take a reader's error
+// belong to them too. Each of those identifiers says "For generated code"
+// in its doc. Like protobuf-go's protoimpl, they are kept stable only
+// together with the generator of the same release: generated code refers
+// to GeneratedCodeVersionN, so a generation that does not fit this runtime
+// fails to compile rather than misbehave, and `toolcat gen` regenerates
+// it. Hand-written tools and validators use the rest of the package.
 package runtime
 
 // Version is the version of the runtime API. Generated code checks it at

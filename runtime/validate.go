@@ -276,7 +276,7 @@ func normalizeArgs(raw []byte) []byte {
 // arguments, defaults applied, into a new T, returning *T. It re-encodes
 // the arguments once; generated one-pass validators avoid that. A field
 // of T is filled from the member its json tag names exactly, never from
-// one that differs in case (see ExactMembers), and numbers go from the
+// one that differs in case (see exactMembers), and numbers go from the
 // arguments to T's fields without passing through a float64 unless the
 // field is one: an integer written 9007199254740993.0 or 1e3 decodes
 // exactly into an int64, and a number T cannot hold is refused with
