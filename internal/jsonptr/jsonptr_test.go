@@ -7,45 +7,33 @@ import (
 	"testing"
 )
 
-func TestEscapeToken(t *testing.T) {
-	for _, tc := range []struct{ desc, tok, want string }{
-		{"empty token", "", ""},
-		{"plain", "query", "query"},
-		{"slash", "a/b", "a~1b"},
-		{"tilde", "m~n", "m~0n"},
-		{"tilde then one", "~1", "~01"},
-		{"slash then zero", "/0", "~10"},
-		{"only a slash", "/", "~1"},
-		{"both, repeated", "~/~/", "~0~1~0~1"},
-		{"multibyte", "é/ü", "é~1ü"},
+func TestEscapeUnescapeToken(t *testing.T) {
+	for _, tc := range []struct {
+		desc, raw, escaped string
+		unescapeOnly       bool // escaped is no escaping of raw, only read as raw
+	}{
+		{desc: "empty token", raw: "", escaped: ""},
+		{desc: "plain", raw: "query", escaped: "query"},
+		{desc: "slash", raw: "a/b", escaped: "a~1b"},
+		{desc: "tilde", raw: "m~n", escaped: "m~0n"},
+		{desc: "~01 is a tilde then 1, not a slash", raw: "~1", escaped: "~01"},
+		{desc: "~10 is a slash then 0", raw: "/0", escaped: "~10"},
+		{desc: "only a slash", raw: "/", escaped: "~1"},
+		{desc: "both, repeated", raw: "~/~/", escaped: "~0~1~0~1"},
+		{desc: "multibyte", raw: "é/ü", escaped: "é~1ü"},
+		// RFC 6901 makes these errors; they are read as written.
+		{desc: "invalid escape", raw: "a~2b", escaped: "a~2b", unescapeOnly: true},
+		{desc: "trailing tilde", raw: "a~", escaped: "a~", unescapeOnly: true},
+		{desc: "lone tilde", raw: "~", escaped: "~", unescapeOnly: true},
+		{desc: "tilde before an escape", raw: "~/", escaped: "~~1", unescapeOnly: true},
+		{desc: "tilde before a tilde escape", raw: "~~", escaped: "~~0", unescapeOnly: true},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			if got := EscapeToken(tc.tok); got != tc.want {
-				t.Errorf("EscapeToken(%q) = %q, want %q", tc.tok, got, tc.want)
+			if got := UnescapeToken(tc.escaped); got != tc.raw {
+				t.Errorf("UnescapeToken(%q) = %q, want %q", tc.escaped, got, tc.raw)
 			}
-		})
-	}
-}
-
-func TestUnescapeToken(t *testing.T) {
-	for _, tc := range []struct{ desc, tok, want string }{
-		{"empty token", "", ""},
-		{"plain", "query", "query"},
-		{"slash", "a~1b", "a/b"},
-		{"tilde", "m~0n", "m~n"},
-		{"~01 is a tilde then 1, not a slash", "~01", "~1"},
-		{"~10 is a slash then 0", "~10", "/0"},
-		{"~0~1", "~0~1", "~/"},
-		// RFC 6901 makes these errors; they are kept as written.
-		{"invalid escape", "a~2b", "a~2b"},
-		{"trailing tilde", "a~", "a~"},
-		{"lone tilde", "~", "~"},
-		{"tilde before an escape", "~~1", "~/"},
-		{"tilde before a tilde escape", "~~0", "~~"},
-	} {
-		t.Run(tc.desc, func(t *testing.T) {
-			if got := UnescapeToken(tc.tok); got != tc.want {
-				t.Errorf("UnescapeToken(%q) = %q, want %q", tc.tok, got, tc.want)
+			if got := EscapeToken(tc.raw); !tc.unescapeOnly && got != tc.escaped {
+				t.Errorf("EscapeToken(%q) = %q, want %q", tc.raw, got, tc.escaped)
 			}
 		})
 	}
