@@ -1,7 +1,7 @@
 // Package jsonptr reads and writes JSON Pointers (RFC 6901), the
-// "/properties/a~1b" locations that schemas, validation errors and
-// argument errors use, for the catalog, the exporters, the conformance
-// checks and the runtime alike.
+// "/properties/a~1b" locations that schema references, validation errors
+// and argument errors use. It is standard library only, so that every
+// package of the module may use it, runtime's included.
 //
 // A token is escaped by writing "~" as "~0" and "/" as "~1". Unescaping
 // is lenient: a "~" followed by anything other than "0" or "1" (which RFC
@@ -9,6 +9,9 @@
 // trailing "~" as "~". Array indexes are read as [strconv.Atoi] reads
 // them, so "01" and "+1" name item 1, where RFC 6901 allows only "0" and
 // digits without a leading zero.
+//
+// The functions take pointers, not URI fragments: the "#" of a "$ref" and
+// its percent-encoding ("#/$defs/a%20b") are the caller's to remove.
 package jsonptr
 
 import (
@@ -65,7 +68,7 @@ func Join(tokens ...string) string { return Append("", tokens...) }
 
 // Append returns ptr followed by the tokens, each escaped and after a
 // "/": Append("/properties", "a/b") → "/properties/a~1b". It allocates
-// once, however many tokens need escaping.
+// once at most, however many tokens need escaping.
 func Append(ptr string, tokens ...string) string {
 	if len(tokens) == 0 {
 		return ptr
