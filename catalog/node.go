@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"strings"
+
+	"github.com/toolcat/toolcat/internal/jsonptr"
 )
 
 // Kind is the JSON type of a [Node].
@@ -102,31 +103,26 @@ func (n *Node) Float() (float64, bool) {
 // Lookup follows a JSON pointer ("/properties/query") from n; it returns
 // nil when a step is missing.
 func (n *Node) Lookup(pointer string) *Node {
-	if pointer == "" {
-		return n
-	}
-	if !strings.HasPrefix(pointer, "/") {
-		return nil
-	}
-	cur := n
-	for _, tok := range strings.Split(pointer[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch {
-		case cur == nil:
-			return nil
-		case cur.Kind == Object:
-			cur = cur.Get(tok)
-		case cur.Kind == Array:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(cur.Items) {
-				return nil
-			}
-			cur = cur.Items[i]
-		default:
-			return nil
+	found, _ := jsonptr.Lookup(n, pointer, (*Node).child)
+	return found
+}
+
+// child is the member or item of n that an unescaped pointer token names.
+func (n *Node) child(tok string) (*Node, bool) {
+	switch {
+	case n == nil:
+		return nil, false
+	case n.Kind == Object:
+		c := n.Get(tok)
+		return c, c != nil
+	case n.Kind == Array:
+		i, ok := jsonptr.Index(tok, len(n.Items))
+		if !ok {
+			return nil, false
 		}
+		return n.Items[i], true
 	}
-	return cur
+	return nil, false
 }
 
 // Interface returns n as the value encoding/json would decode: nil, bool,
@@ -220,20 +216,13 @@ func (n *Node) walk(ptr string, fn func(string, *Node) bool) {
 	switch n.Kind {
 	case Object:
 		for _, f := range n.Fields {
-			f.Value.walk(ptr+"/"+escapePointer(f.Key), fn)
+			f.Value.walk(jsonptr.Append(ptr, f.Key), fn)
 		}
 	case Array:
 		for i, it := range n.Items {
 			it.walk(ptr+"/"+strconv.Itoa(i), fn)
 		}
 	}
-}
-
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // SchemaTypes returns the names a JSON Schema's "type" keyword lists (a

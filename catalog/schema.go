@@ -11,6 +11,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/toolcat/toolcat/internal/jsonptr"
 )
 
 var printer = message.NewPrinter(language.English)
@@ -124,35 +126,24 @@ func checkRefs(errs *ErrorList, where string, root *Node) {
 		base, frag, hasFrag := strings.Cut(ref, "#")
 		switch {
 		case base != "" && !ids[base]:
-			errs.add(at, "%s: $ref %s cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)", dotted(where, splitPointer(ptr)), ref)
+			errs.add(at, "%s: $ref %s cannot be resolved; toolcat resolves only references inside the schema (#/$defs/...)", dottedPointer(where, ptr), ref)
 		case base != "":
 			// A reference to an embedded resource by its $id: trusted.
 		case !hasFrag || frag == "":
 		case strings.HasPrefix(frag, "/"):
 			p, err := url.PathUnescape(frag)
 			if err != nil || root.Lookup(p) == nil {
-				msg := fmt.Sprintf("%s: $ref %s points at nothing in the schema", dotted(where, splitPointer(ptr)), ref)
+				msg := fmt.Sprintf("%s: $ref %s points at nothing in the schema", dottedPointer(where, ptr), ref)
 				if rest, ok := strings.CutPrefix(p, "/$defs/"); ok && root.Lookup("/definitions/"+rest) != nil {
 					msg += "; it is under definitions, the draft-07 name: rename definitions to $defs"
 				}
 				errs.add(at, "%s", msg)
 			}
 		case !anchors[frag]:
-			errs.add(at, "%s: $ref %s names no $anchor of the schema", dotted(where, splitPointer(ptr)), ref)
+			errs.add(at, "%s: $ref %s names no $anchor of the schema", dottedPointer(where, ptr), ref)
 		}
 		return true
 	})
-}
-
-func splitPointer(ptr string) []string {
-	if ptr == "" {
-		return nil
-	}
-	parts := strings.Split(ptr[1:], "/")
-	for i, p := range parts {
-		parts[i] = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
-	}
-	return parts
 }
 
 // leaves returns the innermost causes of a validation error, which name
@@ -174,16 +165,15 @@ func dotted(where string, loc []string) string {
 	return pathString(append([]string{where}, loc...))
 }
 
+// dottedPointer is [dotted] for a location given as a JSON pointer.
+func dottedPointer(where, ptr string) string {
+	loc, _ := jsonptr.Split(ptr) // Walk's pointers are all valid
+	return dotted(where, loc)
+}
+
 // Pointer writes the JSON pointer (RFC 6901) of a location given as
 // tokens: ["properties", "a/b"] → "/properties/a~1b".
-func Pointer(tokens ...string) string {
-	var b strings.Builder
-	for _, s := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapePointer(s))
-	}
-	return b.String()
-}
+func Pointer(tokens ...string) string { return jsonptr.Join(tokens...) }
 
 // hasDeeper reports whether an error of all lies inside the value at ptr.
 func hasDeeper(all []*jsonschema.ValidationError, ptr string) bool {

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/toolcat/toolcat/internal/jsonptr"
 )
 
 // Arguments are generated from a tool's args schema in two shapes: the
@@ -150,7 +152,7 @@ func (g *generator) object(s map[string]any, ptr string, m mode, depth int) (any
 		if !ok {
 			sub = s["additionalProperties"]
 		}
-		child := ptr + "/" + escape(n)
+		child := jsonptr.Append(ptr, n)
 		v, err := g.value(sub, child, m, depth+1)
 		if err != nil {
 			if required[n] {
@@ -414,10 +416,6 @@ func pickRune(ranges []rune) rune {
 		return ranges[0]
 	}
 	return 'a'
-}
-
-func escape(tok string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
 }
 
 // generated is a set of arguments made from the schema.

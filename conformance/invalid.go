@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolcat/toolcat/internal/jsonptr"
 	"github.com/toolcat/toolcat/runtime"
 )
 
@@ -143,7 +145,7 @@ func (w *mutator) walk(s any, node *jsonschema.Schema, plain bool, v any, small 
 				}
 				cp := clone(carrier)
 				delete(cp, n)
-				w.addDoc("required argument "+ptr+"/"+escape(n)+" left out", set(cp), false)
+				w.addDoc("required argument "+jsonptr.Append(ptr, n)+" left out", set(cp), false)
 			}
 		}
 		for _, n := range slices.Sorted(maps.Keys(v)) {
@@ -151,7 +153,7 @@ func (w *mutator) walk(s any, node *jsonschema.Schema, plain bool, v any, small 
 			if !ok {
 				continue
 			}
-			child := ptr + "/" + escape(n)
+			child := jsonptr.Append(ptr, n)
 			st := &site{}
 			st.choose = func() {
 				if len(carrier) < len(v) {

@@ -11,6 +11,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/toolcat/toolcat/internal/jsonptr"
 )
 
 // printer formats schema errors (jsonschema needs one).
@@ -148,34 +150,11 @@ func resolve(root, s any, depth int) (map[string]any, bool) {
 
 // pointerGet returns the value at a local reference "#/a/b" of root.
 func pointerGet(root any, ref string) (any, bool) {
-	if !strings.HasPrefix(ref, "#") {
+	ptr, ok := strings.CutPrefix(ref, "#")
+	if !ok {
 		return nil, false
 	}
-	p := strings.TrimPrefix(ref, "#")
-	if p == "" {
-		return root, true
-	}
-	cur := root
-	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch c := cur.(type) {
-		case map[string]any:
-			v, ok := c[tok]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			var i int
-			if _, err := fmt.Sscan(tok, &i); err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			cur = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
+	return jsonptr.Get(root, ptr)
 }
 
 func without(m map[string]any, key string) map[string]any {

@@ -1,16 +1,13 @@
 package breaking
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/toolcat/toolcat/catalog/internal/config"
 	"github.com/toolcat/toolcat/catalog/lint"
 )
 
@@ -53,12 +50,9 @@ func DefaultConfig() *Config {
 	return &Config{Use: slices.Clone(Categories), Rules: map[string]lint.Severity{}}
 }
 
-// maxConfigSize bounds toolcat.yaml, far above any real one.
-const maxConfigSize = 1 << 20
-
 // LoadConfig reads the breaking section of a toolcat.yaml.
 func LoadConfig(path string) (*Config, error) {
-	data, err := lint.ReadLimited(path, maxConfigSize, "configuration")
+	data, err := config.Read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -75,83 +69,33 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		Rest map[string]yaml.Node `yaml:",inline"`
 	}
 	file.Breaking = cfg
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&file); err != nil && !errors.Is(err, io.EOF) {
+	root, err := config.Decode(data, &file)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	var root yaml.Node
-	_ = yaml.Unmarshal(data, &root) // decoded above without error
-	section := value(&root, "breaking")
-	at := func(n *yaml.Node) string {
-		if n == nil {
-			return path
-		}
-		return fmt.Sprintf("%s:%d:%d", path, n.Line, n.Column)
-	}
-	for _, id := range slices.Sorted(maps.Keys(cfg.Rules)) {
-		if Lookup(id) == nil {
-			return nil, fmt.Errorf("%s: breaking.rules: unknown rule %s; see toolcat breaking --rules", at(value(section, "rules")), id)
-		}
-	}
-	for _, key := range []string{"use", "except"} {
-		list := cfg.Use
-		if key == "except" {
-			list = cfg.Except
-		}
-		for i, name := range list {
-			if !slices.Contains(Categories, name) && Lookup(name) == nil {
-				n := value(section, key)
-				if n != nil && i < len(n.Content) {
-					n = n.Content[i]
-				}
-				return nil, fmt.Errorf("%s: breaking.%s: unknown name %q; name a category (%s) or a rule (see toolcat breaking --rules)",
-					at(n), key, name, strings.Join(Categories, ", "))
-			}
-		}
-	}
-	if n := value(section, "use"); n != nil && len(cfg.Use) == 0 {
-		return nil, fmt.Errorf("%s: breaking.use is empty; name categories, such as [WIRE, GO], or leave use out for all", at(n))
+	if err := selection.Check(path, config.Value(root, "breaking"), cfg.Use, cfg.Except, cfg.Rules); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }
 
-// value returns the value of key in the mapping n (or the document n
-// holds), or nil.
-func value(n *yaml.Node, key string) *yaml.Node {
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
-	}
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
+// selection is what breaking's use, except and rules may name:
+// categories and rules.
+var selection = &config.Selection[*Rule, lint.Severity]{
+	Section: "breaking",
+	Lookup:  Lookup,
+	IsName:  func(name string) bool { return slices.Contains(Categories, name) || Lookup(name) != nil },
+	Names: func() string {
+		return "a category (" + strings.Join(Categories, ", ") + ") or a rule (see toolcat breaking --rules)"
+	},
+	EmptyUse:   "name categories, such as [WIRE, GO], or leave use out for all",
+	Selects:    func(name string, r *Rule) bool { return name == r.ID || name == r.Category },
+	DefaultUse: Categories,
+	Default:    func(r *Rule) lint.Severity { return categorySeverity[r.Category] },
 }
 
 // Severity returns the severity rule id runs at under c: Off when c does
 // not run it.
 func (c *Config) Severity(id string) lint.Severity {
-	if s, ok := c.Rules[id]; ok {
-		return s
-	}
-	r := Lookup(id)
-	if r == nil {
-		return lint.Off
-	}
-	use := c.Use
-	if len(use) == 0 {
-		use = Categories
-	}
-	in := func(names []string) bool {
-		return slices.ContainsFunc(names, func(n string) bool { return n == r.ID || n == r.Category })
-	}
-	if !in(use) || in(c.Except) {
-		return lint.Off
-	}
-	return categorySeverity[r.Category]
+	return selection.Severity(id, c.Use, c.Except, c.Rules)
 }

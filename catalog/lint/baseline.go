@@ -3,13 +3,13 @@ package lint
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolcat/toolcat/catalog/internal/config"
 )
 
 // Baseline is a list of accepted findings, written once and committed, so
@@ -156,36 +156,25 @@ func LoadBaseline(path string) (*Baseline, error) {
 // path:line:col: message.
 func ParseBaseline(path string, data []byte) (*Baseline, error) {
 	var file baselineFile
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&file); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty baseline; write one with toolcat lint --write-baseline", path)
-		}
+	root, err := config.Decode(data, &file)
+	switch {
+	case err != nil:
 		return nil, yamlError(path, err)
-	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, yamlError(path, err)
-	}
-	at := func(n *yaml.Node) string {
-		if n == nil {
-			return path
-		}
-		return fmt.Sprintf("%s:%d:%d", path, n.Line, n.Column)
+	case root == nil:
+		return nil, fmt.Errorf("%s: empty baseline; write one with toolcat lint --write-baseline", path)
 	}
 	if file.Version != baselineVersion {
-		return nil, fmt.Errorf("%s: baseline version %d is not %d; write it again with toolcat lint --write-baseline", at(mapValue(&root, "version")), file.Version, baselineVersion)
+		return nil, fmt.Errorf("%s: baseline version %d is not %d; write it again with toolcat lint --write-baseline", config.At(path, config.Value(root, "version")), file.Version, baselineVersion)
 	}
-	list := mapValue(&root, "findings")
+	list := config.Value(root, "findings")
 	for i, e := range file.Findings {
 		switch {
 		case e.Rule == "":
-			return nil, fmt.Errorf("%s: baseline entry %d has no rule", at(listItem(list, i)), i+1)
+			return nil, fmt.Errorf("%s: baseline entry %d has no rule", config.At(path, config.Item(list, i)), i+1)
 		case e.Message == "":
-			return nil, fmt.Errorf("%s: baseline entry %d has no message", at(listItem(list, i)), i+1)
+			return nil, fmt.Errorf("%s: baseline entry %d has no message", config.At(path, config.Item(list, i)), i+1)
 		case e.Count < 0:
-			return nil, fmt.Errorf("%s: baseline entry %d has count %d; counts are 1 or more", at(mapValue(listItem(list, i), "count")), i+1, e.Count)
+			return nil, fmt.Errorf("%s: baseline entry %d has count %d; counts are 1 or more", config.At(path, config.Value(config.Item(list, i), "count")), i+1, e.Count)
 		}
 	}
 	return &Baseline{Findings: file.Findings}, nil

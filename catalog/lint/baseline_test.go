@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/catalog/internal/config"
 )
 
 func marshal(t *testing.T, b *Baseline) []byte {
@@ -200,7 +201,7 @@ func TestParseBaselineErrors(t *testing.T) {
 // something huge fails with an error instead of reading it all.
 func TestLoadLimits(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big.yaml")
-	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", maxConfigSize)+"\n"), 0o666); err != nil {
+	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", config.MaxSize)+"\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := LoadConfig(big); err == nil || !strings.Contains(err.Error(), "above the 1 MiB limit of a configuration file") {

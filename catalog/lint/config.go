@@ -1,16 +1,14 @@
 package lint
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"maps"
-	"os"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolcat/toolcat/catalog/internal/config"
 )
 
 // Config is the lint configuration: which rules run at which severity,
@@ -108,33 +106,18 @@ const ConfigFile = "toolcat.yaml"
 // LoadConfig reads a toolcat.yaml. Settings it leaves out keep their
 // defaults. Unknown keys, unknown rule IDs and bad severities are errors.
 func LoadConfig(path string) (*Config, error) {
-	data, err := ReadLimited(path, maxConfigSize, "configuration")
+	data, err := config.Read(path)
 	if err != nil {
 		return nil, err
 	}
 	return ParseConfig(path, data)
 }
 
-// maxConfigSize bounds toolcat.yaml, far above any real one.
-const maxConfigSize = 1 << 20
-
 // ReadLimited reads the file at path, refusing one above limit bytes so
 // that a wrong path (a device, a huge file) fails fast instead of filling
 // memory. what names the file's role for the error.
 func ReadLimited(path string, limit int64, what string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: file is above the %d MiB limit of a %s file", path, limit>>20, what)
-	}
-	return data, nil
+	return config.ReadLimited(path, limit, what)
 }
 
 // ParseConfig is [LoadConfig] on data already read. Its errors read
@@ -147,47 +130,35 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		Rest map[string]yaml.Node `yaml:",inline"`
 	}
 	file.Lint = cfg
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&file); err != nil && !errors.Is(err, io.EOF) {
+	root, err := config.Decode(data, &file)
+	if err != nil {
 		return nil, yamlError(path, err)
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, yamlError(path, err)
-	}
-	lintNode := mapValue(&root, "lint")
-	at := func(n *yaml.Node) string {
-		if n == nil {
-			return path
-		}
-		return fmt.Sprintf("%s:%d:%d", path, n.Line, n.Column)
-	}
-	for _, id := range slices.Sorted(maps.Keys(cfg.Rules)) {
-		if Lookup(id) == nil {
-			return nil, fmt.Errorf("%s: lint.rules: unknown rule %s; see toolcat lint --rules", at(mapKey(mapValue(lintNode, "rules"), id)), id)
-		}
-	}
-	for _, key := range []string{"use", "except"} {
-		list := cfg.Use
-		if key == "except" {
-			list = cfg.Except
-		}
-		for i, name := range list {
-			if !isSelector(name) {
-				return nil, fmt.Errorf("%s: lint.%s: unknown name %q; name a set (%s), a category (%s) or a rule (see toolcat lint --rules)",
-					at(listItem(mapValue(lintNode, key), i)), key, name, setNames(), strings.Join(ruleCategories(), ", "))
-			}
-		}
-	}
-	if n := mapValue(lintNode, "use"); n != nil && len(cfg.Use) == 0 {
-		return nil, fmt.Errorf("%s: lint.use is empty; name a set, such as [%s], or leave use out for %s", at(n), Minimal.Name, DefaultSet.Name)
+	section := config.Value(root, "lint")
+	if err := selection.Check(path, section, cfg.Use, cfg.Except, cfg.Rules); err != nil {
+		return nil, err
 	}
 	cfg.Verbs = append(cfg.Verbs, cfg.ExtraVerbs...)
 	if cfg.SimilarityThreshold <= 0 || cfg.SimilarityThreshold > 1 {
-		return nil, fmt.Errorf("%s: lint.similarity_threshold must be above 0 and at most 1, not %v", at(mapValue(lintNode, "similarity_threshold")), cfg.SimilarityThreshold)
+		return nil, fmt.Errorf("%s: lint.similarity_threshold must be above 0 and at most 1, not %v", config.At(path, config.Value(section, "similarity_threshold")), cfg.SimilarityThreshold)
 	}
 	return cfg, nil
+}
+
+// selection is what lint's use, except and rules may name: sets,
+// categories and rules.
+var selection = &config.Selection[*Rule, Severity]{
+	Section: "lint",
+	Lookup:  Lookup,
+	IsName:  isSelector,
+	Names: func() string {
+		return fmt.Sprintf("a set (%s), a category (%s) or a rule (see toolcat lint --rules)", setNames(), strings.Join(ruleCategories(), ", "))
+	},
+	EmptyUse:   fmt.Sprintf("name a set, such as [%s], or leave use out for %s", Minimal.Name, DefaultSet.Name),
+	RuleAtKey:  true,
+	Selects:    selects,
+	DefaultUse: []string{DefaultSet.Name},
+	Default:    func(r *Rule) Severity { return DefaultSeverity(r.ID) },
 }
 
 // yamlError places a YAML decoding error: yaml reports "line N: msg".
@@ -207,47 +178,6 @@ func yamlError(path string, err error) error {
 		msgs[i] = path + ": " + m
 	}
 	return errors.New(strings.Join(msgs, "\n"))
-}
-
-// mapValue returns the value of key in the mapping n (or in the document n
-// holds), or nil.
-func mapValue(n *yaml.Node, key string) *yaml.Node {
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
-	}
-	if k := mapKey(n, key); k != nil {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i] == k {
-				return n.Content[i+1]
-			}
-		}
-	}
-	return nil
-}
-
-// mapKey returns the key node named key in the mapping n (or in the
-// document n holds), or nil.
-func mapKey(n *yaml.Node, key string) *yaml.Node {
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
-	}
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i]
-		}
-	}
-	return nil
-}
-
-// listItem returns item i of the sequence n, or n itself.
-func listItem(n *yaml.Node, i int) *yaml.Node {
-	if n != nil && n.Kind == yaml.SequenceNode && i < len(n.Content) {
-		return n.Content[i]
-	}
-	return n
 }
 
 // isSelector reports whether name names a set, a category or a rule.
@@ -283,24 +213,7 @@ func setNames() string {
 }
 
 func (c *Config) severity(id string) Severity {
-	if s, ok := c.Rules[id]; ok {
-		return s
-	}
-	r := Lookup(id)
-	if r == nil {
-		return Off
-	}
-	use := c.Use
-	if len(use) == 0 {
-		use = []string{DefaultSet.Name}
-	}
-	in := func(names []string) bool {
-		return slices.ContainsFunc(names, func(n string) bool { return selects(n, r) })
-	}
-	if !in(use) || in(c.Except) {
-		return Off
-	}
-	return DefaultSeverity(id)
+	return selection.Severity(id, c.Use, c.Except, c.Rules)
 }
 
 // Severity returns the severity rule id runs at under c: Off when c does

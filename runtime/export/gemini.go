@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolcat/toolcat/internal/jsonptr"
 	"github.com/toolcat/toolcat/runtime"
 )
 
@@ -411,33 +412,9 @@ func (g *geminiConv) lookup(ref string) *node {
 	if !strings.HasPrefix(ref, "#") {
 		return nil
 	}
-	cur := g.root
-	ptr := strings.TrimPrefix(ref, "#")
-	if ptr == "" {
-		return cur
-	}
-	if !strings.HasPrefix(ptr, "/") {
-		return nil // an anchor
-	}
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		switch cur.kind {
-		case 'o':
-			cur = cur.get(tok)
-		case 'a':
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(cur.items) {
-				return nil
-			}
-			cur = cur.items[i]
-		default:
-			return nil
-		}
-		if cur == nil {
-			return nil
-		}
-	}
-	return cur
+	// An anchor ("#name") is no pointer, and finds nothing.
+	found, _ := jsonptr.Lookup(g.root, strings.TrimPrefix(ref, "#"), (*node).child)
+	return found
 }
 
 // refName is the last token of a ref, or "schema" for the root.

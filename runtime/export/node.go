@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/toolcat/toolcat/internal/jsonptr"
 )
 
 // node is a JSON value that keeps the order of object keys, so that a
@@ -106,6 +108,25 @@ func (n *node) get(k string) *node {
 		}
 	}
 	return nil
+}
+
+// child is the member or item of n that an unescaped JSON pointer token
+// names.
+func (n *node) child(tok string) (*node, bool) {
+	switch {
+	case n == nil:
+		return nil, false
+	case n.kind == 'o':
+		c := n.get(tok)
+		return c, c != nil
+	case n.kind == 'a':
+		i, ok := jsonptr.Index(tok, len(n.items))
+		if !ok {
+			return nil, false
+		}
+		return n.items[i], true
+	}
+	return nil, false
 }
 
 // set replaces the value of key k, or appends it.

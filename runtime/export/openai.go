@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolcat/toolcat/internal/jsonptr"
 	"github.com/toolcat/toolcat/runtime"
 )
 
@@ -285,7 +286,7 @@ func (c *strictChecker) check(n *node, at string, depth int) {
 				if !req[k] {
 					c.fail("property %q at %s is not in required", k, where)
 				}
-				c.check(props.vals[i], at+"/properties/"+escapePointer(k), depth+1)
+				c.check(props.vals[i], jsonptr.Append(at, "properties", k), depth+1)
 			}
 		}
 	}
@@ -308,18 +309,8 @@ func (c *strictChecker) check(n *node, at string, depth int) {
 	for _, defs := range []string{"$defs", "definitions"} {
 		if d := n.get(defs); d != nil && d.kind == 'o' {
 			for i, k := range d.keys {
-				c.check(d.vals[i], at+"/"+defs+"/"+escapePointer(k), depth)
+				c.check(d.vals[i], jsonptr.Append(at, defs, k), depth)
 			}
 		}
 	}
 }
-
-// escapePointer escapes a key as a JSON pointer token.
-func escapePointer(k string) string {
-	if !strings.ContainsAny(k, "~/") {
-		return k
-	}
-	return pointerEscaper.Replace(k)
-}
-
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
