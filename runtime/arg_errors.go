@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolcat/toolcat/internal/jsonptr"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
@@ -91,7 +92,7 @@ func display(ptr string) string {
 func displayFull(ptr string) string {
 	var sb strings.Builder
 	for tok := range strings.SplitSeq(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		tok = jsonptr.UnescapeToken(tok)
 		if _, err := strconv.Atoi(tok); err == nil && sb.Len() > 0 {
 			sb.WriteString("[" + tok + "]")
 			continue
@@ -337,7 +338,7 @@ func ArgFormat(ptr, got, format string) *ToolError {
 // ArgMissing reports a required argument that is absent; ptr is the object
 // that lacks it, valid its property names.
 func ArgMissing(ptr, name string, valid []string) *ToolError {
-	field := ptr + "/" + escapeToken(name)
+	field := jsonptr.Append(ptr, name)
 	e := argError(field, "missing required argument "+display(field),
 		"Add "+display(field)+" to the arguments.", nil, nil)
 	if len(valid) > 0 {
@@ -350,7 +351,7 @@ func ArgMissing(ptr, name string, valid []string) *ToolError {
 // object holding it, valid its declared names. The message names the closest
 // valid name.
 func ArgUnknown(ptr, name string, valid []string) *ToolError {
-	field := ptr + "/" + escapeToken(name)
+	field := jsonptr.Append(ptr, name)
 	c := Closest(name, valid)
 	q := quoteClipped(name, maxEchoName)
 	msg := "unknown argument " + q
@@ -369,10 +370,6 @@ func ArgUnknown(ptr, name string, valid []string) *ToolError {
 		e.Details["closest"] = c
 	}
 	return e
-}
-
-func escapeToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // ArgSyntax reports arguments that are not valid JSON.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolcat/toolcat/internal/jsonptr"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
@@ -113,7 +114,7 @@ func DecodeMembers(data []byte, field func(name string) any) error {
 		if err := UnmarshalExact(raw, target); err != nil {
 			var mf *misfitErr
 			if errors.As(err, &mf) {
-				return &misfitErr{fitMisfit{"/" + escapeToken(name) + mf.ptr, mf.got, mf.goType}, mf.n}
+				return &misfitErr{fitMisfit{jsonptr.Join(name) + mf.ptr, mf.got, mf.goType}, mf.n}
 			}
 			return fmt.Errorf("member %q: %w", name, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/toolcat/toolcat/internal/jsonptr"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
@@ -45,7 +46,7 @@ func (p *Path) String() string {
 }
 
 // Field returns the JSON pointer of the member key of the object at p.
-func (p *Path) Field(key string) string { return p.String() + "/" + escapeToken(key) }
+func (p *Path) Field(key string) string { return jsonptr.Append(p.String(), key) }
 
 // Elem returns the JSON pointer of element i of the array at p.
 func (p *Path) Elem(i int) string { return p.String() + "/" + strconv.Itoa(i) }
@@ -54,7 +55,7 @@ func (p *Path) token() string {
 	if p.idx >= 0 {
 		return strconv.Itoa(p.idx)
 	}
-	return escapeToken(p.key)
+	return jsonptr.EscapeToken(p.key)
 }
 
 // OverflowNumber returns the number of a jsonscan.RangeError, which ArgInt

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/toolcat/toolcat/internal/jsonptr"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
@@ -198,7 +199,7 @@ func misspelling(k []byte) bool {
 }
 
 func misspeltKey(name string) *ToolError {
-	e := argError("/"+escapeToken(name), fmt.Sprintf("unknown argument %q; did you mean %q?", name, IdempotencyKeyArg),
+	e := argError(jsonptr.Join(name), fmt.Sprintf("unknown argument %q; did you mean %q?", name, IdempotencyKeyArg),
 		fmt.Sprintf("Send the idempotency key as %q, spelt exactly so.", IdempotencyKeyArg), nil, nil)
 	e.Details["closest"] = IdempotencyKeyArg
 	return e

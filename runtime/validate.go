@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/toolcat/toolcat/internal/jsonptr"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -324,7 +325,7 @@ func (v *SchemaValidator) convert(ve *jsonschema.ValidationError, doc any) *Tool
 			best = l
 		}
 	}
-	ptr := pointer(best.InstanceLocation)
+	ptr := jsonptr.Join(best.InstanceLocation...)
 	got, _ := lookup(doc, best.InstanceLocation)
 	sub := v.subschema(best.SchemaURL)
 	var te *ToolError
@@ -416,17 +417,8 @@ func (v *SchemaValidator) subschema(url string) map[string]any {
 		if unescaped, err := neturl.PathUnescape(tok); err == nil {
 			tok = unescaped
 		}
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch c := cur.(type) {
-		case map[string]any:
-			cur = c[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil
-			}
-			cur = c[i]
-		default:
+		var ok bool
+		if cur, ok = jsonptr.Step(cur, jsonptr.UnescapeToken(tok)); !ok {
 			return nil
 		}
 	}
@@ -527,36 +519,12 @@ func ratFloat(r *big.Rat) float64 {
 func lookup(doc any, loc []string) (any, bool) {
 	cur := doc
 	for _, tok := range loc {
-		switch c := cur.(type) {
-		case map[string]any:
-			v, ok := c[tok]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			cur = c[i]
-		default:
+		var ok bool
+		if cur, ok = jsonptr.Step(cur, tok); !ok {
 			return nil, false
 		}
 	}
 	return cur, true
-}
-
-func pointer(loc []string) string {
-	if len(loc) == 0 {
-		return ""
-	}
-	var sb strings.Builder
-	for _, tok := range loc {
-		sb.WriteByte('/')
-		sb.WriteString(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
-	}
-	return sb.String()
 }
 
 // jsonType names the JSON type of a value decoded by encoding/json.
