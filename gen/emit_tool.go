@@ -137,11 +137,19 @@ func genRenamed(f *jen.File, t *toolModel) {
 }
 
 // why says when the kept names were current, for their Deprecated
-// comments: before the tool was renamed name, or before toolcat spelled
+// comments: before it was renamed name, or before toolcat spelled
 // laterInitialisms as initialisms.
 func (r *renamedNames) why(name string) string {
 	if r.respelled {
 		return "before toolcat spelled " + strings.Join(laterSpellings(), " and ") + " as initialisms"
+	}
+	return "before it was renamed " + name
+}
+
+// fieldWhy is why for the comment of a kept Tools field.
+func (r *renamedNames) fieldWhy(name string) string {
+	if r.respelled {
+		return r.why(name)
 	}
 	return "before " + r.from + " was renamed " + name
 }
@@ -278,7 +286,7 @@ func genCommonFile(m *model) *jen.File {
 		fields = append(fields, jen.Comment(t.field+" implements "+t.t.Name+"."), jen.Id(t.field).Id(t.iface))
 		for _, r := range t.renamed {
 			if r.iface != "" {
-				fields = append(fields, jen.Comment("Deprecated: "+r.iface+" is "+t.field+" "+r.why(t.t.Name)+"; used when "+t.field+" is nil."), jen.Id(r.iface).Id(t.iface))
+				fields = append(fields, jen.Comment("Deprecated: "+r.iface+" is "+t.field+" "+r.fieldWhy(t.t.Name)+"; used when "+t.field+" is nil."), jen.Id(r.iface).Id(t.iface))
 			}
 		}
 	}
