@@ -3,6 +3,9 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
+	"time"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolcat/toolcat/catalog"
@@ -19,7 +22,10 @@ import (
 // booleans, arrays and maps of those, nullable values, consts and
 // defaults. A tool with a shape it does not cover keeps its one-pass
 // code. The descriptors are the validator's model (see vModel) as
-// runtime values, which the literal printer (see litWriter) writes.
+// runtime values: the literal printer (see litWriter) writes them, and
+// runtime.DataPass checks them when the package is generated, so that a
+// descriptor the runtime would refuse fails generation rather than the
+// program that registers the tool.
 
 // ValidatorMode chooses how generated code validates arguments.
 type ValidatorMode int
@@ -290,8 +296,12 @@ func dataDefault(fd *goField) (string, bool) {
 }
 
 // genDataValidator emits the validator of a tool whose descriptors m
-// holds, and returns its descriptors for genDescs.
+// holds, and returns its descriptors for genDescs, checked as
+// runtime.DataPass checks them.
 func genDataValidator(f *jen.File, t *toolModel, m *vModel) ([]namedDesc, error) {
+	if err := checkDescs(t, m); err != nil {
+		return nil, err
+	}
 	top := m.descs[0].name
 	f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments:")
 	f.Comment("runtime.DataPassFor reads them in one pass, as " + top + " describes.")
@@ -354,4 +364,67 @@ func genDescs(f *jen.File, t *toolModel, descs []namedDesc) []byte {
 		out = append(out, '\n')
 	}
 	return out
+}
+
+// checkDescs checks m's descriptors as runtime.DataPass does when the
+// generated package registers the tool, against a Go type laid out as
+// the tool's Args struct.
+func checkDescs(t *toolModel, m *vModel) error {
+	typ := reflectType(t.args)
+	if _, err := runtime.DataPassFor(reflect.Zero(reflect.PointerTo(typ)).Interface(), &m.descs[0].sd); err != nil {
+		// The error names the type by its fields: name it as generated.
+		msg := strings.ReplaceAll(err.Error(), typ.String(), t.args.Name)
+		return fmt.Errorf("internal error: runtime.DataPass refuses the descriptor of %s's arguments: %s", t.t.Name, msg)
+	}
+	return nil
+}
+
+// reflectType is a Go type with the layout and json names of the
+// generated type t, which descriptors do not hold recursively: the
+// fields of a struct in order, a string for an enum. A member name that
+// a json tag cannot express is left out of the json names.
+func reflectType(t *goType) reflect.Type {
+	switch t.Kind {
+	case kBool:
+		return reflect.TypeFor[bool]()
+	case kInt:
+		if t.Bits == 32 {
+			return reflect.TypeFor[int32]()
+		}
+		return reflect.TypeFor[int64]()
+	case kFloat:
+		if t.Bits == 32 {
+			return reflect.TypeFor[float32]()
+		}
+		return reflect.TypeFor[float64]()
+	case kString, kEnum:
+		return reflect.TypeFor[string]()
+	case kTime:
+		return reflect.TypeFor[time.Time]()
+	case kUnion:
+		return reflect.TypeFor[json.RawMessage]()
+	case kSlice:
+		return reflect.SliceOf(reflectType(t.Elem))
+	case kMap:
+		return reflect.MapOf(reflect.TypeFor[string](), reflectType(t.Elem))
+	case kStruct:
+		fields := make([]reflect.StructField, len(t.Fields))
+		for i, fd := range t.Fields {
+			ft := reflectType(fd.Type)
+			if fd.Pointer || (fd.Type.Kind == kStruct && fd.Type.Recursive) {
+				ft = reflect.PointerTo(ft)
+			}
+			tag := `json:"-"`
+			if tagName(fd.JSON) {
+				tag = fd.JSON
+				if !fd.Required {
+					tag += ",omitempty"
+				}
+				tag = `json:"` + tag + `"`
+			}
+			fields[i] = reflect.StructField{Name: fd.Name, Type: ft, Tag: reflect.StructTag(tag)}
+		}
+		return reflect.StructOf(fields)
+	}
+	return reflect.TypeFor[any]()
 }
