@@ -331,3 +331,10 @@ func describeType(t *goType) string {
 	}
 	return "any value"
 }
+
+// keyed are the elements of a composite literal, written on one line:
+// go/format lays out a one-line literal much faster than one with an
+// element per line.
+type keyed []jen.Code
+
+func (k *keyed) add(key string, v jen.Code) { *k = append(*k, jen.Id(key).Op(":").Add(v)) }

@@ -60,7 +60,7 @@ type Cache interface {
 
 // A NamesCache is a Cache that also keeps lists of names by key. Generate
 // keeps in it what each tool's one-pass validator declares, which it
-// must otherwise build the validator to learn, even for a tool whose file
+// must otherwise read from the tool's schema, even for a tool whose file
 // comes from the cache: every name of the package is decided on every
 // run (see docs/gen.md). Generate calls it from several goroutines.
 type NamesCache interface {
@@ -323,15 +323,15 @@ type toolModel struct {
 	// fallback lists why the general validator validates the arguments;
 	// empty when the one-pass validator does.
 	fallback []string
-	// data says the validator is a data-mode one (see WithValidators);
-	// desc are its descriptors, made once when the mode is decided, with
-	// the names asked for (vasked).
+	// v is the model of the validator, nil for the general validator and
+	// for one whose names came from a NamesCache (see buildValidator);
+	// data says it is a data-mode one (see WithValidators).
+	v    *vModel
 	data bool
-	desc []namedDesc
-	// vasked and vnames are the names the one-pass validator asks for, in
-	// order, and those it was given: its package variables and scan
-	// functions.
-	vasked, vnames []string
+	// vwants and vnames are the names the validator asks for, in order,
+	// and those it was given: its package variables and scan functions,
+	// or its descriptors.
+	vwants, vnames []string
 	// names are the package-level names given to the tool and its types,
 	// in order: with the catalog entry, all that its file depends on.
 	names []string
@@ -520,45 +520,20 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache, mode Validat
 	if !validators {
 		return m, nil
 	}
-	// Last, the one-pass validators' variables and scan functions, which
-	// only their own file refers to. What a validator asks for depends on
-	// its tool alone, not on the names it gets: each is built once, in
-	// parallel, to learn it, and then named in order.
+	// Last, the one-pass validators' variables and scan functions (or
+	// data mode's descriptors), which only their own file refers to.
+	// What a validator asks for depends on its tool alone, not on the
+	// names it gets: each validator's model is made once, in parallel,
+	// and then named in order.
 	nc, _ := cache.(NamesCache)
 	data := dataMode(mode, cat)
-	parallel(len(m.tools), func(i int) {
-		tm := m.tools[i]
-		if len(tm.fallback) > 0 {
-			return
-		}
-		if data {
-			r := &recorder{}
-			if desc, ok := dataDesc(tm, r); ok {
-				tm.data, tm.desc = true, desc
-				tm.vasked = r.asked
-				return
-			}
-		}
-		// What the validator asks for depends on what the file's key
-		// covers so far: the catalog entry and the names decided.
-		var key string
-		if nc != nil {
-			key = "validator names " + m.key(tm)
-			if asked, ok := nc.GetNames(key); ok {
-				tm.vasked = asked
-				return
-			}
-		}
-		r := &recorder{}
-		newVgen(tm, r).build()
-		tm.vasked = r.asked
-		if nc != nil {
-			nc.PutNames(key, r.asked)
-		}
-	})
+	parallel(len(m.tools), func(i int) { m.buildValidator(m.tools[i], data, nc) })
 	for _, tm := range m.tools {
-		for _, want := range tm.vasked {
+		for _, want := range tm.vwants {
 			tm.vnames = append(tm.vnames, names.name(want))
+		}
+		if tm.v != nil {
+			tm.v.setNames(tm.vnames)
 		}
 		tm.names = append(tm.names, tm.vnames...)
 	}

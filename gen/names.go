@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"go/token"
 	"slices"
 	"strconv"
@@ -202,39 +201,4 @@ func (n *namer) name(want string) string {
 		*n.log = append(*n.log, got)
 	}
 	return got
-}
-
-// nameSource hands out package-level identifiers: a namer, or a replay of
-// the names a namer gave before.
-type nameSource interface {
-	name(want string) string
-}
-
-// recorder hands out the names asked for and records them.
-type recorder struct{ asked []string }
-
-func (r *recorder) name(want string) string {
-	r.asked = append(r.asked, want)
-	return want
-}
-
-// replay hands out again the names a namer gave for the requests in
-// asked, in the same order: the names of a tool's validator, decided with
-// every other name of the package before any file is rendered.
-type replay struct {
-	asked, got []string
-	next       int
-	err        error
-}
-
-func (r *replay) name(want string) string {
-	i := r.next
-	r.next++
-	if i >= len(r.got) || r.asked[i] != want {
-		if r.err == nil {
-			r.err = fmt.Errorf("internal error: the validator asked for the name %s, which was not decided beforehand", want)
-		}
-		return want
-	}
-	return r.got[i]
 }

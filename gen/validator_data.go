@@ -3,13 +3,13 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strconv"
+	"reflect"
 	"strings"
+	"time"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolcat/toolcat/catalog"
-	"github.com/toolcat/toolcat/runtime/jsonscan"
+	"github.com/toolcat/toolcat/runtime"
 )
 
 // The data-mode validator of a tool's arguments: instead of scan
@@ -18,11 +18,14 @@ import (
 // arguments, and one package variable for each object nested in them,
 // which the field that holds it points to. (Written inline, the nested
 // literals would cost gofmt a pass over each for every level of nesting
-// above it.) It covers the
-// shapes the runtime readers cover (see readCall): objects, strings,
-// enums, date-times, numbers, booleans, arrays of those, nullable
-// values and scalar defaults. A tool with a shape it does not cover
-// keeps its one-pass code.
+// above it.) It covers objects, strings, enums, date-times, numbers,
+// booleans, arrays and maps of those, nullable values, consts and
+// defaults. A tool with a shape it does not cover keeps its one-pass
+// code. The descriptors are the validator's model (see vModel) as
+// runtime values: the literal printer (see litWriter) writes them, and
+// runtime.DataPass checks them when the package is generated, so that a
+// descriptor the runtime would refuse fails generation rather than the
+// program that registers the tool.
 
 // ValidatorMode chooses how generated code validates arguments.
 type ValidatorMode int
@@ -93,73 +96,237 @@ func dataMode(mode ValidatorMode, cat *catalog.Catalog) bool {
 	return mode.Resolve(len(cat.Tools)) == ValidatorsData
 }
 
-// dgen makes the descriptors of one tool's arguments.
-type dgen struct {
-	t     *toolModel
-	names nameSource
+// vDesc is one package variable of a data-mode validator: the StructDesc
+// of an object, for one value that holds it.
+type vDesc struct {
+	name string
+	obj  *vObject
+	sd   runtime.StructDesc
+}
+
+// planData makes m's descriptors, asking for their names, and reports
+// whether they cover its schema; when they do not, m is left as it was.
+func (m *vModel) planData() bool {
+	p := &dataPlan{m: &vModel{args: m.args}, visiting: map[*goType]bool{}}
+	if _, ok := p.desc(m.args); !ok {
+		return false
+	}
+	m.data, m.descs, m.wants, m.slots = true, p.m.descs, p.m.wants, p.m.slots
+	return true
+}
+
+// dataPlan makes the descriptors of one validator.
+type dataPlan struct {
+	m *vModel
 	// visiting are the struct types being described: a type inside
 	// itself is not covered.
 	visiting map[*goType]bool
-	descs    []namedDesc
 }
 
-// namedDesc is one package variable of a data-mode validator: the
-// StructDesc of the struct type typ.
-type namedDesc struct {
-	name string
-	typ  *goType
-	lit  string // the literal's braces and elements, as gofmt lays them out
-}
-
-// dataDesc returns the descriptors of t's arguments, the arguments' own
-// first, with the names names gives them, or false when its schema uses
-// a shape the descriptors do not cover.
-func dataDesc(t *toolModel, names nameSource) ([]namedDesc, bool) {
-	g := &dgen{t: t, names: names, visiting: map[*goType]bool{}}
-	policy := t.t.AdditionalArgs
-	if policy == "" {
-		policy = "reject"
-	}
-	root := t.t.Args
-	hasProps := root.Get("properties") != nil
-	closed := isClosed(root)
-	rejectTop := (hasProps && policy == "reject") || (closed && !(hasProps && policy == "strip"))
-	if _, ok := g.named(t.args, root, rejectTop); !ok {
+// desc makes the descriptor of o, a package variable of its own, or
+// reports that it is not covered.
+func (p *dataPlan) desc(o *vObject) (*vDesc, bool) {
+	d := &vDesc{obj: o}
+	p.m.ask(lowerIdent(o.typ.Name+"Desc"), &d.name)
+	p.m.descs = append(p.m.descs, d)
+	if p.visiting[o.typ] || o.typ.Recursive || o.bits > 64 {
 		return nil, false
 	}
-	return g.descs, true
-}
-
-// named adds the descriptor of the struct type t under the object schema
-// s to g.descs, as a package variable, and returns its name.
-func (g *dgen) named(t *goType, s *catalog.Node, reject bool) (string, bool) {
-	name := g.names.name(lowerIdent(t.Name + "Desc"))
-	i := len(g.descs)
-	g.descs = append(g.descs, namedDesc{name: name, typ: t})
-	lit, ok := g.structDesc(t, s, reject)
-	g.descs[i].lit = lit
-	return name, ok
-}
-
-// genDataValidator emits the validator of a tool covered by dataDesc,
-// and returns its descriptors for genDescs: those buildModel made, or,
-// when some of the names they asked for were taken, the descriptors made
-// again with the names given.
-func genDataValidator(f *jen.File, t *toolModel, names nameSource) ([]namedDesc, error) {
-	descs := t.desc
-	if !slices.Equal(t.vasked, t.vnames) {
-		var ok bool
-		if descs, ok = dataDesc(t, names); !ok {
-			return nil, fmt.Errorf("internal error: the descriptor of %s's arguments could not be made again", t.t.Name)
+	p.visiting[o.typ] = true
+	defer delete(p.visiting, o.typ)
+	d.sd.Object = o.obj
+	for _, f := range o.fields {
+		fd, ok := p.full(f.val)
+		if !ok {
+			return nil, false
 		}
+		fd.Key, fd.Field = f.fd.JSON, f.index
+		if f.seen >= 0 {
+			fd.Seen = 1 << f.seen
+		}
+		if f.fd.Default != nil {
+			if fd.Default, ok = dataDefault(f.fd); !ok {
+				return nil, false
+			}
+		}
+		d.sd.Fields = append(d.sd.Fields, fd)
 	}
-	top := descs[0].name
+	return d, true
+}
+
+// full returns the FieldDesc of a value as written: its nullable wrapper
+// noted.
+func (p *dataPlan) full(v *vValue) (runtime.FieldDesc, bool) {
+	if v.s == nil {
+		// No schema: any value.
+		return runtime.FieldDesc{Kind: runtime.KindAny}, v.typ.Kind == kAny && !v.nullable
+	}
+	fd, ok := p.value(v)
+	if !ok || !v.nullable {
+		return fd, ok
+	}
+	fd.Nullable = true
+	if v.refuseNull {
+		fd.NullRefused = v.allowed
+	}
+	return fd, true
+}
+
+// value returns the FieldDesc of a value under its resolved schema, or
+// false when the descriptors do not cover it.
+func (p *dataPlan) value(v *vValue) (runtime.FieldDesc, bool) {
+	var fd runtime.FieldDesc
+	t := v.typ
+	switch t.Kind {
+	case kStruct:
+		if !v.typed || t.Recursive {
+			return fd, false
+		}
+		d, ok := p.desc(v.obj)
+		if !ok {
+			return fd, false
+		}
+		fd.Kind, fd.Struct, fd.Defaults = runtime.KindStruct, &d.sd, v.defaults
+		if v.want != "object" {
+			fd.Type = v.want
+		}
+		return fd, true
+	case kSlice:
+		if !v.typed {
+			return fd, false
+		}
+		item, ok := p.full(v.item)
+		if !ok {
+			return fd, false
+		}
+		fd.Kind = runtime.KindList
+		if v.unique {
+			switch t.Elem.Kind {
+			case kBool, kInt, kFloat, kString, kEnum:
+			default:
+				return fd, false
+			}
+			if v.item.nullable {
+				return fd, false
+			}
+			fd.Unique = true
+		}
+		fd.Array, fd.Item = v.arraySchema(), &item
+		return fd, true
+	case kMap:
+		if !v.typed {
+			return fd, false
+		}
+		fd.Kind = runtime.KindMap
+		if v.want != "object" {
+			fd.Type = v.want
+		}
+		if v.closed {
+			return fd, true // no Item: no member is allowed
+		}
+		item, ok := p.full(v.item)
+		if !ok {
+			return fd, false
+		}
+		fd.Item = &item
+		return fd, true
+	case kAny:
+		fd.Kind = runtime.KindAny
+		return fd, true
+	}
+	// A const is an enum of one value, or with an enum beside it, of the
+	// values both allow: either way, a value outside is refused listing
+	// the enum's values, or the const.
+	switch t.Kind {
+	case kBool:
+		fd.Kind = runtime.KindBool
+		switch {
+		case v.hasConst:
+			// Without a type, a value that is no boolean is refused
+			// listing the const.
+			if v.typed {
+				fd.Type = v.want
+			}
+			fd.Const = v.allowed
+		case v.want != "boolean":
+			fd.Type = v.want
+		}
+	case kInt:
+		fd.Kind, fd.Number = runtime.KindInt, v.numberSchema()
+	case kFloat:
+		fd.Kind, fd.Number = runtime.KindFloat, v.numberSchema()
+	case kString, kEnum:
+		fd.Kind, fd.String = runtime.KindString, v.stringSchema()
+	case kTime:
+		if v.hasConst {
+			return fd, false
+		}
+		fd.Kind, fd.String = runtime.KindTime, v.stringSchema()
+	default:
+		return fd, false
+	}
+	return fd, true
+}
+
+// dataDefault is the JSON of a field's default, as DataPass decodes it.
+func dataDefault(fd *goField) (string, bool) {
+	d := fd.Default
+	switch fd.Type.Kind {
+	case kBool:
+		if d.Kind != catalog.Bool {
+			return "", false
+		}
+		if d.Bool {
+			return "true", true
+		}
+		return "false", true
+	case kString, kEnum:
+		if d.Kind != catalog.String {
+			return "", false
+		}
+		b, _ := json.Marshal(d.Str)
+		return string(b), true
+	case kInt, kFloat:
+		if d.Kind != catalog.Number {
+			return "", false
+		}
+		return d.Num, true
+	}
+	return string(defaultJSON(d)), true
+}
+
+// genDataValidator emits the validator of a tool whose descriptors m
+// holds, and returns its descriptors for genDescs, checked as
+// runtime.DataPass checks them.
+func genDataValidator(f *jen.File, t *toolModel, m *vModel) ([]namedDesc, error) {
+	if err := checkDescs(t, m); err != nil {
+		return nil, err
+	}
+	top := m.descs[0].name
 	f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments:")
 	f.Comment("runtime.DataPassFor reads them in one pass, as " + top + " describes.")
 	f.Func().Id(t.validatorFn).Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
 		jen.Return(jen.Qual(runtimePkg, "DataPassFor").Call(jen.Parens(jen.Op("*").Id(t.args.Name)).Call(jen.Nil()), jen.Op("&").Id(top))),
 	)
+	names := make(map[*runtime.StructDesc]string, len(m.descs))
+	for _, d := range m.descs {
+		names[&d.sd] = d.name
+	}
+	descs := make([]namedDesc, len(m.descs))
+	for i, d := range m.descs {
+		w := &litWriter{descs: names}
+		w.structDesc(&d.sd)
+		descs[i] = namedDesc{name: d.name, typ: d.obj.typ, lit: string(w.buf)}
+	}
 	return descs, nil
+}
+
+// namedDesc is one descriptor as genDescs writes it: the StructDesc of
+// the struct type typ.
+type namedDesc struct {
+	name string
+	typ  *goType
+	lit  string // the literal's braces and elements, as gofmt lays them out
 }
 
 // genDescs emits the descriptors of t's data-mode validator, the last
@@ -199,416 +366,65 @@ func genDescs(f *jen.File, t *toolModel, descs []namedDesc) []byte {
 	return out
 }
 
-// structDesc returns the StructDesc{...} of the struct type t under the
-// object schema s, as structFunc would scan it: on one line but its
-// fields, one a line.
-func (g *dgen) structDesc(t *goType, s *catalog.Node, reject bool) (string, bool) {
-	if g.visiting[t] || t.Recursive {
-		return "", false
+// checkDescs checks m's descriptors as runtime.DataPass does when the
+// generated package registers the tool, against a Go type laid out as
+// the tool's Args struct.
+func checkDescs(t *toolModel, m *vModel) error {
+	typ := reflectType(t.args)
+	if _, err := runtime.DataPassFor(reflect.Zero(reflect.PointerTo(typ)).Interface(), &m.descs[0].sd); err != nil {
+		// The error names the type by its fields: name it as generated.
+		msg := strings.ReplaceAll(err.Error(), typ.String(), t.args.Name)
+		return fmt.Errorf("internal error: runtime.DataPass refuses the descriptor of %s's arguments: %s", t.t.Name, msg)
 	}
-	g.visiting[t] = true
-	defer delete(g.visiting, t)
-	// The seen mask, as structFunc makes it.
-	bit, required := seenMask(t, s)
-	if len(bit) > 64 {
-		return "", false
-	}
-	var fields []string
-	for i, fd := range t.Fields {
-		d, ok := g.field(fd)
-		if !ok {
-			return "", false
-		}
-		head := dkeyed{"Key: " + dlit(fd.JSON)}
-		if i != 0 {
-			head.add("Field", dlit(i))
-		}
-		d = append(head, d...)
-		if b, ok := bit[fd.JSON]; ok {
-			d.add("Seen", "1 << "+dlit(b))
-		}
-		if fd.Default != nil {
-			def, ok := dataDefault(fd)
-			if !ok {
-				return "", false
-			}
-			d.add("Default", dlit(def))
-		}
-		fields = append(fields, d.values(""))
-	}
-	var out dkeyed
-	out.add("Object", objectFieldsText(t, required, reject).values("runtime.Object"))
-	if len(fields) > 0 {
-		out.add("Fields", "[]runtime.FieldDesc{\n\t"+strings.Join(fields, ",\n\t")+"}")
-	}
-	return out.values(""), true
+	return nil
 }
 
-// dkeyed are the key: value elements of a composite literal of a
-// descriptor, as gofmt writes them.
-type dkeyed []string
-
-func (k *dkeyed) add(key, v string) { *k = append(*k, key+": "+v) }
-
-// values is the literal of type typ ("" where Go infers it) with the
-// elements k.
-func (k dkeyed) values(typ string) string { return dvalues(typ, k) }
-
-// dvalues is the composite literal of type typ with the elements elems,
-// on one line.
-func dvalues(typ string, elems []string) string {
-	return typ + "{" + strings.Join(elems, ", ") + "}"
-}
-
-// dlit is the Go literal of v, as jen.Lit writes it.
-func dlit(v any) string {
-	switch v := v.(type) {
-	case string:
-		return strconv.Quote(v)
-	case int:
-		return strconv.Itoa(v)
-	case int64:
-		return "int64(" + strconv.FormatInt(v, 10) + ")"
-	case float64:
-		out := fmt.Sprintf("%#v", v)
-		if !strings.Contains(out, ".") && !strings.Contains(out, "e") {
-			out += ".0"
-		}
-		return out
-	case bool:
-		return strconv.FormatBool(v)
-	}
-	panic(fmt.Sprintf("dlit of %T", v))
-}
-
-// dlits are the literals of vs.
-func dlits[T any](vs []T) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = dlit(v)
-	}
-	return out
-}
-
-// objectFieldsText are the elements of a runtime.Object, as objectFields
-// makes them for the scan functions.
-func objectFieldsText(t *goType, required []string, reject bool) dkeyed {
-	var d dkeyed
-	d.add("Names", dvalues("[]string", dlits(objectNames(t))))
-	if len(required) > 0 {
-		d.add("Required", dvalues("[]string", dlits(required)))
-	}
-	if reject {
-		d.add("Reject", "true")
-	}
-	return d
-}
-
-// allowedValuesText is the []any of allowedValues.
-func allowedValuesText(items []*catalog.Node) string {
-	vals := make([]string, len(items))
-	for i, it := range items {
-		switch it.Kind {
-		case catalog.String:
-			vals[i] = dlit(it.Str)
-		case catalog.Number:
-			vals[i] = "json.Number(" + dlit(it.Num) + ")"
-		case catalog.Bool:
-			vals[i] = dlit(it.Bool)
-		default:
-			vals[i] = "nil"
-		}
-	}
-	return dvalues("[]any", vals)
-}
-
-// dataDefault is the JSON of a field's default, as DataPass decodes it.
-func dataDefault(fd *goField) (string, bool) {
-	d := fd.Default
-	switch fd.Type.Kind {
+// reflectType is a Go type with the layout and json names of the
+// generated type t, which descriptors do not hold recursively: the
+// fields of a struct in order, a string for an enum. A member name that
+// a json tag cannot express is left out of the json names.
+func reflectType(t *goType) reflect.Type {
+	switch t.Kind {
 	case kBool:
-		if d.Kind != catalog.Bool {
-			return "", false
+		return reflect.TypeFor[bool]()
+	case kInt:
+		if t.Bits == 32 {
+			return reflect.TypeFor[int32]()
 		}
-		if d.Bool {
-			return "true", true
+		return reflect.TypeFor[int64]()
+	case kFloat:
+		if t.Bits == 32 {
+			return reflect.TypeFor[float32]()
 		}
-		return "false", true
+		return reflect.TypeFor[float64]()
 	case kString, kEnum:
-		if d.Kind != catalog.String {
-			return "", false
-		}
-		b, _ := json.Marshal(d.Str)
-		return string(b), true
-	case kInt, kFloat:
-		if d.Kind != catalog.Number {
-			return "", false
-		}
-		return d.Num, true
-	}
-	return string(defaultJSON(d)), true
-}
-
-// field returns the elements of a property's FieldDesc, as field (the
-// one-pass generator's) reads it.
-func (g *dgen) field(fd *goField) (dkeyed, bool) {
-	ctx := valueCtx{schema: fd.Schema, typ: fd.Type, pointer: fd.Pointer || (fd.Type.Kind == kStruct && fd.Type.Recursive)}
-	return g.full(ctx, fd.Schema.Get("properties") != nil)
-}
-
-// full returns the elements of the FieldDesc of a value as written: its
-// $ref resolved and its nullable wrapper noted.
-func (g *dgen) full(ctx valueCtx, defaults bool) (dkeyed, bool) {
-	inner, nullable, want := resolve(ctx)
-	if inner == nil {
-		if ctx.typ.Kind != kAny || nullable {
-			return nil, false
-		}
-		// No schema: any value.
-		return dkeyed{"Kind: runtime.KindAny"}, true
-	}
-	d, ok := g.value(ctx, inner, want, defaults)
-	if !ok || !nullable {
-		return d, ok
-	}
-	d.add("Nullable", "true")
-	if nullOutsideEnum(ctx) {
-		var items []*catalog.Node
-		if e := inner.Get("enum"); e != nil {
-			items = e.Items
-		} else if c := inner.Get("const"); c != nil {
-			items = []*catalog.Node{c}
-		}
-		d.add("NullRefused", allowedValuesText(items))
-	}
-	return d, true
-}
-
-// value returns the elements of the FieldDesc of a value under its
-// resolved schema s, or false where readCall would return nil: the
-// value needs code of its own.
-func (g *dgen) value(ctx valueCtx, s *catalog.Node, want string, defaults bool) (dkeyed, bool) {
-	t := ctx.typ
-	typed := s.Get("type") != nil
-	var d dkeyed
-	switch t.Kind {
-	case kStruct:
-		if !typed || t.Recursive {
-			return nil, false
-		}
-		sd, ok := g.named(t, s, isClosed(s))
-		if !ok {
-			return nil, false
-		}
-		d.add("Kind", "runtime.KindStruct")
-		if want != "object" {
-			d.add("Type", dlit(want))
-		}
-		d.add("Struct", "&"+sd)
-		if defaults {
-			d.add("Defaults", "true")
-		}
-		return d, true
+		return reflect.TypeFor[string]()
+	case kTime:
+		return reflect.TypeFor[time.Time]()
+	case kUnion:
+		return reflect.TypeFor[json.RawMessage]()
 	case kSlice:
-		if !typed {
-			return nil, false
-		}
-		elem := valueCtx{schema: s.Get("items"), typ: t.Elem}
-		item, ok := g.full(elem, false)
-		if !ok {
-			return nil, false
-		}
-		d.add("Kind", "runtime.KindList")
-		if u := s.Get("uniqueItems"); u != nil && u.Kind == catalog.Bool && u.Bool {
-			switch t.Elem.Kind {
-			case kBool, kInt, kFloat, kString, kEnum:
-			default:
-				return nil, false
-			}
-			if _, nullable, _ := resolve(elem); nullable {
-				return nil, false
-			}
-			d.add("Unique", "true")
-		}
-		if mn, mx := limits(s, "minItems", "maxItems"); mn >= 0 || mx >= 0 || want != "array" {
-			var a dkeyed
-			a.add("Type", dlit(want))
-			a.add("MinItems", dlit(mn))
-			a.add("MaxItems", dlit(mx))
-			d.add("Array", "&"+a.values("runtime.ArraySchema"))
-		}
-		d.add("Item", "&"+item.values("runtime.FieldDesc"))
-		return d, true
+		return reflect.SliceOf(reflectType(t.Elem))
 	case kMap:
-		// As readMap reads it.
-		if !typed {
-			return nil, false
-		}
-		d.add("Kind", "runtime.KindMap")
-		if want != "object" {
-			d.add("Type", dlit(want))
-		}
-		if isClosed(s) {
-			return d, true // no Item: no member is allowed
-		}
-		var ap *catalog.Node
-		if a := s.Get("additionalProperties"); a != nil && a.Kind == catalog.Object {
-			ap = a
-		}
-		item, ok := g.full(valueCtx{schema: ap, typ: t.Elem}, false)
-		if !ok {
-			return nil, false
-		}
-		d.add("Item", "&"+item.values("runtime.FieldDesc"))
-		return d, true
-	case kAny:
-		// As read reads it: any JSON value.
-		d.add("Kind", "runtime.KindAny")
-		return d, true
-	}
-	// A const is an enum of one value, or with an enum beside it, of the
-	// values both allow: either way, a value outside is refused listing
-	// the enum's values, or the const.
-	c := s.Get("const")
-	if c != nil && t.Kind != kBool && t.Kind != kInt && t.Kind != kFloat && t.Kind != kString && t.Kind != kEnum {
-		return nil, false
-	}
-	var allowed string
-	if c != nil {
-		if e := s.Get("enum"); e != nil {
-			allowed = allowedValuesText(e.Items)
-		} else {
-			allowed = allowedValuesText([]*catalog.Node{c})
-		}
-	}
-	typ := want
-	if !typed {
-		typ = ""
-	}
-	switch t.Kind {
-	case kBool:
-		d.add("Kind", "runtime.KindBool")
-		switch {
-		case c != nil:
-			// Without a type, a value that is no boolean is refused
-			// listing the const.
-			if typed {
-				d.add("Type", dlit(want))
+		return reflect.MapOf(reflect.TypeFor[string](), reflectType(t.Elem))
+	case kStruct:
+		fields := make([]reflect.StructField, len(t.Fields))
+		for i, fd := range t.Fields {
+			ft := reflectType(fd.Type)
+			if fd.Pointer || (fd.Type.Kind == kStruct && fd.Type.Recursive) {
+				ft = reflect.PointerTo(ft)
 			}
-			d.add("Const", allowed)
-		case want != "boolean":
-			d.add("Type", dlit(want))
-		}
-	case kInt, kFloat:
-		kind, plain := "KindInt", "integer"
-		if t.Kind == kFloat {
-			kind, plain = "KindFloat", "number"
-		}
-		d.add("Kind", "runtime."+kind)
-		var n dkeyed
-		if b, ok := boundsText(s); ok {
-			n.add("Bounds", "&"+b)
-		}
-		if m := s.Get("multipleOf"); m != nil {
-			n.add("MultipleOf", dlit(m.Num))
-		}
-		switch e := s.Get("enum"); {
-		case c != nil && t.Kind == kFloat:
-			// Compared exactly with the number as written.
-			n.add("Const", dlit(mustFloat(c)))
-			n.add("HasConst", "true")
-			n.add("Allowed", allowed)
-		case c != nil:
-			n.add("Enum", dvalues("[]int64", constEnum(c, e)))
-			n.add("Allowed", allowed)
-		case e != nil:
-			n.add("Enum", dvalues("[]int64", dlits(intEnumValues(e))))
-			n.add("Allowed", allowedValuesText(e.Items))
-		}
-		if len(n) > 0 || !typed || want != plain {
-			n = append(dkeyed{"Type: " + dlit(typ)}, n...)
-			d.add("Number", "&"+n.values("runtime.NumberSchema"))
-		}
-	case kString, kEnum, kTime:
-		kind := "KindString"
-		if t.Kind == kTime {
-			kind = "KindTime"
-		}
-		d.add("Kind", "runtime."+kind)
-		str := dkeyed{"Type: " + dlit(typ)}
-		mn, mx := limits(s, "minLength", "maxLength")
-		str.add("MinLength", dlit(mn))
-		str.add("MaxLength", dlit(mx))
-		checks := mn >= 0 || mx >= 0
-		if p, ok := s.Get("pattern").StringValue(); ok {
-			str.add("PatternSource", dlit(p))
-			checks = true
-		}
-		if fm, ok := s.Get("format").StringValue(); ok && formatAsserted(fm) {
-			str.add("Format", dlit(fm))
-			checks = true
-		}
-		switch {
-		case c != nil:
-			var vals []string
-			if t.Kind != kEnum || slices.ContainsFunc(t.Values, func(v *enumValue) bool { return v.Value == c.Str }) {
-				vals = []string{c.Str}
+			tag := `json:"-"`
+			if tagName(fd.JSON) {
+				tag = fd.JSON
+				if !fd.Required {
+					tag += ",omitempty"
+				}
+				tag = `json:"` + tag + `"`
 			}
-			str.add("Enum", dvalues("[]string", dlits(vals)))
-			str.add("Allowed", allowed)
-			checks = true
-		case t.Kind == kEnum:
-			vals := make([]string, len(t.Values))
-			for i, v := range t.Values {
-				vals[i] = v.Value
-			}
-			str.add("Enum", dvalues("[]string", dlits(vals)))
-			str.add("Allowed", allowedValuesText(s.Get("enum").Items))
-			checks = true
+			fields[i] = reflect.StructField{Name: fd.Name, Type: ft, Tag: reflect.StructTag(tag)}
 		}
-		if checks || !typed || want != "string" {
-			d.add("String", "&"+str.values("runtime.StringSchema"))
-		}
-	default:
-		return nil, false
+		return reflect.StructOf(fields)
 	}
-	return d, true
-}
-
-// boundsText is the runtime.Bounds literal of a number's schema, as the
-// scan functions' bounds writes it, or false when it has none.
-func boundsText(s *catalog.Node) (string, bool) {
-	b, ok := numBounds(s)
-	if !ok {
-		return "", false
-	}
-	var d dkeyed
-	if b.hasMin {
-		d.add("Min", dlit(b.min))
-		d.add("HasMin", "true")
-		if b.exMin {
-			d.add("ExclusiveMin", "true")
-		}
-	}
-	if b.hasMax {
-		d.add("Max", dlit(b.max))
-		d.add("HasMax", "true")
-		if b.exMax {
-			d.add("ExclusiveMax", "true")
-		}
-	}
-	return d.values("runtime.Bounds"), true
-}
-
-// constEnum is the integer enum of a const: the const, when the enum
-// beside it (if any) holds it, or nothing.
-func constEnum(c, e *catalog.Node) []string {
-	cn, _ := jsonscan.ParseInt64([]byte(c.Num))
-	if e != nil && !slices.ContainsFunc(e.Items, func(it *catalog.Node) bool {
-		n, err := jsonscan.ParseInt64([]byte(it.Num))
-		return err == nil && n == cn
-	}) {
-		return nil
-	}
-	return []string{dlit(cn)}
+	return reflect.TypeFor[any]()
 }

@@ -24,36 +24,36 @@ func TestEnvelopesBounded(t *testing.T) {
 	base := `{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}]`
 	tests := []struct {
 		desc string
-		tool int // index in validatorPairs
+		tool string
 		args string
 	}{
-		{"a 100 MB integer", 0, base + `,"duration_minutes":` + huge + `}`},
-		{"a 10 MB negative integer", 0, base + `,"duration_minutes":-` + digits + `}`},
-		{"a 10 MB fraction", 0, base + `,"ratio":2.` + digits + `}`},
-		{"a 10 MB integer not in an enum", 0, base + `,"priority":` + digits + `}`},
-		{"a 10 MB integer of format int32", 1, `{"user_id":` + digits + `}`},
-		{"a 10 MB integer in a oneOf", 4, `{"by":` + digits + `}`},
-		{"a 10 MB unknown key", 0, base + `,"` + long + `":1}`},
-		{"a 10 MB unknown nested key", 0, base + `,"location":{"room":"B","` + long + `":1}}`},
-		{"a 10 MB key in the path of an error", 0, base + `,"labels":{"` + long + `":1000}}`},
-		{"a 10 MB key in a deeper path", 1, `{"user_id":1,"shortcuts":{"` + long + `":{"keys":""}}}`},
-		{"a 10 MB string not in a typed enum", 0, base + `,"kind":"` + long + `"}`},
-		{"a 10 MB string not in an untyped enum", 0, base + `,"color":"` + long + `"}`},
-		{"a 10 MB string too long", 0, `{"title":"` + long + `","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}]}`},
-		{"a 10 MB string not an email", 0, base + `,"organizer_email":"` + long + `"}`},
-		{"a 10 MB string not a date-time", 0, base + `,"ends_at":"` + long + `"}`},
-		{"a 10 MB string in an array", 0, base + `,"tags":["` + long + `"]}`},
-		{"a 10 MB string of the wrong type", 0, `{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":"` + long + `"}`},
-		{"a 10 MB string not a hostname", 3, `{"host":"` + long + `"}`},
-		{"a 10 MB email through a $ref", 5, `{"task_id":1,"owner":{"name":"A","email":"` + long + `"}}`},
-		{"a large array of the wrong type", 0, base + `,"location":` + array + `}`},
-		{"arguments that are a large array", 0, array},
-		{"nesting too deep", 0, base + `,"metadata":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`},
-		{"10 MB of invalid JSON", 0, base + `,"kind":"` + long},
+		{"a 100 MB integer", "create_event", base + `,"duration_minutes":` + huge + `}`},
+		{"a 10 MB negative integer", "create_event", base + `,"duration_minutes":-` + digits + `}`},
+		{"a 10 MB fraction", "create_event", base + `,"ratio":2.` + digits + `}`},
+		{"a 10 MB integer not in an enum", "create_event", base + `,"priority":` + digits + `}`},
+		{"a 10 MB integer of format int32", "update_settings", `{"user_id":` + digits + `}`},
+		{"a 10 MB integer in a oneOf", "find_contact", `{"by":` + digits + `}`},
+		{"a 10 MB unknown key", "create_event", base + `,"` + long + `":1}`},
+		{"a 10 MB unknown nested key", "create_event", base + `,"location":{"room":"B","` + long + `":1}}`},
+		{"a 10 MB key in the path of an error", "create_event", base + `,"labels":{"` + long + `":1000}}`},
+		{"a 10 MB key in a deeper path", "update_settings", `{"user_id":1,"shortcuts":{"` + long + `":{"keys":""}}}`},
+		{"a 10 MB string not in a typed enum", "create_event", base + `,"kind":"` + long + `"}`},
+		{"a 10 MB string not in an untyped enum", "create_event", base + `,"color":"` + long + `"}`},
+		{"a 10 MB string too long", "create_event", `{"title":"` + long + `","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}]}`},
+		{"a 10 MB string not an email", "create_event", base + `,"organizer_email":"` + long + `"}`},
+		{"a 10 MB string not a date-time", "create_event", base + `,"ends_at":"` + long + `"}`},
+		{"a 10 MB string in an array", "create_event", base + `,"tags":["` + long + `"]}`},
+		{"a 10 MB string of the wrong type", "create_event", `{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":"` + long + `"}`},
+		{"a 10 MB string not a hostname", "ping_host", `{"host":"` + long + `"}`},
+		{"a 10 MB email through a $ref", "assign_task", `{"task_id":1,"owner":{"name":"A","email":"` + long + `"}}`},
+		{"a large array of the wrong type", "create_event", base + `,"location":` + array + `}`},
+		{"arguments that are a large array", "create_event", array},
+		{"nesting too deep", "create_event", base + `,"metadata":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`},
+		{"10 MB of invalid JSON", "create_event", base + `,"kind":"` + long},
 	}
 	pairs := validatorPairs(t)
 	for _, tt := range tests {
-		p := pairs[tt.tool]
+		p := pairOf(t, pairs, tt.tool)
 		for _, v := range []struct {
 			name string
 			v    runtime.Validator

@@ -11,7 +11,7 @@ func TestDeepValues(t *testing.T) {
 	pairs := validatorPairs(t)
 	for _, n := range []int{9998, 9999, 10000, 10001} {
 		deep := strings.Repeat("[", n) + strings.Repeat("]", n)
-		compareValidators(t, pairs[0], []byte(`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"metadata":`+deep+`}`))
-		compareValidators(t, pairs[2], []byte(`{"text":"hi","other":`+deep+`}`))
+		compareValidators(t, pairOf(t, pairs, "create_event"), []byte(`{"title":"Standup","starts_at":"2026-01-02T09:00:00Z","attendees":[{"name":"A"}],"metadata":`+deep+`}`))
+		compareValidators(t, pairOf(t, pairs, "log_note"), []byte(`{"text":"hi","other":`+deep+`}`))
 	}
 }

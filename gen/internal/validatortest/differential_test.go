@@ -13,30 +13,48 @@ import (
 
 type validatorPair = difftest.Pair
 
+// validatorPairs are the validators of every tool of the catalog, in the
+// order of Metas (by name).
 func validatorPairs(tb testing.TB) []validatorPair {
 	tb.Helper()
-	type entry struct {
-		meta      runtime.Meta
-		generated func(*runtime.Meta) (runtime.Validator, error)
-		typed     func(*runtime.SchemaValidator) runtime.Validator
+	typed := map[string]func(*runtime.SchemaValidator) runtime.Validator{
+		"assign_task":     runtime.Typed[AssignTaskArgs],
+		"create_event":    runtime.Typed[CreateEventArgs],
+		"find_contact":    runtime.Typed[FindContactArgs],
+		"list_invoices":   runtime.Typed[ListInvoicesArgs],
+		"log_note":        runtime.Typed[LogNoteArgs],
+		"ping_host":       runtime.Typed[PingHostArgs],
+		"search_notes":    runtime.Typed[SearchNotesArgs],
+		"update_settings": runtime.Typed[UpdateSettingsArgs],
 	}
-	entries := []entry{
-		{createEventMeta(), createEventValidator, runtime.Typed[CreateEventArgs]},
-		{updateSettingsMeta(), updateSettingsValidator, runtime.Typed[UpdateSettingsArgs]},
-		{logNoteMeta(), logNoteValidator, runtime.Typed[LogNoteArgs]},
-		{pingHostMeta(), pingHostValidator, runtime.Typed[PingHostArgs]},
-		{findContactMeta(), findContactValidator, runtime.Typed[FindContactArgs]},
-		{assignTaskMeta(), assignTaskValidator, runtime.Typed[AssignTaskArgs]},
-	}
+	generated := Validators()
 	var out []validatorPair
-	for _, e := range entries {
-		p, err := difftest.NewPair(e.meta, e.generated, e.typed)
+	for _, m := range Metas() {
+		if typed[m.Name] == nil {
+			tb.Fatalf("%s: no typed validator listed", m.Name)
+		}
+		p, err := difftest.NewPair(m, generated[m.Name], typed[m.Name])
 		if err != nil {
 			tb.Fatal(err)
 		}
 		out = append(out, p)
 	}
+	if len(out) != len(typed) {
+		tb.Fatalf("%d tools, %d typed validators listed", len(out), len(typed))
+	}
 	return out
+}
+
+// pairOf is the pair of the tool called name.
+func pairOf(tb testing.TB, pairs []validatorPair, name string) validatorPair {
+	tb.Helper()
+	for _, p := range pairs {
+		if p.Name == name {
+			return p
+		}
+	}
+	tb.Fatalf("no tool %s", name)
+	return validatorPair{}
 }
 
 func FuzzDifferential(f *testing.F) {
