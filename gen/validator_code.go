@@ -103,7 +103,7 @@ func (p *codePlan) read(v *vValue) {
 			v.formatVar = p.decl(v.base+"Format", formatChecker(v.format))
 		}
 		if v.hasPattern {
-			v.pattVar = p.decl(v.base+"Pattern", mustCompile(v.pattern))
+			v.patternVar = p.decl(v.base+"Pattern", mustCompile(v.pattern))
 		}
 		if !v.typed {
 			p.allowedVar(v)
@@ -712,7 +712,7 @@ func (g *codeGen) readString(ctx valueCtx, dst *jen.Statement, readErr func(jen.
 			ret(rt("ArgLength", ctx.ptr, jen.Id("s"), jen.Lit(mn), jen.Lit(mx)))))
 	}
 	if v.hasPattern {
-		checks = append(checks, jen.If(jen.Op("!").Id(v.pattVar.name).Dot("MatchString").Call(jen.Id("s"))).Block(
+		checks = append(checks, jen.If(jen.Op("!").Id(v.patternVar.name).Dot("MatchString").Call(jen.Id("s"))).Block(
 			ret(rt("ArgPattern", ctx.ptr, jen.Id("s"), jen.Lit(v.pattern)))))
 	}
 	if t.Kind == kEnum && len(checks) == 0 {
