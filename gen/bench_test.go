@@ -23,6 +23,21 @@ func BenchmarkGenerate1000(b *testing.B) {
 	}
 }
 
+// BenchmarkGenerate1000Code is BenchmarkGenerate1000 with code-mode
+// validators, which auto gives catalogs of up to AutoDataTools tools.
+func BenchmarkGenerate1000Code(b *testing.B) {
+	cat, err := catalog.LoadFiles(catalog.File{Name: "synthetic.yaml", Data: catalogtest.YAML(1000)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := gen.Generate(cat, gen.WithValidators(gen.ValidatorsCode)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkLoadGenerate1000 is what toolcat gen does before writing: load
 // the YAML, then generate.
 func BenchmarkLoadGenerate1000(b *testing.B) {
