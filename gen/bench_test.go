@@ -10,14 +10,22 @@ import (
 
 // BenchmarkGenerate1000 compiles a loaded catalog of 1,000 tools (5 to 10
 // arguments each, enums, nested objects, arrays of objects) into Go.
-func BenchmarkGenerate1000(b *testing.B) {
+func BenchmarkGenerate1000(b *testing.B) { benchmarkGenerate(b) }
+
+// BenchmarkGenerate1000Code is BenchmarkGenerate1000 with code-mode
+// validators, which auto gives catalogs of up to AutoDataTools tools.
+func BenchmarkGenerate1000Code(b *testing.B) {
+	benchmarkGenerate(b, gen.WithValidators(gen.ValidatorsCode))
+}
+
+func benchmarkGenerate(b *testing.B, opts ...gen.Option) {
 	cat, err := catalog.LoadFiles(catalog.File{Name: "synthetic.yaml", Data: catalogtest.YAML(1000)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := gen.Generate(cat); err != nil {
+		if _, err := gen.Generate(cat, opts...); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -103,7 +103,7 @@ func (p *codePlan) read(v *vValue) {
 			v.formatVar = p.decl(v.base+"Format", formatChecker(v.format))
 		}
 		if v.hasPattern {
-			v.pattVar = p.decl(v.base+"Pattern", mustCompile(v.pattern))
+			v.patternVar = p.decl(v.base+"Pattern", mustCompile(v.pattern))
 		}
 		if !v.typed {
 			p.allowedVar(v)
@@ -712,7 +712,7 @@ func (g *codeGen) readString(ctx valueCtx, dst *jen.Statement, readErr func(jen.
 			ret(rt("ArgLength", ctx.ptr, jen.Id("s"), jen.Lit(mn), jen.Lit(mx)))))
 	}
 	if v.hasPattern {
-		checks = append(checks, jen.If(jen.Op("!").Id(v.pattVar.name).Dot("MatchString").Call(jen.Id("s"))).Block(
+		checks = append(checks, jen.If(jen.Op("!").Id(v.patternVar.name).Dot("MatchString").Call(jen.Id("s"))).Block(
 			ret(rt("ArgPattern", ctx.ptr, jen.Id("s"), jen.Lit(v.pattern)))))
 	}
 	if t.Kind == kEnum && len(checks) == 0 {
@@ -801,16 +801,7 @@ func (g *codeGen) readSlice(ctx valueCtx, dst *jen.Statement, readErr func(jen.C
 		}
 		elem.shadow = floats
 	}
-	var elemBody []jen.Code
-	used := false
-	if needsPath(t.Elem) {
-		elem.path, elem.ptr, elem.pathUsed = ep, jen.Id(ep).Dot("String").Call(), &used
-	}
-	elemBody = append(elemBody, jen.Var().Id("item").Add(typeExpr(t.Elem)))
-	elemBody = append(elemBody, g.value(elem, jen.Id("item"))...)
-	if used {
-		elemBody = append([]jen.Code{jen.Id(ep).Op(":=").Id(ctx.path).Dot("Index").Call(jen.Id(i))}, elemBody...)
-	}
+	elemBody := g.item(elem, ep, jen.Id(ctx.path).Dot("Index").Call(jen.Id(i)))
 	elemBody = append(elemBody, jen.Id(list).Op("=").Append(jen.Id(list), jen.Id("item")))
 	out := []jen.Code{
 		jen.If(jen.Err().Op(":=").Id("d").Dot("BeginArray").Call(), jen.Err().Op("!=").Nil()).Block(readErr(jen.Err())),
@@ -842,6 +833,21 @@ func (g *codeGen) readSlice(ctx valueCtx, dst *jen.Statement, readErr func(jen.C
 	return append(out, assign(ctx, dst, jen.Id(list)))
 }
 
+// item emits the reading of an array's item or a map's value into a
+// local item; a container's path is ep, declared as at when the reading
+// uses it.
+func (g *codeGen) item(elem valueCtx, ep string, at jen.Code) []jen.Code {
+	used := false
+	if needsPath(elem.v.typ) {
+		elem.path, elem.ptr, elem.pathUsed = ep, jen.Id(ep).Dot("String").Call(), &used
+	}
+	body := append([]jen.Code{jen.Var().Id("item").Add(typeExpr(elem.v.typ))}, g.value(elem, jen.Id("item"))...)
+	if used {
+		body = append([]jen.Code{jen.Id(ep).Op(":=").Add(at)}, body...)
+	}
+	return body
+}
+
 func (g *codeGen) readMap(ctx valueCtx, dst *jen.Statement, readErr func(jen.Code) jen.Code) []jen.Code {
 	v := ctx.v
 	t := v.typ
@@ -867,16 +873,7 @@ func (g *codeGen) readMap(ctx valueCtx, dst *jen.Statement, readErr func(jen.Cod
 			at:       jen.Id(ctx.path).Dot("Key").Call(jen.Id("k")),
 			defaults: jen.False(),
 		}
-		used := false
-		if needsPath(t.Elem) {
-			elem.path, elem.ptr, elem.pathUsed = ep, jen.Id(ep).Dot("String").Call(), &used
-		}
-		member = append(member, jen.Var().Id("item").Add(typeExpr(t.Elem)))
-		member = append(member, g.value(elem, jen.Id("item"))...)
-		if used {
-			member = append([]jen.Code{jen.Id(ep).Op(":=").Id(ctx.path).Dot("Key").Call(jen.Id("k"))}, member...)
-		}
-		member = append([]jen.Code{jen.Id("k").Op(":=").String().Parens(jen.Id("key"))}, member...)
+		member = append([]jen.Code{jen.Id("k").Op(":=").String().Parens(jen.Id("key"))}, g.item(elem, ep, jen.Id(ctx.path).Dot("Key").Call(jen.Id("k")))...)
 		member = append(member, jen.Id(m).Index(jen.Id("k")).Op("=").Id("item"))
 	}
 	g.depth = depth - 1

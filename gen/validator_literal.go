@@ -90,6 +90,12 @@ func (w *litWriter) key(n *int, key string) {
 	w.raw(": ")
 }
 
+// elem writes the element key: v of a composite literal, v a constant.
+func (w *litWriter) elem(n *int, key string, v any) {
+	w.key(n, key)
+	w.lit(v)
+}
+
 // value writes the literal of a package variable's value.
 func (w *litWriter) value(v any) {
 	switch v := v.(type) {
@@ -132,13 +138,14 @@ func (w *litWriter) call(path, name, arg string) {
 	w.raw(")")
 }
 
-func (w *litWriter) strings(vs []string) {
-	w.raw("[]string{")
-	for i, s := range vs {
+// list writes the slice of constants vs, of type typ.
+func list[T any](w *litWriter, typ string, vs []T) {
+	w.raw(typ + "{")
+	for i, v := range vs {
 		if i > 0 {
 			w.raw(", ")
 		}
-		w.lit(s)
+		w.lit(v)
 	}
 	w.raw("}")
 }
@@ -171,14 +178,13 @@ func (w *litWriter) object(o *runtime.Object) {
 	w.raw("{")
 	n := 0
 	w.key(&n, "Names")
-	w.strings(o.Names)
+	list(w, "[]string", o.Names)
 	if o.Required != nil {
 		w.key(&n, "Required")
-		w.strings(o.Required)
+		list(w, "[]string", o.Required)
 	}
 	if o.Reject {
-		w.key(&n, "Reject")
-		w.lit(true)
+		w.elem(&n, "Reject", true)
 	}
 	w.raw("}")
 }
@@ -188,23 +194,17 @@ func (w *litWriter) bounds(b *runtime.Bounds) {
 	w.raw("{")
 	n := 0
 	if b.HasMin {
-		w.key(&n, "Min")
-		w.lit(b.Min)
-		w.key(&n, "HasMin")
-		w.lit(true)
+		w.elem(&n, "Min", b.Min)
+		w.elem(&n, "HasMin", true)
 		if b.ExclusiveMin {
-			w.key(&n, "ExclusiveMin")
-			w.lit(true)
+			w.elem(&n, "ExclusiveMin", true)
 		}
 	}
 	if b.HasMax {
-		w.key(&n, "Max")
-		w.lit(b.Max)
-		w.key(&n, "HasMax")
-		w.lit(true)
+		w.elem(&n, "Max", b.Max)
+		w.elem(&n, "HasMax", true)
 		if b.ExclusiveMax {
-			w.key(&n, "ExclusiveMax")
-			w.lit(true)
+			w.elem(&n, "ExclusiveMax", true)
 		}
 	}
 	w.raw("}")
@@ -214,8 +214,7 @@ func (w *litWriter) number(s *runtime.NumberSchema) {
 	w.qual(runtimePkg, "NumberSchema")
 	w.raw("{")
 	n := 0
-	w.key(&n, "Type")
-	w.lit(s.Type)
+	w.elem(&n, "Type", s.Type)
 	if s.Bounds != nil {
 		w.key(&n, "Bounds")
 		w.raw("&")
@@ -226,26 +225,16 @@ func (w *litWriter) number(s *runtime.NumberSchema) {
 			w.key(&n, "Multiple")
 			w.call(runtimePkg, "NewMultiple", s.MultipleOf)
 		} else {
-			w.key(&n, "MultipleOf")
-			w.lit(s.MultipleOf)
+			w.elem(&n, "MultipleOf", s.MultipleOf)
 		}
 	}
 	if s.HasConst {
-		w.key(&n, "Const")
-		w.lit(s.Const)
-		w.key(&n, "HasConst")
-		w.lit(true)
+		w.elem(&n, "Const", s.Const)
+		w.elem(&n, "HasConst", true)
 	}
 	if s.Enum != nil {
 		w.key(&n, "Enum")
-		w.raw("[]int64{")
-		for i, e := range s.Enum {
-			if i > 0 {
-				w.raw(", ")
-			}
-			w.lit(e)
-		}
-		w.raw("}")
+		list(w, "[]int64", s.Enum)
 	}
 	if s.Allowed != nil {
 		w.key(&n, "Allowed")
@@ -258,28 +247,23 @@ func (w *litWriter) stringSchema(s *runtime.StringSchema) {
 	w.qual(runtimePkg, "StringSchema")
 	w.raw("{")
 	n := 0
-	w.key(&n, "Type")
-	w.lit(s.Type)
-	w.key(&n, "MinLength")
-	w.lit(s.MinLength)
-	w.key(&n, "MaxLength")
-	w.lit(s.MaxLength)
+	w.elem(&n, "Type", s.Type)
+	w.elem(&n, "MinLength", s.MinLength)
+	w.elem(&n, "MaxLength", s.MaxLength)
 	if s.PatternSource != "" || s.Pattern != nil {
 		if w.code != nil {
 			w.key(&n, "Pattern")
 			w.call("regexp", "MustCompile", s.PatternSource)
 		} else {
-			w.key(&n, "PatternSource")
-			w.lit(s.PatternSource)
+			w.elem(&n, "PatternSource", s.PatternSource)
 		}
 	}
 	if s.Format != "" {
-		w.key(&n, "Format")
-		w.lit(s.Format)
+		w.elem(&n, "Format", s.Format)
 	}
 	if s.Enum != nil {
 		w.key(&n, "Enum")
-		w.strings(s.Enum)
+		list(w, "[]string", s.Enum)
 	}
 	if s.Allowed != nil {
 		w.key(&n, "Allowed")
@@ -292,12 +276,9 @@ func (w *litWriter) array(a *runtime.ArraySchema) {
 	w.qual(runtimePkg, "ArraySchema")
 	w.raw("{")
 	n := 0
-	w.key(&n, "Type")
-	w.lit(a.Type)
-	w.key(&n, "MinItems")
-	w.lit(a.MinItems)
-	w.key(&n, "MaxItems")
-	w.lit(a.MaxItems)
+	w.elem(&n, "Type", a.Type)
+	w.elem(&n, "MinItems", a.MinItems)
+	w.elem(&n, "MaxItems", a.MaxItems)
 	w.raw("}")
 }
 
@@ -334,26 +315,22 @@ func (w *litWriter) fieldDesc(f *runtime.FieldDesc, prop bool) {
 	w.raw("{")
 	n := 0
 	if prop {
-		w.key(&n, "Key")
-		w.lit(f.Key)
+		w.elem(&n, "Key", f.Key)
 		if f.Field != 0 {
-			w.key(&n, "Field")
-			w.lit(f.Field)
+			w.elem(&n, "Field", f.Field)
 		}
 	}
 	w.key(&n, "Kind")
 	w.qual(runtimePkg, kindNames[f.Kind])
 	if f.Type != "" {
-		w.key(&n, "Type")
-		w.lit(f.Type)
+		w.elem(&n, "Type", f.Type)
 	}
 	if f.Const != nil {
 		w.key(&n, "Const")
 		w.anys(f.Const)
 	}
 	if f.Unique {
-		w.key(&n, "Unique")
-		w.lit(true)
+		w.elem(&n, "Unique", true)
 	}
 	if f.Array != nil {
 		w.key(&n, "Array")
@@ -382,12 +359,10 @@ func (w *litWriter) fieldDesc(f *runtime.FieldDesc, prop bool) {
 		w.raw(w.descs[f.Struct])
 	}
 	if f.Defaults {
-		w.key(&n, "Defaults")
-		w.lit(true)
+		w.elem(&n, "Defaults", true)
 	}
 	if f.Nullable {
-		w.key(&n, "Nullable")
-		w.lit(true)
+		w.elem(&n, "Nullable", true)
 	}
 	if f.NullRefused != nil {
 		w.key(&n, "NullRefused")
@@ -399,8 +374,7 @@ func (w *litWriter) fieldDesc(f *runtime.FieldDesc, prop bool) {
 		w.lit(bits.TrailingZeros64(f.Seen))
 	}
 	if f.Default != "" {
-		w.key(&n, "Default")
-		w.lit(f.Default)
+		w.elem(&n, "Default", f.Default)
 	}
 	w.raw("}")
 }

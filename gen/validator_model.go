@@ -84,12 +84,12 @@ type vField struct {
 // its schema resolved and what its schema checks.
 type vValue struct {
 	typ *goType
-	// schema is the value's schema as written; s is the schema it is
-	// read under, its $ref and nullable wrapper removed (nil for none).
-	schema, s *catalog.Node
-	want      string // the JSON Schema type as errors word it
-	typed     bool   // s gives a type
-	nullable  bool
+	// s is the schema the value is read under, its $ref and nullable
+	// wrapper removed (nil for none).
+	s        *catalog.Node
+	want     string // the JSON Schema type as errors word it
+	typed    bool   // s gives a type
+	nullable bool
 	// refuseNull says a nullable value's enum or const leaves null out:
 	// null is refused, listing allowed.
 	refuseNull bool
@@ -108,7 +108,7 @@ type vValue struct {
 	hasConst bool
 	constant *catalog.Node
 	hasEnum  bool
-	enumInts []int64 // an integer enum's distinct values
+	enumInts []int64 // a number enum's distinct values, as integers
 
 	bounds     *runtime.Bounds // nil for none
 	multipleOf string          // as written; "" for none
@@ -129,13 +129,13 @@ type vValue struct {
 	// one call (runtime.ReadString, ReadObject, ReadList...), with spec
 	// the variable of its schema (nil for none); the others are the
 	// variables that generated code checks it with.
-	reader                                           bool
-	spec, boundsVar, multipleVar, formatVar, pattVar *vDecl
-	allowedVar                                       *vDecl
+	reader                                              bool
+	spec, boundsVar, multipleVar, formatVar, patternVar *vDecl
+	allowedVar                                          *vDecl
 }
 
 // vDecl is one package variable of a code-mode validator: its name and
-// its value, one of the literals writeLit writes.
+// its value, one of the literals litWriter.value writes.
 type vDecl struct {
 	name  string
 	value any
@@ -185,7 +185,7 @@ func (b *vBuilder) object(t *goType, s *catalog.Node, reject bool) *vObject {
 
 // value reads the value of Go type t under the schema as written.
 func (b *vBuilder) value(schema *catalog.Node, t *goType, pointer bool, base string, defaults bool) *vValue {
-	v := &vValue{typ: t, schema: schema, pointer: pointer, base: base, defaults: defaults, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	v := &vValue{typ: t, pointer: pointer, base: base, defaults: defaults, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 	v.s, v.nullable, v.want = resolve(schema, t)
 	v.refuseNull = v.nullable && nullOutsideEnum(schema, t)
 	s := v.s
@@ -229,7 +229,7 @@ func (b *vBuilder) value(schema *catalog.Node, t *goType, pointer bool, base str
 		if m := s.Get("multipleOf"); m != nil {
 			v.multipleOf = m.Num
 		}
-		if v.hasEnum && t.Kind == kInt {
+		if v.hasEnum {
 			v.enumInts = intEnumValues(s.Get("enum"))
 		}
 	case kString, kEnum, kTime:
@@ -378,7 +378,7 @@ func numBounds(s *catalog.Node) (*runtime.Bounds, bool) {
 // intEnumValues are the distinct values of an integer enum, in order: a
 // switch may not have a case twice.
 func intEnumValues(e *catalog.Node) []int64 {
-	var vals []int64
+	vals := []int64{}
 	seen := map[int64]bool{}
 	for _, it := range e.Items {
 		n, _ := jsonscan.ParseInt64([]byte(it.Num)) // exactly
