@@ -165,6 +165,12 @@ func (g *retryGuard) gc(now time.Time) {
 		return
 	}
 	g.lastGC = now
+	g.dropStale(now)
+}
+
+// dropStale forgets the pairs last seen longer ago than the window; g.mu
+// is held.
+func (g *retryGuard) dropStale(now time.Time) {
 	for k, st := range g.m {
 		if now.Sub(st.seen) > g.window {
 			delete(g.m, k)
@@ -177,12 +183,7 @@ func (g *retryGuard) gc(now time.Time) {
 // past the window, then, if every one is recent, the eighth least recently
 // seen. g.mu is held.
 func (g *retryGuard) makeRoom(now time.Time) {
-	for k, st := range g.m {
-		if now.Sub(st.seen) > g.window {
-			delete(g.m, k)
-			g.count.Add(-1)
-		}
-	}
+	g.dropStale(now)
 	if len(g.m) < g.max {
 		return
 	}
