@@ -188,6 +188,9 @@ func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+				if err := c.s.callable(r); err != nil {
+					return nil, err
+				}
 				if err := c.check(ctx, r); err != nil {
 					return nil, err
 				}
@@ -213,6 +216,7 @@ func (c *conn) list(ctx context.Context, req *mcp.ListToolsRequest) (*mcp.ListTo
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the session's state is unavailable: " + err.Error()}
 	}
+	metas = c.s.listable(req, metas) // the tools the token's scopes allow
 	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, len(metas))}
 	res.CacheScope = "private" // the list is the session's, and changes with it
 	names := make([]string, 0, len(metas))

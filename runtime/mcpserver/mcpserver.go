@@ -46,6 +46,8 @@ type Server struct {
 	base      *mcp.Server        // answers the version check of requests in a session
 
 	unwatch func() // stops following the registry's tool changes
+
+	authz *authz // WithAuthorization, WithToolScopes (auth.go)
 }
 
 // Option configures a Server.
@@ -154,7 +156,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // server can ask the client for input (elicitation) during a call. Every
 // call returns the same handler, which keeps the stateful sessions.
 func (s *Server) Handler() http.Handler {
-	s.handlerOnce.Do(func() { s.handler = s.newHandler() })
+	s.handlerOnce.Do(func() { s.handler = s.protect(s.newHandler()) })
 	return s.handler
 }
 

@@ -1,0 +1,555 @@
+package mcpserver_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/mcpserver"
+	"github.com/toolcat/toolcat/runtime/mcpserver/internal/testop"
+	"github.com/toolcat/toolcat/runtime/mcpserver/oauth"
+)
+
+// The users of the test provider and the scopes each may be granted.
+var users = map[string][]string{
+	"alice": {"mcp", "notes:read", "notes:write"},
+	"bob":   {"mcp", "notes:read"},
+	"carol": {},
+}
+
+const redirectURI = "http://127.0.0.1:1/callback" // never reached: the test's browser stops there
+
+// The provider's clients: the MCP client of the authorization code flow,
+// service accounts (client credentials), and the resource server itself
+// (introspection).
+var clients = []testop.Client{
+	{ID: "mcp-client", Secret: "mcp-secret", RedirectURI: redirectURI},
+	{ID: "robot", Secret: "robot-secret", Scopes: []string{"mcp", "notes:read"}},
+	{ID: "late", Secret: "late-secret", Scopes: []string{"mcp", "notes:read"}, Lifetime: -time.Minute},
+	{ID: "opaque", Secret: "opaque-secret", Scopes: []string{"mcp", "notes:read"}, Opaque: true},
+	{ID: "notes-server", Secret: "notes-server-secret"},
+}
+
+// notesRegistry has a tool per scope and one that needs none:
+//   - read_notes: capability_required notes:read;
+//   - write_note: capability_required notes:write;
+//   - whoami: none; answers the token's subject and scopes (Principal).
+func notesRegistry(t testing.TB) *runtime.Registry {
+	empty := schema(`{"type":"object","properties":{}}`)
+	reg := runtime.New()
+	for _, tool := range []runtime.Tool{
+		{Meta: runtime.Meta{Name: "read_notes", Description: "Lists the notes.", Risk: runtime.RiskLow, Idempotent: true,
+			CapabilityRequired: "notes:read", ArgsSchema: empty},
+			Execute: func(context.Context, any) (any, error) { return map[string]any{"notes": []string{"buy milk"}}, nil }},
+		{Meta: runtime.Meta{Name: "write_note", Description: "Writes a note.", Risk: runtime.RiskLow,
+			CapabilityRequired: "notes:write", ArgsSchema: empty},
+			Execute: func(context.Context, any) (any, error) { return map[string]any{"written": true}, nil }},
+		{Meta: runtime.Meta{Name: "whoami", Description: "Says who calls.", Risk: runtime.RiskLow, ArgsSchema: empty},
+			Execute: func(ctx context.Context, _ any) (any, error) {
+				p := mcpserver.Principal(ctx)
+				if p == nil {
+					return nil, errors.New("no principal in the context")
+				}
+				return map[string]any{"user": p.UserID, "scopes": p.Scopes, "client": p.Extra["client_id"]}, nil
+			}},
+	} {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return reg
+}
+
+// authEnv is a provider and a toolcat MCP server that accepts its tokens.
+type authEnv struct {
+	op       *testop.Provider
+	hs       *httptest.Server
+	resource string // the MCP endpoint: hs.URL + "/mcp"
+	srv      *mcpserver.Server
+}
+
+type authSetup struct {
+	scopes   []string // Authorization.Scopes
+	verifier []oauth.VerifierOption
+	server   []mcpserver.Option
+}
+
+func startAuth(t testing.TB, su authSetup) *authEnv {
+	e := &authEnv{op: testop.Start(t, users, clients...)}
+	mux := http.NewServeMux()
+	e.hs = httptest.NewUnstartedServer(mux)
+	e.hs.Start()
+	t.Cleanup(e.hs.Close)
+	e.resource = e.hs.URL + "/mcp"
+	v, err := oauth.New(context.Background(), e.op.URL, e.resource, su.verifier...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = mcpserver.New(notesRegistry(t), append([]mcpserver.Option{mcpserver.WithLogger(quiet()),
+		mcpserver.WithAuthorization(mcpserver.Authorization{
+			Resource: e.resource, AuthorizationServers: []string{v.Issuer()}, Verifier: v.Verify,
+			Scopes: su.scopes, ResourceName: "notes"})}, su.server...)...)
+	mux.Handle("/mcp", e.srv.Handler())
+	for _, p := range e.srv.ResourceMetadataPaths() {
+		mux.Handle(p, e.srv.ResourceMetadataHandler())
+	}
+	return e
+}
+
+// user is a person behind go-sdk's client: the client runs the OAuth
+// authorization code flow (PKCE, resource indicator) against the provider,
+// and the user logs in there, consenting to the scopes consent lets
+// through (all by default) on the first authorization, and to what is
+// asked on the next ones (step-up).
+type user struct {
+	name    string
+	consent func(asked []string) []string
+
+	mu    sync.Mutex
+	asked [][]string // the scope of each authorization URL
+}
+
+func (u *user) connect(t *testing.T, e *authEnv, version string) (*mcp.ClientSession, error) {
+	first := true
+	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		PreregisteredClient: &oauthex.ClientCredentials{ClientID: "mcp-client",
+			ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: "mcp-secret"}},
+		RedirectURL: redirectURI,
+		ScopeFilter: func(scopes []string) []string {
+			if first && u.consent != nil {
+				scopes = u.consent(scopes)
+			}
+			first = false
+			return scopes
+		},
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			au, _ := url.Parse(args.URL)
+			u.mu.Lock()
+			u.asked = append(u.asked, strings.Fields(au.Query().Get("scope")))
+			u.mu.Unlock()
+			if got := au.Query().Get("resource"); got != e.resource {
+				t.Errorf("the client asks for a token for %q, not %q", got, e.resource)
+			}
+			back, err := e.op.Login(ctx, args.URL, u.name)
+			if err != nil {
+				return nil, err
+			}
+			q := back.Query()
+			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{Logger: quiet()}).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.resource, OAuthHandler: h, DisableStandaloneSSE: true},
+			&mcp.ClientSessionOptions{ProtocolVersion: version})
+}
+
+func listed(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	return names(res.Tools)
+}
+
+func whoami(t *testing.T, cs *mcp.ClientSession) map[string]any {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami"})
+	if err != nil || res.IsError {
+		t.Fatalf("whoami: %v %+v", err, res)
+	}
+	var out map[string]any
+	json.Unmarshal([]byte(mustJSON(res.StructuredContent)), &out)
+	return out
+}
+
+var versions = []string{"2025-11-25", "2026-07-28"}
+
+// TestAuthorizationCodeFlow: go-sdk's client finds the provider from the
+// server's 401 and metadata, the user logs in, and the token's scopes
+// decide what is listed and callable; the tool sees who calls.
+func TestAuthorizationCodeFlow(t *testing.T) {
+	e := startAuth(t, authSetup{scopes: []string{"mcp"}})
+	for _, version := range versions {
+		t.Run(version, func(t *testing.T) {
+			alice := &user{name: "alice"}
+			cs, err := alice.connect(t, e, version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if got, want := listed(t, cs), []string{"read_notes", "whoami", "write_note"}; !slices.Equal(got, want) {
+				t.Errorf("alice lists %v, want %v", got, want)
+			}
+			if all := []string{"mcp", "notes:read", "notes:write"}; len(alice.asked) != 1 || !slices.Equal(slices.Sorted(slices.Values(alice.asked[0])), all) {
+				t.Errorf("the client asked for %v, want [%v] (the 401's scope)", alice.asked, all)
+			}
+			who := whoami(t, cs)
+			if who["user"] != "alice" || who["client"] != "mcp-client" {
+				t.Errorf("whoami = %v, want alice through mcp-client", who)
+			}
+
+			bob := &user{name: "bob"}
+			cs, err = bob.connect(t, e, version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if got, want := listed(t, cs), []string{"read_notes", "whoami"}; !slices.Equal(got, want) {
+				t.Errorf("bob lists %v, want %v", got, want)
+			}
+			// write_note needs notes:write: the server answers 403 with
+			// that scope, the client asks bob for it, the provider does
+			// not grant it, and the call fails.
+			_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_note"})
+			if err == nil {
+				t.Fatal("bob called write_note without notes:write")
+			}
+			if len(bob.asked) != 2 || !slices.Contains(bob.asked[1], "notes:write") {
+				t.Errorf("the client asked bob for %v; the step-up should ask for notes:write", bob.asked)
+			}
+		})
+	}
+}
+
+// TestStepUp: a user who first consents to reading only is asked for
+// notes:write when calling write_note (403 insufficient_scope), consents,
+// and the call goes through with the new token.
+func TestStepUp(t *testing.T) {
+	e := startAuth(t, authSetup{})
+	for _, version := range versions {
+		t.Run(version, func(t *testing.T) {
+			alice := &user{name: "alice", consent: func(asked []string) []string {
+				return slices.DeleteFunc(asked, func(s string) bool { return s == "notes:write" })
+			}}
+			cs, err := alice.connect(t, e, version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if got, want := listed(t, cs), []string{"read_notes", "whoami"}; !slices.Equal(got, want) {
+				t.Errorf("alice lists %v before the step-up, want %v", got, want)
+			}
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_note"})
+			if err != nil || res.IsError {
+				t.Fatalf("write_note after the step-up: %v %+v", err, res)
+			}
+			if len(alice.asked) != 2 || !slices.Equal(slices.Sorted(slices.Values(alice.asked[1])), []string{"notes:read", "notes:write"}) {
+				t.Errorf("the client asked for %v; the step-up should ask for the scopes held and notes:write", alice.asked)
+			}
+			if got := listed(t, cs); !slices.Contains(got, "write_note") {
+				t.Errorf("alice lists %v after the step-up, without write_note", got)
+			}
+		})
+	}
+}
+
+// bearer is an HTTP client that sends a fixed token.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func connectWith(e *authEnv, token, version string) (*mcp.ClientSession, error) {
+	return mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{Logger: quiet()}).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.resource, DisableStandaloneSSE: true,
+			HTTPClient: &http.Client{Transport: bearer(token)}}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+}
+
+// post sends one JSON-RPC message with the given Authorization header
+// values (none: no header).
+func post(t *testing.T, target, body string, authz ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, target, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	var m struct{ Method string }
+	json.Unmarshal([]byte(body), &m)
+	req.Header.Set("Mcp-Method", m.Method)
+	for _, a := range authz {
+		req.Header.Add("Authorization", a)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(b)
+}
+
+// listBody is a stateless (2026-07-28) tools/list.
+const listBody = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{` +
+	`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"curl","version":"1"},` +
+	`"io.modelcontextprotocol/clientCapabilities":{}}}}`
+
+// forge returns token with its header replaced by header and its claims
+// changed by edit; the signature is kept.
+func forge(t *testing.T, token string, header map[string]any, edit func(map[string]any)) string {
+	parts := strings.Split(token, ".")
+	h, c := parts[0], parts[1]
+	if header != nil {
+		b, _ := json.Marshal(header)
+		h = base64.RawURLEncoding.EncodeToString(b)
+	}
+	if edit != nil {
+		b, _ := base64.RawURLEncoding.DecodeString(c)
+		var claims map[string]any
+		if err := json.Unmarshal(b, &claims); err != nil {
+			t.Fatal(err)
+		}
+		edit(claims)
+		b, _ = json.Marshal(claims)
+		c = base64.RawURLEncoding.EncodeToString(b)
+	}
+	return h + "." + c + "." + parts[2]
+}
+
+func claimsOf(t *testing.T, token string) map[string]any {
+	b, _ := base64.RawURLEncoding.DecodeString(strings.Split(token, ".")[1])
+	var c map[string]any
+	json.Unmarshal(b, &c)
+	return c
+}
+
+// sign signs claims with key (jose algorithm alg), naming kid.
+func sign(t *testing.T, alg jose.SignatureAlgorithm, key any, kid string, claims map[string]any) string {
+	s, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: key}, (&jose.SignerOptions{}).WithHeader("kid", kid).WithType("JWT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(claims)
+	jws, err := s.Sign(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := jws.CompactSerialize()
+	return out
+}
+
+// TestTokensRefused: every token the server must not accept is answered
+// 401 invalid_token with the challenge, and says why; a token without the
+// scope every request needs is answered 403.
+func TestTokensRefused(t *testing.T) {
+	e := startAuth(t, authSetup{scopes: []string{"mcp"}})
+	ctx := context.Background()
+	good, err := e.op.ClientCredentials(ctx, "robot", "robot-secret", e.resource, "mcp", "notes:read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := func(id, secret, resource string, scopes ...string) string {
+		tok, err := e.op.ClientCredentials(ctx, id, secret, resource, scopes...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	twin := e.op.Twin(t) // another issuer, signing with the same key
+	attacker, _ := rsa.GenerateKey(rand.Reader, 2048)
+	header := func(alg string) map[string]any {
+		var h map[string]any
+		b, _ := base64.RawURLEncoding.DecodeString(strings.Split(good, ".")[0])
+		json.Unmarshal(b, &h)
+		h["alg"] = alg
+		return h
+	}
+	pub, _ := x509.MarshalPKIXPublicKey(&attacker.PublicKey)
+	parts := strings.Split(good, ".")
+	for _, tc := range []struct {
+		desc, token, why string
+	}{
+		{"expired", cc("late", "late-secret", e.resource, "mcp"), "the token expired at"},
+		{"for another resource", cc("robot", "robot-secret", "https://other.example.com/mcp", "mcp"),
+			`its audience does not include "` + e.resource + `"`},
+		{"without resource: the client's audience", cc("robot", "robot-secret", "", "mcp"), "its audience does not include"},
+		{"from another issuer with the same key", func() string {
+			tok, err := twin.ClientCredentials(ctx, "robot", "robot-secret", e.resource, "mcp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tok
+		}(), `the token's issuer is "` + twin.URL + `"`},
+		{"unsigned", parts[0] + "." + parts[1] + ".", "the signature does not verify"},
+		{"alg none, the signature kept", forge(t, good, header("none"), nil), "not a JWT signed with an accepted algorithm"},
+		{"alg none, no signature", func() string {
+			f := forge(t, good, header("none"), nil)
+			return f[:strings.LastIndex(f, ".")+1]
+		}(), "not a JWT signed with an accepted algorithm"},
+		{"tampered claims", forge(t, good, nil, func(c map[string]any) { c["scope"] = "mcp notes:read notes:write" }), "the signature does not verify"},
+		{"tampered subject", forge(t, good, nil, func(c map[string]any) { c["sub"] = "alice" }), "the signature does not verify"},
+		{"HS256 keyed with the issuer's public key", forge(t, sign(t, jose.HS256, pub, "key-1", claimsOf(t, good)), nil, nil),
+			"not a JWT signed with an accepted algorithm"},
+		{"signed by another key under the issuer's kid", sign(t, jose.RS256, attacker, "key-1", claimsOf(t, good)), "the signature does not verify"},
+		{"signed by an unknown key", sign(t, jose.RS256, attacker, "made-up", claimsOf(t, good)), `signing key "made-up"`},
+		{"not a JWT", "abc.def", "not a JWT"},
+	} {
+		resp, body := post(t, e.resource, listBody, "Bearer "+tc.token)
+		ch := resp.Header.Get("WWW-Authenticate")
+		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(ch, `Bearer error="invalid_token", error_description="`) ||
+			!strings.Contains(ch, `resource_metadata="`+e.hs.URL+`/.well-known/oauth-protected-resource/mcp"`) || !strings.Contains(body, tc.why) {
+			t.Errorf("%s: %d %q %q, want 401 invalid_token saying %q", tc.desc, resp.StatusCode, ch, body, tc.why)
+		}
+	}
+
+	// A token without the scope every request needs.
+	scopeless := cc("robot", "robot-secret", e.resource, "notes:read")
+	resp, body := post(t, e.resource, listBody, "Bearer "+scopeless)
+	if want := `Bearer error="insufficient_scope", error_description="the token lacks scope mcp", scope="mcp", resource_metadata="` +
+		e.hs.URL + `/.well-known/oauth-protected-resource/mcp"`; resp.StatusCode != http.StatusForbidden || resp.Header.Get("WWW-Authenticate") != want {
+		t.Errorf("scope-less token: %d %q %q, want 403 %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body, want)
+	}
+	for _, version := range versions {
+		if cs, err := connectWith(e, scopeless, version); err == nil {
+			cs.Close()
+			t.Errorf("%s: a client with a scope-less token connected", version)
+		}
+	}
+
+	// The good token: its tools listed, the one it lacks the scope of
+	// answered 403 with that scope, the call refused over both revisions.
+	for _, version := range versions {
+		cs, err := connectWith(e, good, version)
+		if err != nil {
+			t.Fatalf("%s: the good token: %v", version, err)
+		}
+		defer cs.Close()
+		if got, want := listed(t, cs), []string{"read_notes", "whoami"}; !slices.Equal(got, want) {
+			t.Errorf("%s: robot lists %v, want %v", version, got, want)
+		}
+		if who := whoami(t, cs); who["user"] != "robot" || !slices.Equal(who["scopes"].([]any), []any{"mcp", "notes:read"}) {
+			t.Errorf("%s: whoami = %v", version, who)
+		}
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write_note"}); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+			t.Errorf("%s: write_note without notes:write: %v, want the 403", version, err)
+		}
+	}
+	resp, _ = post(t, e.resource, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_note","arguments":{}}}`, "Bearer "+good)
+	if want := `Bearer error="insufficient_scope", error_description="calling write_note needs scope notes:write", scope="mcp notes:write", resource_metadata="` +
+		e.hs.URL + `/.well-known/oauth-protected-resource/mcp"`; resp.StatusCode != http.StatusForbidden || resp.Header.Get("WWW-Authenticate") != want {
+		t.Errorf("tools/call write_note: %d %q, want 403 %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
+	}
+}
+
+// TestBadAuthorizationHeaders: malformed, huge or foreign credentials get
+// an HTTP answer, and the server goes on.
+func TestBadAuthorizationHeaders(t *testing.T) {
+	e := startAuth(t, authSetup{})
+	meta := `scope="notes:read notes:write", resource_metadata="` + e.hs.URL + `/.well-known/oauth-protected-resource/mcp"`
+	for _, tc := range []struct {
+		desc      string
+		authz     []string
+		status    int
+		challenge string
+	}{
+		{"none", nil, 401, "Bearer " + meta},
+		{"Basic", []string{"Basic dXNlcjpwYXNz"}, 401, "Bearer " + meta},
+		{"Bearer without a token", []string{"Bearer"}, 400, ""},
+		{"Bearer and spaces", []string{"Bearer    "}, 400, `Bearer error="invalid_request", error_description="the Authorization header has no token", ` + meta},
+		{"two tokens", []string{"Bearer a b"}, 400, `Bearer error="invalid_request", error_description="the token has characters a bearer token cannot have", ` + meta},
+		{"two headers", []string{"Bearer a", "Bearer b"}, 400, `Bearer error="invalid_request", error_description="more than one Authorization header", ` + meta},
+		{"a quote", []string{`Bearer a"b`}, 400, ""},
+		{"20 KiB", []string{"Bearer " + strings.Repeat("a", 20<<10)}, 400, `Bearer error="invalid_request", error_description="the token is over 16384 bytes", ` + meta},
+	} {
+		resp, body := post(t, e.resource, listBody, tc.authz...)
+		if resp.StatusCode != tc.status || (tc.challenge != "" && resp.Header.Get("WWW-Authenticate") != tc.challenge) {
+			t.Errorf("%s: %d %q %q, want %d %q", tc.desc, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body, tc.status, tc.challenge)
+		}
+	}
+	// A header past the HTTP server's limit (1 MiB) never reaches the
+	// handler.
+	resp, _ := post(t, e.resource, listBody, "Bearer "+strings.Repeat("a", 2<<20))
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("a 2 MiB header: %d, want 431", resp.StatusCode)
+	}
+	tok, err := e.op.ClientCredentials(context.Background(), "robot", "robot-secret", e.resource, "mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, body := post(t, e.resource, listBody, "bearer "+tok); resp.StatusCode != http.StatusOK {
+		t.Errorf(`"bearer" in lower case: %d %s, want 200`, resp.StatusCode, body)
+	}
+}
+
+// TestResourceMetadata: the RFC 9728 document at both addresses, HEAD
+// and OPTIONS on it and on the MCP endpoint.
+func TestResourceMetadata(t *testing.T) {
+	e := startAuth(t, authSetup{scopes: []string{"mcp"}})
+	if got, want := e.srv.ResourceMetadataPaths(), []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"}; !slices.Equal(got, want) {
+		t.Errorf("ResourceMetadataPaths() = %v, want %v", got, want)
+	}
+	for _, p := range e.srv.ResourceMetadataPaths() {
+		resp, err := http.Get(e.hs.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		resp.Body.Close()
+		want := map[string]any{"resource": e.resource, "authorization_servers": []any{e.op.URL},
+			"scopes_supported": []any{"mcp", "notes:read", "notes:write"}, "bearer_methods_supported": []any{"header"}, "resource_name": "notes"}
+		if b1, b2 := mustJSON(m), mustJSON(want); resp.StatusCode != 200 || b1 != b2 || resp.Header.Get("Content-Type") != "application/json" ||
+			resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("GET %s: %d %s, want %s", p, resp.StatusCode, b1, b2)
+		}
+		// What go-sdk's client reads of it.
+		if prm, err := oauthex.GetProtectedResourceMetadata(context.Background(), e.hs.URL+p, e.resource, nil); err != nil || prm.AuthorizationServers[0] != e.op.URL {
+			t.Errorf("go-sdk reads %s: %v %+v", p, err, prm)
+		}
+	}
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		header, want string
+	}{
+		{"HEAD", "/.well-known/oauth-protected-resource/mcp", 200, "Content-Type", "application/json"},
+		{"OPTIONS", "/.well-known/oauth-protected-resource/mcp", 204, "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"},
+		{"POST", "/.well-known/oauth-protected-resource/mcp", 405, "Allow", "GET, HEAD, OPTIONS"},
+		{"HEAD", "/mcp", 401, "WWW-Authenticate", `Bearer scope="mcp notes:read notes:write", resource_metadata="` + e.hs.URL + `/.well-known/oauth-protected-resource/mcp"`},
+		{"GET", "/mcp", 401, "WWW-Authenticate", `Bearer scope="mcp notes:read notes:write", resource_metadata="` + e.hs.URL + `/.well-known/oauth-protected-resource/mcp"`},
+		{"DELETE", "/mcp", 401, "WWW-Authenticate", `Bearer scope="mcp notes:read notes:write", resource_metadata="` + e.hs.URL + `/.well-known/oauth-protected-resource/mcp"`},
+		// A CORS preflight carries no credentials: the MCP handler answers it (it offers no CORS).
+		{"OPTIONS", "/mcp", 405, "WWW-Authenticate", ""},
+	} {
+		req, _ := http.NewRequest(tc.method, e.hs.URL+tc.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || resp.Header.Get(tc.header) != tc.want || (tc.method == "HEAD" && len(b) > 0) {
+			t.Errorf("%s %s: %d %s=%q (%d bytes), want %d %q", tc.method, tc.path, resp.StatusCode, tc.header, resp.Header.Get(tc.header), len(b), tc.status, tc.want)
+		}
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
