@@ -44,6 +44,7 @@ const redirectURI = "http://127.0.0.1:1/callback" // never reached: the test's b
 var clients = []testop.Client{
 	{ID: "mcp-client", Secret: "mcp-secret", RedirectURI: redirectURI},
 	{ID: "robot", Secret: "robot-secret", Scopes: []string{"mcp", "notes:read"}},
+	{ID: "scribe", Secret: "scribe-secret", Scopes: []string{"mcp", "notes:read", "notes:write"}},
 	{ID: "late", Secret: "late-secret", Scopes: []string{"mcp", "notes:read"}, Lifetime: -time.Minute},
 	{ID: "opaque", Secret: "opaque-secret", Scopes: []string{"mcp", "notes:read"}, Opaque: true},
 	{ID: "notes-server", Secret: "notes-server-secret"},
@@ -552,4 +553,87 @@ func TestResourceMetadata(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestIntrospectedTokens: with introspection, the opaque tokens of the
+// provider open the server as its JWTs do.
+func TestIntrospectedTokens(t *testing.T) {
+	e := startAuth(t, authSetup{verifier: []oauth.VerifierOption{oauth.VerifierIntrospection("notes-server", "notes-server-secret")}})
+	opaque, err := e.op.ClientCredentials(context.Background(), "opaque", "opaque-secret", e.resource, "mcp", "notes:read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range versions {
+		cs, err := connectWith(e, opaque, version)
+		if err != nil {
+			t.Fatalf("%s: %v", version, err)
+		}
+		if got, want := listed(t, cs), []string{"read_notes", "whoami"}; !slices.Equal(got, want) {
+			t.Errorf("%s: the opaque token lists %v, want %v", version, got, want)
+		}
+		if who := whoami(t, cs); who["user"] != "opaque" {
+			t.Errorf("%s: whoami = %v", version, who)
+		}
+		cs.Close()
+	}
+	if resp, body := post(t, e.resource, listBody, "Bearer bm90IGEgdG9rZW4"); resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "not active") {
+		t.Errorf("a made-up opaque token: %d %s, want 401 not active", resp.StatusCode, body)
+	}
+}
+
+// TestToolScopes: WithToolScopes gives the built-in tools scopes by name,
+// and replaces the mapping of the registry's tools.
+func TestToolScopes(t *testing.T) {
+	e := startAuth(t, authSetup{server: []mcpserver.Option{
+		mcpserver.WithSessionOptions(func(string) []runtime.SessionOption {
+			return []runtime.SessionOption{runtime.SessionUndoTool(true)}
+		}),
+		mcpserver.WithToolScopes(func(m *runtime.Meta) []string {
+			switch m.Name {
+			case runtime.UndoLastActions:
+				return []string{"notes:write"}
+			case "whoami":
+				return []string{"mcp"}
+			}
+			return mcpserver.CapabilityScopes(m)
+		}),
+	}})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		scopes []string
+		want   []string
+	}{
+		{[]string{"notes:read"}, []string{"read_notes"}},
+		{[]string{"mcp", "notes:read"}, []string{"read_notes", "whoami"}},
+		{[]string{"notes:write"}, []string{"write_note", runtime.UndoLastActions}},
+	} {
+		tok, err := e.op.ClientCredentials(ctx, "scribe", "scribe-secret", e.resource, tc.scopes...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := connectWith(e, tok, "2026-07-28")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := listed(t, cs); !slices.Equal(got, tc.want) {
+			t.Errorf("scopes %v list %v, want %v", tc.scopes, got, tc.want)
+		}
+		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: runtime.UndoLastActions})
+		if may := slices.Contains(tc.scopes, "notes:write"); may != (err == nil) || (!may && !strings.Contains(err.Error(), "Forbidden")) {
+			t.Errorf("scopes %v call %s: %v", tc.scopes, runtime.UndoLastActions, err)
+		}
+		cs.Close()
+	}
+	resp, err := http.Get(e.hs.URL + "/.well-known/oauth-protected-resource/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Scopes []string `json:"scopes_supported"`
+	}
+	json.NewDecoder(resp.Body).Decode(&m)
+	resp.Body.Close()
+	if want := []string{"mcp", "notes:read", "notes:write"}; !slices.Equal(m.Scopes, want) {
+		t.Errorf("scopes_supported = %v, want %v", m.Scopes, want)
+	}
 }
