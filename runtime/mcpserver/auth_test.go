@@ -25,8 +25,8 @@ import (
 
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/mcpserver"
-	"github.com/toolcat/toolcat/runtime/mcpserver/internal/testop"
 	"github.com/toolcat/toolcat/runtime/mcpserver/oauth"
+	"github.com/toolcat/toolcat/runtime/mcpserver/oauth/oauthtest"
 )
 
 // The users of the test provider and the scopes each may be granted.
@@ -41,7 +41,7 @@ const redirectURI = "http://127.0.0.1:1/callback" // never reached: the test's b
 // The provider's clients: the MCP client of the authorization code flow,
 // service accounts (client credentials), and the resource server itself
 // (introspection).
-var clients = []testop.Client{
+var clients = []oauthtest.Client{
 	{ID: "mcp-client", Secret: "mcp-secret", RedirectURI: redirectURI},
 	{ID: "robot", Secret: "robot-secret", Scopes: []string{"mcp", "notes:read"}},
 	{ID: "scribe", Secret: "scribe-secret", Scopes: []string{"mcp", "notes:read", "notes:write"}},
@@ -82,7 +82,7 @@ func notesRegistry(t testing.TB) *runtime.Registry {
 
 // authEnv is a provider and a toolcat MCP server that accepts its tokens.
 type authEnv struct {
-	op       *testop.Provider
+	op       *oauthtest.Provider
 	hs       *httptest.Server
 	resource string // the MCP endpoint: hs.URL + "/mcp"
 	srv      *mcpserver.Server
@@ -95,7 +95,7 @@ type authSetup struct {
 }
 
 func startAuth(t testing.TB, su authSetup) *authEnv {
-	e := &authEnv{op: testop.Start(t, users, clients...)}
+	e := &authEnv{op: oauthtest.Start(t, users, clients...)}
 	mux := http.NewServeMux()
 	e.hs = httptest.NewUnstartedServer(mux)
 	e.hs.Start()

@@ -72,3 +72,44 @@ func BenchmarkCallHTTP(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCallHTTPAuth measures what authorization costs a tools/call
+// over streamable HTTP on loopback: the same registry served with
+// WithAuthorization (a JWT of the test provider, RS256, verified with
+// runtime/mcpserver/oauth; the body read for the tool's scope) and
+// without, in the same run.
+func BenchmarkCallHTTPAuth(b *testing.B) {
+	e := startAuth(b, authSetup{})
+	tok, err := e.op.ClientCredentials(context.Background(), "robot", "robot-secret", e.resource, "mcp", "notes:read")
+	if err != nil {
+		b.Fatal(err)
+	}
+	off := httptest.NewServer(mcpserver.New(notesRegistry(b), mcpserver.WithLogger(quiet())).Handler())
+	defer off.Close()
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		for _, srv := range []struct{ name, url, token string }{{"auth-off", off.URL, ""}, {"auth-on", e.resource, tok}} {
+			b.Run(version+"/"+srv.name, func(b *testing.B) {
+				ctx := context.Background()
+				hc := http.DefaultClient
+				if srv.token != "" {
+					hc = &http.Client{Transport: bearer(srv.token)}
+				}
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, &mcp.ClientOptions{Logger: quiet()}).
+					Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.url, DisableStandaloneSSE: true, HTTPClient: hc},
+						&mcp.ClientSessionOptions{ProtocolVersion: version})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer cs.Close()
+				p := &mcp.CallToolParams{Name: "read_notes", Arguments: map[string]any{}}
+				b.ReportAllocs()
+				for b.Loop() {
+					res, err := cs.CallTool(ctx, p)
+					if err != nil || res.IsError {
+						b.Fatalf("call: %v %+v", err, res)
+					}
+				}
+			})
+		}
+	}
+}

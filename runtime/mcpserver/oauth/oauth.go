@@ -31,6 +31,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -55,7 +56,21 @@ type Verifier struct {
 
 	refresh time.Duration // least time between two JWKS fetches
 	maxAge  time.Duration // JWKS older than this is fetched again
+
+	mu       sync.Mutex
+	verified map[string]verifiedToken // JWTs verified with the current keys
 }
+
+// verifiedToken is a JWT the verifier accepted, with the keys it was
+// verified with: a fetch of the JWKS (which may withdraw a key) makes it
+// verified again.
+type verifiedToken struct {
+	info *auth.TokenInfo
+	keys *keySnapshot
+}
+
+// maxVerified bounds the JWTs kept verified.
+const maxVerified = 1024
 
 // VerifierOption configures a Verifier.
 type VerifierOption func(*Verifier)
@@ -144,6 +159,7 @@ func New(ctx context.Context, issuer, audience string, opts ...VerifierOption) (
 		now:      time.Now,
 		refresh:  DefaultKeysRefresh,
 		maxAge:   DefaultKeysMaxAge,
+		verified: map[string]verifiedToken{},
 	}
 	VerifierAlgorithms(DefaultAlgorithms...)(v)
 	for _, o := range opts {
@@ -187,21 +203,53 @@ func (v *Verifier) Issuer() string { return v.issuer }
 // every claim (Extra). A token that is refused gives an error that wraps
 // auth.ErrInvalidToken and says why; one that could not be checked (the
 // issuer did not answer an introspection) gives another error.
+//
+// The last 1,024 JWTs accepted are remembered until the JWKS is fetched
+// again, so that a client's next requests cost a lookup, not a signature
+// check; they share one TokenInfo, which must not be changed.
 func (v *Verifier) Verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 	if len(token) > MaxTokenBytes {
 		return nil, invalid("the token is over %d bytes", MaxTokenBytes)
 	}
-	var claims map[string]any
-	var err error
 	if v.introspection != "" {
-		claims, err = v.introspect(ctx, token)
-	} else {
-		claims, err = v.verifyJWT(ctx, token)
+		claims, err := v.introspect(ctx, token)
+		if err != nil {
+			return nil, err
+		}
+		return v.check(claims)
 	}
+	// A JWT seen before, with the same keys, is not verified again: its
+	// signature and claims do not change; only time passes.
+	v.mu.Lock()
+	seen, ok := v.verified[token]
+	v.mu.Unlock()
+	if ok && seen.keys == v.keys.snap.Load() && v.now().Sub(seen.keys.fetched) < v.maxAge {
+		if v.now().After(seen.info.Expiration.Add(v.skew)) {
+			return nil, invalid("the token expired at %s", seen.info.Expiration.UTC().Format(time.RFC3339))
+		}
+		return seen.info, nil
+	}
+	keys := v.keys.snap.Load()
+	claims, err := v.verifyJWT(ctx, token)
 	if err != nil {
 		return nil, err
 	}
-	return v.check(claims)
+	info, err := v.check(claims)
+	if err != nil {
+		return nil, err
+	}
+	if keys == v.keys.snap.Load() {
+		v.mu.Lock()
+		if len(v.verified) >= maxVerified {
+			for t := range v.verified { // make room: drop one, at random
+				delete(v.verified, t)
+				break
+			}
+		}
+		v.verified[token] = verifiedToken{info: info, keys: keys}
+		v.mu.Unlock()
+	}
+	return info, nil
 }
 
 // verifyJWT checks the token's signature with the issuer's key and returns

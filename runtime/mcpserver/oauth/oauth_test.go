@@ -19,20 +19,20 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
-	"github.com/toolcat/toolcat/runtime/mcpserver/internal/testop"
 	"github.com/toolcat/toolcat/runtime/mcpserver/oauth"
+	"github.com/toolcat/toolcat/runtime/mcpserver/oauth/oauthtest"
 )
 
 const resource = "https://notes.example.com/mcp"
 
-func start(t *testing.T) *testop.Provider {
-	return testop.Start(t, map[string][]string{"alice": {"notes:read"}},
-		testop.Client{ID: "robot", Secret: "robot-secret", Scopes: []string{"notes:read", "notes:write"}},
-		testop.Client{ID: "opaque", Secret: "opaque-secret", Scopes: []string{"notes:read"}, Opaque: true},
-		testop.Client{ID: "notes-server", Secret: "notes-server-secret"})
+func start(t *testing.T) *oauthtest.Provider {
+	return oauthtest.Start(t, map[string][]string{"alice": {"notes:read"}},
+		oauthtest.Client{ID: "robot", Secret: "robot-secret", Scopes: []string{"notes:read", "notes:write"}},
+		oauthtest.Client{ID: "opaque", Secret: "opaque-secret", Scopes: []string{"notes:read"}, Opaque: true},
+		oauthtest.Client{ID: "notes-server", Secret: "notes-server-secret"})
 }
 
-func token(t *testing.T, p *testop.Provider, client, res string, scopes ...string) string {
+func token(t *testing.T, p *oauthtest.Provider, client, res string, scopes ...string) string {
 	t.Helper()
 	tok, err := p.ClientCredentials(context.Background(), client, client+"-secret", res, scopes...)
 	if err != nil {
@@ -199,4 +199,31 @@ func header(t *testing.T, tok string) map[string]any {
 	var h map[string]any
 	json.Unmarshal(b, &h)
 	return h
+}
+
+// BenchmarkVerify: one RS256 JWT of the test provider (2048-bit key), the
+// issuer's keys fetched: checked in full (first), and seen before (again).
+func BenchmarkVerify(b *testing.B) {
+	p := oauthtest.Start(b, nil, oauthtest.Client{ID: "robot", Secret: "robot-secret", Scopes: []string{"notes:read"}})
+	v, err := oauth.New(context.Background(), p.URL, resource)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok, err := p.ClientCredentials(context.Background(), "robot", "robot-secret", resource, "notes:read")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, seen := range []bool{false, true} {
+		b.Run(map[bool]string{false: "first", true: "again"}[seen], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !seen {
+					v.Forget()
+				}
+				if _, err := v.Verify(context.Background(), tok, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

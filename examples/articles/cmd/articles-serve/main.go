@@ -8,6 +8,13 @@
 // The admin API (runtime/admin) needs its bearer token in the environment,
 // TOOLCAT_ADMIN_TOKEN (16 bytes or more).
 //
+// With --auth-issuer, the HTTP endpoint takes OAuth 2.1 access tokens of
+// that issuer only (runtime/mcpserver WithAuthorization, tokens verified by
+// runtime/mcpserver/oauth), and each tool needs its capability_required as
+// a scope:
+//
+//	articles-serve --http 127.0.0.1:8080 --auth-issuer https://auth.example.com
+//
 // Each MCP session is one runtime.Session, supervised by default: the
 // hidden delete_article is listed once a search finds it, and calls that
 // need the user's approval ask for it through the client (elicitation).
@@ -32,10 +39,14 @@ import (
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/admin"
 	"github.com/toolcat/toolcat/runtime/mcpserver"
+	"github.com/toolcat/toolcat/runtime/mcpserver/oauth"
 )
 
 // adminTokenEnv holds the admin API's bearer token.
 const adminTokenEnv = "TOOLCAT_ADMIN_TOKEN"
+
+// introspectionSecretEnv holds the client secret of --auth-introspect.
+const introspectionSecretEnv = "TOOLCAT_INTROSPECTION_SECRET"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -49,6 +60,14 @@ type config struct {
 	http     string
 	admin    string
 	autonomy string
+
+	authIssuer     string
+	authResource   string
+	authPrefix     string
+	authToolScopes map[string][]string // --auth-tool-scope
+	authScopes     []string            // --auth-require-scope
+	authIntrospect string
+	authSkew       time.Duration
 }
 
 func parse(args []string, stderr io.Writer) (config, error) {
@@ -59,8 +78,28 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.http, "http", "", "serve streamable HTTP on `ADDR` (such as 127.0.0.1:8080), MCP endpoint at /mcp")
 	fs.StringVar(&c.admin, "admin", "", "serve the admin API on `ADDR` (with --http)")
 	fs.StringVar(&c.autonomy, "autonomy", "supervised", "the agent's autonomy in each session: read_only, supervised or full")
+	fs.StringVar(&c.authIssuer, "auth-issuer", "", "take OAuth access tokens of the issuer `URL` only (with --http)")
+	fs.StringVar(&c.authResource, "auth-resource", "", "the MCP endpoint's `URL` as clients reach it, the tokens' audience (default http://ADDR/mcp)")
+	fs.StringVar(&c.authPrefix, "auth-scope-prefix", "", "a tool's scope is `PREFIX` followed by its capability_required")
+	fs.Func("auth-tool-scope", "`TOOL=SCOPES`: the scopes (space-separated, none when empty) TOOL needs instead; repeatable", func(v string) error {
+		tool, scopes, ok := strings.Cut(v, "=")
+		if !ok || tool == "" {
+			return errors.New("want TOOL=SCOPES")
+		}
+		if c.authToolScopes == nil {
+			c.authToolScopes = map[string][]string{}
+		}
+		c.authToolScopes[tool] = strings.Fields(scopes)
+		return nil
+	})
+	fs.Func("auth-require-scope", "a `SCOPE` every request needs; repeatable", func(v string) error {
+		c.authScopes = append(c.authScopes, strings.Fields(v)...)
+		return nil
+	})
+	fs.StringVar(&c.authIntrospect, "auth-introspect", "", "ask the issuer about every token (RFC 7662) as client `ID`, its secret in "+introspectionSecretEnv)
+	fs.DurationVar(&c.authSkew, "auth-clock-skew", 0, "how far the issuer's clock may be from this one's")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: articles-serve [serve] --stdio | --http ADDR [--admin ADDR] [--autonomy LEVEL]")
+		fmt.Fprintln(stderr, "usage: articles-serve [serve] --stdio | --http ADDR [--admin ADDR] [--autonomy LEVEL] [--auth-issuer URL [--auth-...]]")
 		fs.PrintDefaults()
 	}
 	if len(args) > 0 && args[0] == "serve" { // the subcommand's name may be given
@@ -77,6 +116,12 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.admin != "" && c.http == "" {
 		return c, errors.New("--admin needs --http")
+	}
+	if c.authIssuer == "" && (c.authResource != "" || c.authPrefix != "" || c.authToolScopes != nil || c.authScopes != nil || c.authIntrospect != "") {
+		return c, errors.New("the --auth-... flags need --auth-issuer")
+	}
+	if c.authIssuer != "" && c.http == "" {
+		return c, errors.New("--auth-issuer needs --http (a stdio client is local, and trusted)")
 	}
 	return c, nil
 }
@@ -118,21 +163,57 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := mcpserver.New(reg,
+	opts := []mcpserver.Option{
 		mcpserver.WithImplementation("articles", "1.0.0"),
 		mcpserver.WithInstructions("Tools of a small publishing agent: search, read, publish and delete articles, read web pages."),
 		mcpserver.WithLogger(logger),
 		mcpserver.WithSessionOptions(func(string) []runtime.SessionOption {
 			return []runtime.SessionOption{runtime.SessionAutonomy(level), runtime.SessionUndoTool(true)}
 		}),
-	)
-	if c.stdio {
-		return srv.RunStdio(ctx)
 	}
-	return serveHTTP(ctx, c, reg, srv, logger, stderr)
+	if c.stdio {
+		return mcpserver.New(reg, opts...).RunStdio(ctx)
+	}
+	return serveHTTP(ctx, c, reg, opts, logger, stderr)
 }
 
-func serveHTTP(ctx context.Context, c config, reg *runtime.Registry, srv *mcpserver.Server, logger *slog.Logger, stderr io.Writer) error {
+// authorization is what the --auth-... flags ask for, for the MCP endpoint
+// at resource.
+func authorization(ctx context.Context, c config, resource string) ([]mcpserver.Option, error) {
+	var vopts []oauth.VerifierOption
+	if c.authSkew != 0 {
+		vopts = append(vopts, oauth.VerifierClockSkew(c.authSkew))
+	}
+	if c.authIntrospect != "" {
+		secret := os.Getenv(introspectionSecretEnv)
+		if secret == "" {
+			return nil, fmt.Errorf("--auth-introspect needs the client secret in %s", introspectionSecretEnv)
+		}
+		vopts = append(vopts, oauth.VerifierIntrospection(c.authIntrospect, secret))
+	}
+	v, err := oauth.New(ctx, c.authIssuer, resource, vopts...)
+	if err != nil {
+		return nil, err
+	}
+	scopes := func(m *runtime.Meta) []string {
+		if s, ok := c.authToolScopes[m.Name]; ok {
+			return s
+		}
+		s := mcpserver.CapabilityScopes(m)
+		for i := range s {
+			s[i] = c.authPrefix + s[i]
+		}
+		return s
+	}
+	return []mcpserver.Option{
+		mcpserver.WithAuthorization(mcpserver.Authorization{
+			Resource: resource, AuthorizationServers: []string{v.Issuer()}, Verifier: v.Verify,
+			Scopes: c.authScopes, ClockSkew: c.authSkew, ResourceName: "articles"}),
+		mcpserver.WithToolScopes(scopes),
+	}, nil
+}
+
+func serveHTTP(ctx context.Context, c config, reg *runtime.Registry, opts []mcpserver.Option, logger *slog.Logger, stderr io.Writer) error {
 	if c.admin != "" {
 		// The admin API, on a listener of its own.
 		adm, err := admin.New(reg, admin.WithToken(os.Getenv(adminTokenEnv)), admin.WithLogger(logger))
@@ -151,8 +232,25 @@ func serveHTTP(ctx context.Context, c config, reg *runtime.Registry, srv *mcpser
 	if err != nil {
 		return err
 	}
+	defer ln.Close()
 	mux := http.NewServeMux()
+	if c.authIssuer != "" {
+		resource := c.authResource
+		if resource == "" {
+			resource = "http://" + ln.Addr().String() + "/mcp"
+		}
+		aopts, err := authorization(ctx, c, resource)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, aopts...)
+		fmt.Fprintf(stderr, "articles-serve: tokens of %s for %s\n", c.authIssuer, resource)
+	}
+	srv := mcpserver.New(reg, opts...)
 	mux.Handle("/mcp", srv.Handler())
+	for _, p := range srv.ResourceMetadataPaths() {
+		mux.Handle(p, srv.ResourceMetadataHandler())
+	}
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "articles-serve: MCP at http://%s/mcp\n", ln.Addr())
 	errc := make(chan error, 1)

@@ -1,13 +1,19 @@
-// Package testop runs a real OpenID provider (github.com/zitadel/oidc's
-// op package) on 127.0.0.1 for the tests of toolcat's MCP authorization:
-// authorization code with PKCE, client credentials, JWT or opaque access
-// tokens, introspection, key rotation. Its storage, in memory, is the
+// Package oauthtest runs a real OpenID provider (github.com/zitadel/oidc's
+// op package) on 127.0.0.1, for tests of MCP servers that take OAuth
+// tokens (runtime/mcpserver with WithAuthorization): authorization code
+// with PKCE, client credentials, JWT or opaque access tokens,
+// introspection, revocation, key rotation. Its storage, in memory, is the
 // provider's policy: a token's audience is the RFC 8707 resource the
 // client asked for, and the scopes granted are those requested that the
 // user (or the client, for client credentials) may have.
 //
-// Only tests import it.
-package testop
+//	p := oauthtest.Start(t, map[string][]string{"alice": {"notes:read"}},
+//		oauthtest.Client{ID: "robot", Secret: "s", Scopes: []string{"notes:read"}})
+//	tok, err := p.ClientCredentials(ctx, "robot", "s", "http://127.0.0.1:8080/mcp", "notes:read")
+//
+// It is meant for tests only: it links the provider library, and keeps
+// everything in memory.
+package oauthtest
 
 import (
 	"context"
@@ -100,7 +106,7 @@ func start(t testing.TB, st *storage, clients []Client) *Provider {
 	p.op, _ = op.NewProvider(&op.Config{CryptoKey: crypto, CodeMethodS256: true}, st, op.StaticIssuer(p.URL),
 		op.WithAllowInsecure(), op.WithHttpInterceptors(resourceParam))
 	if p.op == nil {
-		t.Fatal("testop: the provider could not be made")
+		t.Fatal("oauthtest: the provider could not be made")
 	}
 	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
 		id := r.FormValue("id")
@@ -160,7 +166,7 @@ func (p *Provider) Login(ctx context.Context, authURL, user string) (*url.URL, e
 		resp.Body.Close()
 		loc, err := resp.Location()
 		if err != nil {
-			return nil, fmt.Errorf("testop: %s answered %s without a redirect", next, resp.Status)
+			return nil, fmt.Errorf("oauthtest: %s answered %s without a redirect", next, resp.Status)
 		}
 		if loc.Host != req.URL.Host {
 			return loc, nil // back to the client
@@ -172,7 +178,7 @@ func (p *Provider) Login(ctx context.Context, authURL, user string) (*url.URL, e
 		}
 		next = loc.String()
 	}
-	return nil, errors.New("testop: too many redirects")
+	return nil, errors.New("oauthtest: too many redirects")
 }
 
 // resourceParam keeps the RFC 8707 resource parameter of an authorization
