@@ -24,6 +24,8 @@ func TestAuthorization(t *testing.T) {
 		Scopes: []string{"articles/db:read:articles", "articles/undo"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
+	var rest strings.Builder
+	copied := make(chan struct{})
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--http", "127.0.0.1:0", "--auth-issuer", op.URL, "--auth-scope-prefix", "articles/",
@@ -32,8 +34,10 @@ func TestAuthorization(t *testing.T) {
 	}()
 	t.Cleanup(func() {
 		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("articles-serve exited %d", code)
+		code := <-done
+		<-copied
+		if code != 0 {
+			t.Errorf("articles-serve exited %d: %s", code, rest.String())
 		}
 	})
 	lines := bufio.NewScanner(pr)
@@ -44,7 +48,10 @@ func TestAuthorization(t *testing.T) {
 			break
 		}
 	}
-	go io.Copy(io.Discard, pr)
+	go func() {
+		io.Copy(&rest, pr)
+		close(copied)
+	}()
 	if endpoint == "" {
 		t.Fatal("articles-serve printed no MCP address")
 	}
@@ -64,8 +71,13 @@ func TestAuthorization(t *testing.T) {
 		!slices.Equal(meta.Servers, []string{op.URL}) || !slices.Equal(meta.Scopes, want) {
 		t.Errorf("metadata %+v, want resource %s, server %s, scopes %v", meta, endpoint, op.URL, want)
 	}
-	if resp, err := http.Post(endpoint, "application/json", strings.NewReader("{}")); err != nil || resp.StatusCode != http.StatusUnauthorized {
-		t.Errorf("no token: %v %v, want 401", err, resp.Status)
+	resp, err = http.Post(endpoint, "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no token: %v, want 401", resp.Status)
 	}
 
 	tok, err := op.ClientCredentials(ctx, "reader", "reader-secret", endpoint, "articles/db:read:articles", "articles/undo")

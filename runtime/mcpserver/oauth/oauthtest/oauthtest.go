@@ -11,8 +11,9 @@
 //		oauthtest.Client{ID: "robot", Secret: "s", Scopes: []string{"notes:read"}})
 //	tok, err := p.ClientCredentials(ctx, "robot", "s", "http://127.0.0.1:8080/mcp", "notes:read")
 //
-// It is meant for tests only: it links the provider library, and keeps
-// everything in memory.
+// It is meant for tests and for trying a server on one machine (New, with
+// a login page at /login): it keeps everything in memory, its login asks
+// for no password, and it serves plain http.
 package oauthtest
 
 import (
@@ -21,6 +22,8 @@ import (
 	"crypto/rsa"
 	"errors"
 	"fmt"
+	"html/template"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -57,19 +60,37 @@ type Provider struct {
 	KeyFetches atomic.Int64
 }
 
-// Start runs a provider whose users are users (id → the scopes they may
-// be granted), with clients, until the test ends.
+// Start runs a provider on 127.0.0.1 whose users are users (id → the
+// scopes they may be granted), with clients, until the test ends.
 func Start(t testing.TB, users map[string][]string, clients ...Client) *Provider {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	p, err := New("127.0.0.1:0", users, clients...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return start(t, &storage{users: users, key: key, kid: "key-1"}, clients)
+	t.Cleanup(p.Close)
+	return p
 }
 
-// Twin runs another provider, at another address (so another issuer),
-// with the same signing key, users and clients: a token it issues is
-// signed by a key p's relying parties trust.
+// New runs a provider on addr (host:port; its issuer is http://addr) until
+// Close, outside a test: a development authorization server.
+func New(addr string, users map[string][]string, clients ...Client) (*Provider, error) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	return start(ln, &storage{users: users, key: key, kid: "key-1"}, clients)
+}
+
+// Close stops the provider.
+func (p *Provider) Close() { p.srv.Close() }
+
+// Twin runs another provider, at another address (so another issuer), with
+// the same signing key, users and clients, until the test ends: a token it
+// issues is signed by a key p's relying parties trust.
 func (p *Provider) Twin(t testing.TB) *Provider {
 	p.st.mu.Lock()
 	st := &storage{users: p.st.users, key: p.st.key, kid: p.st.kid}
@@ -78,10 +99,19 @@ func (p *Provider) Twin(t testing.TB) *Provider {
 		clients = append(clients, *c)
 	}
 	p.st.mu.Unlock()
-	return start(t, st, clients)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin, err := start(ln, st, clients)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(twin.Close)
+	return twin
 }
 
-func start(t testing.TB, st *storage, clients []Client) *Provider {
+func start(ln net.Listener, st *storage, clients []Client) (*Provider, error) {
 	st.clients = map[string]*Client{}
 	st.requests = map[string]*authRequest{}
 	st.codes = map[string]string{}
@@ -92,35 +122,69 @@ func start(t testing.TB, st *storage, clients []Client) *Provider {
 	}
 	mux := http.NewServeMux()
 	p := &Provider{st: st}
-	p.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	p.srv = &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/keys" {
 			p.KeyFetches.Add(1)
 		}
 		mux.ServeHTTP(w, r)
-	}))
+	}), ReadHeaderTimeout: 10 * time.Second}}
 	p.srv.Start()
-	t.Cleanup(p.srv.Close)
 	p.URL = p.srv.URL
 	var crypto [32]byte
 	rand.Read(crypto[:])
-	p.op, _ = op.NewProvider(&op.Config{CryptoKey: crypto, CodeMethodS256: true}, st, op.StaticIssuer(p.URL),
+	var err error
+	p.op, err = op.NewProvider(&op.Config{CryptoKey: crypto, CodeMethodS256: true}, st, op.StaticIssuer(p.URL),
 		op.WithAllowInsecure(), op.WithHttpInterceptors(resourceParam))
-	if p.op == nil {
-		t.Fatal("oauthtest: the provider could not be made")
+	if err != nil {
+		p.srv.Close()
+		return nil, err
 	}
 	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
 		id := r.FormValue("id")
+		if r.FormValue("user") == "" {
+			st.loginPage(w, id)
+			return
+		}
 		if err := st.login(id, r.FormValue("user")); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		http.Redirect(w, r, op.AuthCallbackURL(p.op)(op.ContextWithIssuer(r.Context(), p.URL), id), http.StatusFound)
+		http.Redirect(w, r, op.AuthCallbackURL(p.op)(op.ContextWithIssuer(r.Context(), p.URL), id), http.StatusSeeOther)
 	})
 	mux.Handle("/", p.op)
-	return p
+	return p, nil
 }
 
-// AddClient registers c.
+var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
+<title>Log in</title>
+<h1>Log in to the development authorization server</h1>
+<p>The client asks for: {{.Scopes}}. Each user is granted those of them they may have.</p>
+<form action="/login" method="post"><input type="hidden" name="id" value="{{.ID}}">
+{{range .Users}}<button name="user" value="{{.}}">{{.}}</button> {{end}}
+</form>
+`))
+
+// loginPage shows the users to log in as.
+func (s *storage) loginPage(w http.ResponseWriter, id string) {
+	s.mu.Lock()
+	ar, ok := s.requests[id]
+	var users, scopes []string
+	if ok {
+		scopes = ar.scopes
+	}
+	for u := range s.users {
+		users = append(users, u)
+	}
+	s.mu.Unlock()
+	if !ok {
+		http.Error(w, "no such authorization request", http.StatusBadRequest)
+		return
+	}
+	slices.Sort(users)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	loginPage.Execute(w, map[string]any{"ID": id, "Users": users, "Scopes": strings.Join(scopes, " ")})
+}
+
 func (p *Provider) AddClient(c Client) {
 	p.st.mu.Lock()
 	p.st.clients[c.ID] = &c
