@@ -637,3 +637,48 @@ func TestToolScopes(t *testing.T) {
 		t.Errorf("scopes_supported = %v, want %v", m.Scopes, want)
 	}
 }
+
+// TestSessionBoundToUser: a stateful session answers only the user whose
+// token opened it.
+func TestSessionBoundToUser(t *testing.T) {
+	e := startAuth(t, authSetup{})
+	ctx := context.Background()
+	robot, err := e.op.ClientCredentials(ctx, "robot", "robot-secret", e.resource, "notes:read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scribe, err := e.op.ClientCredentials(ctx, "scribe", "scribe-secret", e.resource, "notes:read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(token, session, body string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, e.resource, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token)
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	resp := send(robot, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`)
+	id := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("initialize: %d, session %q", resp.StatusCode, id)
+	}
+	send(robot, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	const list = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	if resp := send(robot, id, list); resp.StatusCode != http.StatusOK {
+		t.Errorf("robot's session, robot's token: %d, want 200", resp.StatusCode)
+	}
+	if resp := send(scribe, id, list); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("robot's session, scribe's token: %d, want 403", resp.StatusCode)
+	}
+}
