@@ -20,6 +20,9 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/x509"
+	_ "embed"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"html/template"
@@ -62,14 +65,41 @@ type Provider struct {
 
 // Start runs a provider on 127.0.0.1 whose users are users (id → the
 // scopes they may be granted), with clients, until the test ends.
+//
+// Its signing key is the same in every test (testkey.pem, made for these
+// tests only), so that a test spends no time making one and a benchmark's
+// setup costs the same on every run.
 func Start(t testing.TB, users map[string][]string, clients ...Client) *Provider {
-	p, err := New("127.0.0.1:0", users, clients...)
+	key, err := testKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := start(ln, &storage{users: users, key: key, kid: "key-1"}, clients)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
 	return p
 }
+
+//go:embed testkey.pem
+var testKeyPEM []byte
+
+var testKey = sync.OnceValues(func() (*rsa.PrivateKey, error) {
+	b, _ := pem.Decode(testKeyPEM)
+	if b == nil {
+		return nil, errors.New("oauthtest: testkey.pem holds no PEM block")
+	}
+	k, err := x509.ParsePKCS8PrivateKey(b.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	return k.(*rsa.PrivateKey), nil
+})
 
 // New runs a provider on addr (host:port; its issuer is http://addr) until
 // Close, outside a test: a development authorization server.
