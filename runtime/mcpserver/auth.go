@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -94,7 +95,8 @@ func CapabilityScopes(m *runtime.Meta) []string { return strings.Fields(m.Capabi
 // Principal returns the verified token of the request running in ctx (its
 // subject as UserID, its scopes, its claims in Extra), for a tool that acts
 // on behalf of the user; nil when the server has no authorization, and
-// over stdio.
+// over stdio. The TokenInfo may be shared with other requests of the same
+// token: it must not be changed.
 func Principal(ctx context.Context) *auth.TokenInfo {
 	if r := Request(ctx); r != nil && r.Extra != nil && r.Extra.TokenInfo != nil {
 		return r.Extra.TokenInfo
@@ -105,11 +107,21 @@ func Principal(ctx context.Context) *auth.TokenInfo {
 // authz is the server's authorization, when WithAuthorization or
 // WithToolScopes was given.
 type authz struct {
-	on      bool
-	conf    Authorization
-	scopes  func(*runtime.Meta) []string
+	on     bool
+	conf   Authorization
+	scopes func(*runtime.Meta) []string
+
+	once    sync.Once
+	err     error  // the configuration's flaw
 	metaURL string // where the metadata document is, as the 401 says
 	path    string // its path
+}
+
+// ready reports the configuration's flaw, and derives the metadata's
+// address once.
+func (a *authz) ready() error {
+	a.once.Do(func() { a.err = a.check() })
+	return a.err
 }
 
 func (s *Server) auth() *authz {
@@ -163,7 +175,7 @@ func (s *Server) protect(next http.Handler) http.Handler {
 		return next
 	}
 	a := s.authz
-	if err := a.check(); err != nil {
+	if err := a.ready(); err != nil {
 		s.logger.Error("mcpserver: authorization is misconfigured; every request is refused", "err", err)
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			http.Error(w, "the server's authorization is misconfigured", http.StatusInternalServerError)
@@ -434,7 +446,7 @@ func (s *Server) callable(req *mcp.CallToolRequest) error {
 // resource_metadata says), and the root one, which clients try when the
 // 401 names none. Nil without WithAuthorization.
 func (s *Server) ResourceMetadataPaths() []string {
-	if !s.authorizing() || s.authz.check() != nil {
+	if !s.authorizing() || s.authz.ready() != nil {
 		return nil
 	}
 	if s.authz.path == wellKnownResource {
@@ -450,7 +462,7 @@ func (s *Server) ResourceMetadataPaths() []string {
 // OPTIONS is a preflight. Without WithAuthorization it answers 404.
 func (s *Server) ResourceMetadataHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorizing() || s.authz.check() != nil {
+		if !s.authorizing() || s.authz.ready() != nil {
 			http.NotFound(w, r)
 			return
 		}

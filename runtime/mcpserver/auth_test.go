@@ -682,3 +682,22 @@ func TestSessionBoundToUser(t *testing.T) {
 		t.Errorf("robot's session, scribe's token: %d, want 403", resp.StatusCode)
 	}
 }
+
+// TestAuthorizationMisconfigured: a server whose authorization cannot
+// work refuses every request rather than serving without it.
+func TestAuthorizationMisconfigured(t *testing.T) {
+	for _, a := range []mcpserver.Authorization{
+		{Resource: "ftp://tools.example.com/mcp", AuthorizationServers: []string{"https://auth.example.com"}, Verifier: func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return nil, nil }},
+		{Resource: "http://tools.example.com/mcp", AuthorizationServers: []string{"https://auth.example.com"}, Verifier: func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return nil, nil }},
+		{Resource: "https://tools.example.com/mcp", AuthorizationServers: []string{"https://auth.example.com"}},
+		{Resource: "https://tools.example.com/mcp", Verifier: func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return nil, nil }},
+	} {
+		srv := mcpserver.New(notesRegistry(t), mcpserver.WithLogger(quiet()), mcpserver.WithAuthorization(a))
+		hs := httptest.NewServer(srv.Handler())
+		resp, _ := post(t, hs.URL, listBody, "Bearer abc")
+		hs.Close()
+		if resp.StatusCode != http.StatusInternalServerError || srv.ResourceMetadataPaths() != nil {
+			t.Errorf("%+v: %d, metadata at %v; want 500 and none", a, resp.StatusCode, srv.ResourceMetadataPaths())
+		}
+	}
+}
