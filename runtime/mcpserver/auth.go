@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -110,6 +111,8 @@ type authz struct {
 	on     bool
 	conf   Authorization
 	scopes func(*runtime.Meta) []string
+
+	supported atomic.Pointer[[]string] // scopesSupported, until the tools change
 
 	once    sync.Once
 	err     error  // the configuration's flaw
@@ -498,8 +501,26 @@ func (s *Server) ResourceMetadataHandler() http.Handler {
 }
 
 // scopesSupported lists every scope the server asks for: those of every
-// request, then those of its tools (the built-in ones too), sorted.
+// request, then those of its tools (the built-in ones too), sorted. It is
+// kept until the tools change, so that a 401 costs no walk of the tools.
 func (s *Server) scopesSupported() []string {
+	if p := s.authz.supported.Load(); p != nil {
+		return *p
+	}
+	out := s.listScopes()
+	s.authz.supported.Store(&out)
+	return out
+}
+
+// forgetScopes drops the scopes kept by scopesSupported: the registry's
+// tools changed.
+func (s *Server) forgetScopes() {
+	if s.authz != nil {
+		s.authz.supported.Store(nil)
+	}
+}
+
+func (s *Server) listScopes() []string {
 	var tools []string
 	for _, name := range []string{runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex, runtime.UndoLastActions} {
 		tools = append(tools, s.scopesOf(name)...)

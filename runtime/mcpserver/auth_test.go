@@ -701,3 +701,30 @@ func TestAuthorizationMisconfigured(t *testing.T) {
 		}
 	}
 }
+
+// TestScopesFollowTheTools: a tool registered after the server started
+// adds its scope to the metadata and the 401.
+func TestScopesFollowTheTools(t *testing.T) {
+	reg := notesRegistry(t)
+	srv := mcpserver.New(reg, mcpserver.WithLogger(quiet()), mcpserver.WithAuthorization(mcpserver.Authorization{
+		Resource: "http://127.0.0.1/mcp", AuthorizationServers: []string{"http://127.0.0.1:1"},
+		Verifier: func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return nil, auth.ErrInvalidToken }}))
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	challenge := func() string {
+		resp, _ := post(t, hs.URL, listBody)
+		return resp.Header.Get("WWW-Authenticate")
+	}
+	if ch := challenge(); !strings.HasPrefix(ch, `Bearer scope="notes:read notes:write", `) {
+		t.Errorf("before: %s", ch)
+	}
+	if err := reg.Register(runtime.Tool{Meta: runtime.Meta{Name: "archive_note", Description: "Archives a note.", Risk: runtime.RiskLow,
+		CapabilityRequired: "notes:archive", ArgsSchema: schema(`{"type":"object"}`)},
+		Execute: func(context.Context, any) (any, error) { return nil, nil }}); err != nil {
+		t.Fatal(err)
+	}
+	if ch := challenge(); !strings.HasPrefix(ch, `Bearer scope="notes:archive notes:read notes:write", `) {
+		t.Errorf("after archive_note: %s", ch)
+	}
+}

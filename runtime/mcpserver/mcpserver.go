@@ -243,6 +243,7 @@ func (s *Server) Session(mcpSessionID string) *runtime.Session {
 // (Registry.OnToolsChanged): registered, enabled or disabled.
 func (s *Server) ToolsChanged() {
 	s.defs.Clear()
+	s.forgetScopes()
 	s.mu.Lock()
 	conns := make([]*conn, 0, len(s.conns)+1)
 	for c := range s.conns {
