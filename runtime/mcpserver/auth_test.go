@@ -728,3 +728,36 @@ func TestScopesFollowTheTools(t *testing.T) {
 		t.Errorf("after archive_note: %s", ch)
 	}
 }
+
+// FuzzAuthorizationHeader sends arbitrary Authorization headers and
+// bodies: each is answered 400, 401 or 403 with a challenge, never
+// served and never a panic.
+func FuzzAuthorizationHeader(f *testing.F) {
+	e := startAuth(f, authSetup{})
+	tok, err := e.op.ClientCredentials(context.Background(), "robot", "robot-secret", e.resource, "notes:read")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"Bearer " + tok, "Bearer", "bearer  x", "Basic Zm9vOmJhcg==", "Bearer " + tok[:len(tok)-4] + "AAAA", "Bearer a.b.c", "Bearer ..", "Bearer eyJhbGciOiJub25lIn0.e30."} {
+		f.Add(s)
+	}
+	h := e.srv.Handler()
+	f.Fuzz(func(t *testing.T, header string) {
+		if strings.Contains(header, tok) {
+			return // the good token is served, as it should be
+		}
+		req := httptest.NewRequest(http.MethodPost, e.resource, strings.NewReader(listBody))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header["Authorization"] = []string{header}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		switch w.Code {
+		case http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden:
+			if !strings.HasPrefix(w.Header().Get("WWW-Authenticate"), "Bearer ") {
+				t.Errorf("%q: %d without a challenge", header, w.Code)
+			}
+		default:
+			t.Errorf("%q: %d %s", header, w.Code, w.Body)
+		}
+	})
+}
