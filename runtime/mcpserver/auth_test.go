@@ -162,7 +162,7 @@ func (u *user) connect(t *testing.T, e *authEnv, version string) (*mcp.ClientSes
 		t.Fatal(err)
 	}
 	return mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{Logger: quiet()}).
-		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.resource, OAuthHandler: h, DisableStandaloneSSE: true},
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.resource, OAuthHandler: h},
 			&mcp.ClientSessionOptions{ProtocolVersion: version})
 }
 
