@@ -708,7 +708,9 @@ func TestScopesFollowTheTools(t *testing.T) {
 	reg := notesRegistry(t)
 	srv := mcpserver.New(reg, mcpserver.WithLogger(quiet()), mcpserver.WithAuthorization(mcpserver.Authorization{
 		Resource: "http://127.0.0.1/mcp", AuthorizationServers: []string{"http://127.0.0.1:1"},
-		Verifier: func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return nil, auth.ErrInvalidToken }}))
+		Verifier: func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
+			return nil, auth.ErrInvalidToken
+		}}))
 	defer srv.Close()
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
