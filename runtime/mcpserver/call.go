@@ -38,7 +38,10 @@ func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	if strings.HasPrefix(p.RequestState, approvalPrefix) {
 		return c.resume(ctx, req)
 	}
-	sess := c.session(req)
+	sess, err := c.session(req)
+	if err != nil {
+		return nil, err
+	}
 	raw := []byte(p.Arguments)
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		raw = []byte("{}") // arguments are optional in MCP
@@ -208,15 +211,17 @@ func (c *conn) resume(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	if err == nil && st.Tool != p.Name {
 		err = fmt.Errorf("requestState is for a call of %s, not %s", st.Tool, p.Name)
 	}
-	if err == nil && c.stateful && st.Session != c.session(req).ID() {
-		err = errors.New("requestState is for another session")
-	}
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		return nil, invalidParams(err.Error())
 	}
-	sess := c.session(req)
-	if !c.stateful {
-		sess = c.s.Session(st.Session)
+	sess, err := c.session(req)
+	if err != nil {
+		return nil, err
+	}
+	if st.Session != sess.ID() {
+		// Signed for another conversation: another principal's, or
+		// another session's. Its approval is not this request's to give.
+		return nil, invalidParams("requestState is for another conversation")
 	}
 	answer, _ := p.InputResponses[approvalInput].(*mcp.ElicitResult)
 	if answer == nil {

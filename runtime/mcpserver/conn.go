@@ -16,24 +16,6 @@ import (
 	"github.com/toolcat/toolcat/runtime/export"
 )
 
-// SessionMetaKey is the _meta member by which a stateless (2026-07-28)
-// request names its conversation, so that what a session keeps (hidden
-// tools promoted by a search, taint, calls waiting for approval, the undo
-// journal) carries over from one request to the next. A request without it
-// is a conversation of its own.
-const SessionMetaKey = "toolcat/session"
-
-// maxSessionName bounds the conversation a stateless request names; a
-// longer name is read as none.
-const maxSessionName = 200
-
-// StatelessSessionID is the id of the runtime.Session of the stateless
-// requests that name the conversation name in their _meta (SessionMetaKey):
-// "meta/" + name. The prefix keeps them apart from stateful sessions, whose
-// ids are their Mcp-Session-Id, so that a request cannot name its way into
-// another client's session.
-func StatelessSessionID(name string) string { return "meta/" + name }
-
 // conn is one mcp.Server and what it serves: one stateful session, or
 // every stateless request.
 type conn struct {
@@ -146,8 +128,11 @@ func (c *conn) notify() {
 	}
 }
 
-// session returns the runtime.Session of a request.
-func (c *conn) session(req mcp.Request) *runtime.Session {
+// session returns the runtime.Session of a request: its stateful
+// session's, or the conversation of a stateless one (ConversationID). A
+// stateless tools/call that no conversation can be found for is refused
+// under AnonymousRefused.
+func (c *conn) session(req mcp.Request) (*runtime.Session, error) {
 	if c.stateful {
 		c.once.Do(func() {
 			if c.id == "" {
@@ -155,24 +140,16 @@ func (c *conn) session(req mcp.Request) *runtime.Session {
 			}
 			c.sess = c.s.Session(c.id)
 		})
-		return c.sess
+		return c.sess, nil
 	}
-	var meta map[string]any
-	switch r := req.(type) {
-	case *mcp.ListToolsRequest:
-		if r.Params != nil {
-			meta = r.Params.GetMeta()
-		}
-	case *mcp.CallToolRequest:
-		if r.Params != nil {
-			meta = r.Params.GetMeta()
-		}
+	id, unplaced, err := c.s.statelessScope(req)
+	if err != nil {
+		return nil, err
 	}
-	name, _ := meta[SessionMetaKey].(string)
-	if name == "" || len(name) > maxSessionName {
-		name = "anonymous-" + rand.Text()
+	if _, call := req.(*mcp.CallToolRequest); call && unplaced && c.s.anonymous == AnonymousRefused {
+		return nil, errAnonymous
 	}
-	return c.s.Session(StatelessSessionID(name))
+	return c.s.Session(id), nil
 }
 
 func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -209,7 +186,11 @@ func (c *conn) list(ctx context.Context, req *mcp.ListToolsRequest) (*mcp.ListTo
 	if req.Params != nil && req.Params.Cursor != "" {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: this server lists every tool in one page"}
 	}
-	metas, err := c.session(req).Tools(ctx)
+	sess, err := c.session(req)
+	if err != nil {
+		return nil, err
+	}
+	metas, err := sess.Tools(ctx)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the session's state is unavailable: " + err.Error()}
 	}
@@ -246,7 +227,11 @@ func (c *conn) check(ctx context.Context, req *mcp.CallToolRequest) error {
 			return nil
 		}
 	}
-	metas, err := c.session(req).Tools(ctx)
+	sess, err := c.session(req)
+	if err != nil {
+		return err
+	}
+	metas, err := sess.Tools(ctx)
 	if err != nil {
 		return nil // the call answers dependency_unavailable itself
 	}

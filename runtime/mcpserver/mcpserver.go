@@ -6,8 +6,20 @@
 // Each MCP session is one runtime.Session: tools/list is what the session
 // lists now (core tools, the built-in search tools, the hidden tools a
 // search promoted), and tools/call runs through Session.Call, the full
-// dispatcher. The package is the only one of toolcat that links the MCP
-// SDK; runtime itself does not import it.
+// dispatcher.
+//
+// A stateless request has no MCP session, so its conversation is found
+// from what the server can trust: the authenticated principal (the UserID
+// of the auth.TokenInfo that go-sdk's bearer-token middleware puts on the
+// request) and the conversation name in its _meta (SessionMetaKey), if
+// any; see ConversationID. A generic client that sends no _meta is thus in
+// its principal's conversation, and its idempotency keys, discovered
+// tools and undo journal carry over from one request to the next as over
+// stdio; two principals never share one. Requests with neither principal
+// nor name share one conversation per server, or are refused (WithAnonymous).
+//
+// The package is the only one of toolcat that links the MCP SDK; runtime
+// itself does not import it.
 package mcpserver
 
 import (
@@ -34,6 +46,7 @@ type Server struct {
 	stateKey     []byte
 	idle         time.Duration
 	runID        string
+	anonymous    AnonymousPolicy
 
 	defs sync.Map // tool name -> *mcp.Tool, rendered once
 
