@@ -157,7 +157,7 @@ func addLedger(t *testing.T, reg *runtime.Registry, risk runtime.Risk) *ledger {
 			return map[string]any{"entry": n}, nil
 		},
 		DryRun: func(_ context.Context, args any) (any, error) {
-			amount, _ := args.(map[string]any)["amount"].(json.Number).Int64()
+			amount, _ := args.(map[string]any)["amount"].(float64)
 			if amount == 0 {
 				return nil, runtime.InvalidArgs("an entry of 0 changes nothing").WithDetail("field", "/amount")
 			}
