@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -26,6 +25,8 @@ type conn struct {
 
 	once sync.Once
 	sess *runtime.Session
+
+	feats applied // what of the host's prompts and resources srv has
 
 	mu         sync.Mutex
 	registered map[string]bool // names the mcp.Server routes to handle
@@ -47,6 +48,9 @@ func (s *Server) newConn(stateful bool) *conn {
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 			Logging: &mcp.LoggingCapabilities{},
 		},
+		CompletionHandler:  s.complete,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
 	}
 	if stateful {
 		// Called once, when the streamable handler starts the session:
@@ -66,6 +70,7 @@ func (s *Server) newConn(stateful bool) *conn {
 	c.srv = mcp.NewServer(&s.impl, opts)
 	c.srv.AddReceivingMiddleware(c.middleware)
 	c.registerTools()
+	c.syncFeatures()
 	return c
 }
 
@@ -154,9 +159,10 @@ func (c *conn) session(req mcp.Request) (*runtime.Session, error) {
 
 func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if offersNot(method) {
+		c.syncFeatures()
+		if !c.s.offers(method) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
-				Message: "method not found: this server offers tools only, not " + method}
+				Message: "method not found: this server offers no " + method}
 		}
 		switch method {
 		case "tools/list":
@@ -172,13 +178,6 @@ func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
-}
-
-// offersNot reports whether method belongs to a feature the server does
-// not declare (resources, prompts, completion), which the SDK would
-// otherwise answer with empty lists.
-func offersNot(method string) bool {
-	return strings.HasPrefix(method, "resources/") || strings.HasPrefix(method, "prompts/") || method == "completion/complete"
 }
 
 // list answers tools/list: the session's tools, in its order.

@@ -47,6 +47,11 @@ type Server struct {
 	idle         time.Duration
 	runID        string
 	anonymous    AnonymousPolicy
+	complete     func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
+	subscribe    func(context.Context, *mcp.SubscribeRequest) error
+	unsubscribe  func(context.Context, *mcp.UnsubscribeRequest) error
+
+	feats features // prompts, resources and templates beside the tools
 
 	defs sync.Map // tool name -> *mcp.Tool, rendered once
 
