@@ -51,7 +51,9 @@ type Server struct {
 	subscribe    func(context.Context, *mcp.SubscribeRequest) error
 	unsubscribe  func(context.Context, *mcp.UnsubscribeRequest) error
 
-	feats features // prompts, resources and templates beside the tools
+	feats     features       // prompts, resources and templates beside the tools
+	events    mcp.EventStore // what stateful streams sent, for clients that resume one
+	eventsSet bool
 
 	defs sync.Map // tool name -> *mcp.Tool, rendered once
 
@@ -111,6 +113,18 @@ const DefaultSessionTimeout = time.Hour
 // clients that never end their sessions hold memory without bound).
 func WithSessionTimeout(d time.Duration) Option { return func(s *Server) { s.idle = d } }
 
+// WithEventStore sets where the server keeps what it sent on the SSE
+// streams of stateful HTTP sessions (2025-11-25 and older), so that a
+// client whose stream broke resumes it (GET with Last-Event-ID, SEP-1699)
+// and gets the responses and notifications it missed. The default is an
+// mcp.MemoryEventStore of this process (10 MiB at most, oldest events
+// dropped first); replicas that share sessions need a store they share.
+// nil keeps no events: a lost stream loses what it carried. Stateless
+// requests (2026-07-28) have no resumable streams.
+func WithEventStore(es mcp.EventStore) Option {
+	return func(s *Server) { s.events, s.eventsSet = es, true }
+}
+
 // WithRunSessionID sets the id of the runtime.Session that RunStdio and
 // Run serve (default: a random one for each run), so that the host can
 // find it with Session. Give each process its own when replicas share a
@@ -130,6 +144,9 @@ func New(reg *runtime.Registry, opts ...Option) *Server {
 	}
 	if s.logger == nil {
 		s.logger = slog.Default()
+	}
+	if !s.eventsSet {
+		s.events = mcp.NewMemoryEventStore(nil)
 	}
 	if len(s.stateKey) < 32 {
 		s.stateKey = make([]byte, 32)
@@ -181,7 +198,7 @@ func (s *Server) newHandler() http.Handler {
 	if idle < 0 {
 		idle = 0
 	}
-	stateful := mcp.NewStreamableHTTPHandler(s.statefulServer, &mcp.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: idle})
+	stateful := mcp.NewStreamableHTTPHandler(s.statefulServer, &mcp.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: idle, EventStore: s.events})
 	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.statelessConn().srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: s.logger, PropagateRequestCancellation: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
