@@ -23,6 +23,16 @@ const approvalInput = "toolcat_approval"
 
 // handle runs one tools/call through the session.
 func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if name, ok := ctx.Value(routedKey{}).(string); ok && req.Params.Name == routeName {
+		// Called through the route: the tool's name is the one the
+		// client sent, on a copy, so that the SDK's request (which it
+		// may send to handle again with the client's input) keeps the
+		// route.
+		r, p := *req, *req.Params
+		p.Name = name
+		r.Params = &p
+		req = &r
+	}
 	p := req.Params
 	ctx = context.WithValue(ctx, peerKey{}, req.Session)
 	ctx = context.WithValue(ctx, requestKey{}, req)

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -29,8 +30,8 @@ type conn struct {
 	feats applied // what of the host's prompts and resources srv has
 
 	mu         sync.Mutex
-	registered map[string]bool // names the mcp.Server routes to handle
-	anchor     *mcp.Tool       // re-added to make the SDK send list_changed
+	registered map[string]bool // tools the mcp.Server knows by name (headerTools)
+	anchor     *mcp.Tool       // the route, re-added to make the SDK send list_changed
 	listed     []string        // what the session listed last (stateful)
 }
 
@@ -74,39 +75,68 @@ func (s *Server) newConn(stateful bool) *conn {
 	return c
 }
 
-// registerTools routes every name the registry and the session's built-in
-// tools may answer to handle, a tool's original (wire) name too. A registry tool is registered with its
-// input schema, so that the SDK checks the x-mcp-header parameters a
-// 2026-07-28 client sends against it.
+// routeName is the tool the SDK's server routes to handle every call of
+// a tool it does not know by name (see middleware). It is never listed:
+// tools/list is answered from the session.
+const routeName = "toolcat.route"
+
+type routedKey struct{}
+
+// registerTools registers with the SDK's server the route of every call,
+// and the tools whose input schema has x-mcp-header parameters, by name
+// and original (wire) name, with that schema: the SDK checks the headers a
+// 2026-07-28 client sends for them against it. No other tool is
+// registered, so that a new session costs the same for 10 tools or 1,000.
 func (c *conn) registerTools() {
-	names := append(slices.Clone(c.s.reg.Names()), runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex, runtime.UndoLastActions)
-	for _, n := range c.s.reg.Names() {
-		if tool, ok := c.s.reg.Get(n); ok && tool.Meta.OriginalName != "" {
-			names = append(names, tool.Meta.OriginalName) // the name clients call it by
-		}
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, n := range names {
-		if c.registered[n] {
+	if c.anchor == nil {
+		c.anchor = &mcp.Tool{Name: routeName, InputSchema: placeholder}
+		c.add(c.anchor)
+	}
+	for _, h := range c.s.headerTools() {
+		if c.registered[h.Name] {
 			continue
 		}
-		t := &mcp.Tool{Name: n, InputSchema: placeholder}
-		if tool, ok := c.s.reg.Get(n); ok {
-			if d, err := c.s.definition(&tool.Meta); err == nil {
-				t.InputSchema = d.InputSchema
-			}
+		if err := c.add(h); err != nil {
+			c.s.logger.Error("mcpserver: the SDK refuses the tool's input schema; its x-mcp-header parameters are not checked", "tool", h.Name, "err", err)
+			continue
 		}
-		if err := c.add(t); err != nil {
-			c.s.logger.Error("mcpserver: the SDK refuses the tool's input schema; its x-mcp-header parameters are not checked", "tool", n, "err", err)
-			t = &mcp.Tool{Name: n, InputSchema: placeholder}
-			c.add(t)
+		c.registered[h.Name] = true
+	}
+}
+
+// known reports whether the SDK's server knows the tool name itself.
+func (c *conn) known(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.registered[name]
+}
+
+// headerTools returns the registry's tools with x-mcp-header parameters,
+// by name and by original name, with their input schemas: found once per
+// set of tools.
+func (s *Server) headerTools() []*mcp.Tool {
+	if p := s.hdrs.Load(); p != nil {
+		return *p
+	}
+	var out []*mcp.Tool
+	for _, n := range s.reg.Names() {
+		tool, ok := s.reg.Get(n)
+		if !ok || !bytes.Contains(tool.Meta.ArgsSchema, []byte("x-mcp-header")) {
+			continue
 		}
-		c.registered[n] = true
-		if c.anchor == nil {
-			c.anchor = t
+		d, err := s.definition(&tool.Meta)
+		if err != nil {
+			continue
+		}
+		out = append(out, &mcp.Tool{Name: n, InputSchema: d.InputSchema})
+		if o := tool.Meta.OriginalName; o != "" && o != n {
+			out = append(out, &mcp.Tool{Name: o, InputSchema: d.InputSchema}) // the name clients call it by
 		}
 	}
+	s.hdrs.Store(&out)
+	return out
 }
 
 // add registers t with the SDK's server, which panics on a schema it
@@ -173,6 +203,12 @@ func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
 				if err := c.check(ctx, r); err != nil {
 					return nil, err
+				}
+				if name := r.Params.Name; !c.known(name) {
+					// The SDK's server routes it to handle, which calls
+					// the tool by the name kept in ctx.
+					ctx = context.WithValue(ctx, routedKey{}, name)
+					r.Params.Name = routeName
 				}
 			}
 		}

@@ -28,6 +28,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -55,7 +56,8 @@ type Server struct {
 	events    mcp.EventStore // what stateful streams sent, for clients that resume one
 	eventsSet bool
 
-	defs sync.Map // tool name -> *mcp.Tool, rendered once
+	defs sync.Map                    // tool name -> *mcp.Tool, rendered once
+	hdrs atomic.Pointer[[]*mcp.Tool] // the tools with x-mcp-header parameters (headerTools)
 
 	handler     http.Handler
 	handlerOnce sync.Once
@@ -276,6 +278,7 @@ func (s *Server) Session(mcpSessionID string) *runtime.Session {
 // (Registry.OnToolsChanged): registered, enabled or disabled.
 func (s *Server) ToolsChanged() {
 	s.defs.Clear()
+	s.hdrs.Store(nil)
 	s.mu.Lock()
 	conns := make([]*conn, 0, len(s.conns)+1)
 	for c := range s.conns {
