@@ -18,6 +18,12 @@
 // stdio; two principals never share one. Requests with neither principal
 // nor name share one conversation per server, or are refused (WithAnonymous).
 //
+// Beside the catalog's tools, a host adds go-sdk prompts, resources,
+// resource templates and completions (AddPrompt, AddResource,
+// AddResourceTemplate, WithCompletionHandler); stateful streams keep what
+// they sent in an event store, so that a client resumes a lost one
+// (WithEventStore).
+//
 // The package is the only one of toolcat that links the MCP SDK; runtime
 // itself does not import it.
 package mcpserver
@@ -85,9 +91,9 @@ func WithInstructions(text string) Option { return func(s *Server) { s.instructi
 
 // WithSessionOptions gives the options of the runtime.Session of each MCP
 // session (autonomy, trust rules, sender, undo tool...), from its id: the
-// Mcp-Session-Id of a stateful session, StatelessSessionID of the name a
-// stateless request gives in its _meta (SessionMetaKey), or one made for
-// the session (stdio; a stateless request that names none).
+// Mcp-Session-Id of a stateful session, the ConversationID of a stateless
+// request (its principal and the name in its _meta), or the run's
+// (stdio, WithRunSessionID).
 func WithSessionOptions(fn func(mcpSessionID string) []runtime.SessionOption) Option {
 	return func(s *Server) { s.sessionOpts = fn }
 }

@@ -241,9 +241,15 @@ func TestPrincipals(t *testing.T) {
 		t.Run(revisionName(v), func(t *testing.T) {
 			reg, _ := newRegistry(t)
 			l := addLedger(t, reg, runtime.RiskLow)
+			reg.MustRegister(runtime.Tool{Meta: runtime.Meta{Name: "get_user", Description: "Names the user.", Risk: runtime.RiskLow,
+				ArgsSchema: schema(`{"type":"object"}`)},
+				Execute: func(ctx context.Context, _ any) (any, error) { return map[string]any{"user": mcpserver.Principal(ctx)}, nil }})
 			srv := mcpserver.New(reg, mcpserver.WithLogger(quiet()), withUndo)
 			url := served(t, srv, true)
 			alice, bob := connect(t, url, v, "token-alice"), connect(t, url, v, "token-bob")
+			if got := bob.call("get_user", map[string]any{}); !strings.Contains(got, `"user":"bob"`) {
+				t.Errorf("Principal in bob's call: %s", got)
+			}
 
 			alice.call(runtime.SearchToolsByKeywords, map[string]any{"query": "remove a note"})
 			alice.waitChanged()
