@@ -243,7 +243,9 @@ func TestPrincipals(t *testing.T) {
 			l := addLedger(t, reg, runtime.RiskLow)
 			reg.MustRegister(runtime.Tool{Meta: runtime.Meta{Name: "get_user", Description: "Names the user.", Risk: runtime.RiskLow,
 				ArgsSchema: schema(`{"type":"object"}`)},
-				Execute: func(ctx context.Context, _ any) (any, error) { return map[string]any{"user": mcpserver.Principal(ctx)}, nil }})
+				Execute: func(ctx context.Context, _ any) (any, error) {
+					return map[string]any{"user": mcpserver.Principal(ctx)}, nil
+				}})
 			srv := mcpserver.New(reg, mcpserver.WithLogger(quiet()), withUndo)
 			url := served(t, srv, true)
 			alice, bob := connect(t, url, v, "token-alice"), connect(t, url, v, "token-bob")
