@@ -76,10 +76,27 @@ func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 		}
 		return toResult(decide(ctx, sess, res.Pending.ID, answer)), nil
 	}
-	if p.Name == runtime.SearchToolsByKeywords || p.Name == runtime.SearchToolsByRegex {
+	if (p.Name == runtime.SearchToolsByKeywords || p.Name == runtime.SearchToolsByRegex) && promoted(res) {
 		c.changed(ctx, sess)
 	}
 	return toResult(res), nil
+}
+
+// promoted reports whether a search may have promoted a hidden tool: it
+// found one that was not listed yet. A search that found only listed tools
+// sends no list_changed, so that every list_changed is followed by a
+// tools/list that differs.
+func promoted(res runtime.Result) bool {
+	sr, ok := res.Data.(runtime.SearchResult)
+	if !ok || !res.Success {
+		return res.Success // not the built-in's result: list again to be sure
+	}
+	for _, m := range sr.Matches {
+		if !m.Listed {
+			return true
+		}
+	}
+	return false
 }
 
 // canElicit reports whether the client takes form elicitations.
