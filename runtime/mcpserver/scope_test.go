@@ -338,3 +338,37 @@ func TestConversationID(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultClientApproval: a call of a default client (no _meta, no
+// elicitation) that needs approval waits in the client's conversation,
+// where the host finds it by the documented id and approves it.
+func TestDefaultClientApproval(t *testing.T) {
+	for _, v := range httpRevisions {
+		t.Run(revisionName(v), func(t *testing.T) {
+			reg, _ := newRegistry(t)
+			l := addLedger(t, reg, runtime.RiskMedium)
+			srv := mcpserver.New(reg, mcpserver.WithLogger(quiet()), supervised)
+			c := connect(t, served(t, srv, false), v, "")
+			var env struct {
+				Error struct {
+					Code    string `json:"code"`
+					Details struct {
+						CallID string `json:"call_id"`
+					} `json:"details"`
+				} `json:"error"`
+			}
+			got := c.call("add_entry", map[string]any{"amount": 3})
+			if json.Unmarshal([]byte(got), &env); env.Error.Code != "approval_required" || l.runs.Load() != 0 {
+				t.Fatalf("a supervised call: %s", got)
+			}
+			id := mcpserver.AnonymousSessionID
+			if v != "" {
+				id = c.cs.ID()
+			}
+			res, err := srv.Session(id).Approve(context.Background(), env.Error.Details.CallID)
+			if err != nil || !res.Success || l.runs.Load() != 1 {
+				t.Fatalf("the host's approval in %s: %v %s, %d runs", id, err, res.JSON(), l.runs.Load())
+			}
+		})
+	}
+}
