@@ -177,12 +177,12 @@ func (c *conn) session(req mcp.Request) (*runtime.Session, error) {
 		})
 		return c.sess, nil
 	}
-	id, unplaced, err := c.s.statelessScope(req)
+	id, refusal, err := c.s.statelessScope(req)
 	if err != nil {
 		return nil, err
 	}
-	if _, call := req.(*mcp.CallToolRequest); call && unplaced && c.s.anonymous == AnonymousRefused {
-		return nil, errAnonymous
+	if _, call := req.(*mcp.CallToolRequest); call && refusal != nil {
+		return nil, refusal
 	}
 	return c.s.Session(id), nil
 }

@@ -87,7 +87,8 @@ func WithAnonymous(p AnonymousPolicy) Option { return func(s *Server) { s.anonym
 
 // principal returns the authenticated user of a request: the UserID of
 // the token info that go-sdk's bearer-token middleware
-// (auth.RequireBearerToken) put on it, "" without one.
+// (auth.RequireBearerToken) put on it, "" without one (a token without a
+// UserID cannot call tools of a stateless server: see statelessScope).
 func principal(req mcp.Request) string {
 	if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil {
 		return ex.TokenInfo.UserID
@@ -141,16 +142,29 @@ func conversationName(req mcp.Request) (string, error) {
 }
 
 // statelessScope returns the id of the runtime.Session of a stateless
-// request (ConversationID), or the error that refuses it. unplaced says
-// the request has neither principal nor name.
-func (s *Server) statelessScope(req mcp.Request) (id string, unplaced bool, err error) {
+// request (ConversationID), the error that refuses its tools/call when the
+// server cannot tell whose conversation it is (nil when it may call), or
+// err, which refuses the request itself.
+func (s *Server) statelessScope(req mcp.Request) (id string, refusal, err error) {
 	name, err := conversationName(req)
 	if err != nil {
-		return "", false, err
+		return "", nil, err
+	}
+	if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil && ex.TokenInfo.UserID == "" {
+		// Authenticated, but as nobody in particular: every holder of
+		// such a token would share one conversation.
+		return AnonymousSessionID, errNoUser, nil
 	}
 	p := principal(req)
-	return ConversationID(p, name), p == "" && name == "", nil
+	if p == "" && name == "" && s.anonymous == AnonymousRefused {
+		refusal = errAnonymous
+	}
+	return ConversationID(p, name), refusal, nil
 }
+
+// errNoUser refuses a tools/call whose bearer token names no user.
+var errNoUser = invalidParams("the request's bearer token names no user (its auth.TokenInfo has no UserID), so this server " +
+	"cannot keep what its calls do apart from other users': the token verifier must set UserID")
 
 // errAnonymous refuses a tools/call that no conversation can be found
 // for (AnonymousRefused).

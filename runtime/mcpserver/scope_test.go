@@ -294,6 +294,15 @@ func TestPrincipals(t *testing.T) {
 			if slices.Contains(nobody.list(), "delete_note") {
 				t.Error("a token without a user sees alice's promotion")
 			}
+			// A token that names no user cannot call at 2026-07-28 (its
+			// conversation would be every such token's); in a session it
+			// can, the session being its conversation.
+			_, err = nobody.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "add_entry",
+				Arguments: map[string]any{"amount": 1, "idempotency_key": "k"}})
+			var we *jsonrpc.Error
+			if stateless := v == ""; stateless != (errors.As(err, &we) && we.Code == jsonrpc.CodeInvalidParams && strings.Contains(we.Message, "UserID")) {
+				t.Errorf("a call with a token that names no user: %v", err)
+			}
 		})
 	}
 }
