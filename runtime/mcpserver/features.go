@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -266,9 +267,9 @@ func (s *Server) offers(method string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch {
-	case len(method) > 8 && method[:8] == "prompts/":
+	case strings.HasPrefix(method, "prompts/"):
 		return len(f.prompts) > 0
-	case len(method) > 10 && method[:10] == "resources/":
+	case strings.HasPrefix(method, "resources/"):
 		return len(f.resources) > 0 || len(f.templates) > 0
 	case method == "completion/complete":
 		return s.complete != nil
