@@ -270,6 +270,18 @@ func TestPrincipals(t *testing.T) {
 			if got := bob.call("add_entry", map[string]any{"amount": 7, "idempotency_key": "k2"}); !strings.Contains(got, `"success":true`) {
 				t.Fatalf("bob: %s", got)
 			}
+			if v == "" {
+				// Another conversation of alice's, named in _meta: her key
+				// is new there too.
+				res, err := alice.cs.CallTool(context.Background(), &mcp.CallToolParams{Meta: mcp.Meta{mcpserver.SessionMetaKey: "second-chat"},
+					Name: "add_entry", Arguments: map[string]any{"amount": 5, "idempotency_key": "k"}})
+				if err != nil || strings.Contains(text(t, res), `"replayed":true`) || l.runs.Load() != 4 {
+					t.Errorf("alice's key in her second conversation: %v, %d runs; want a run of its own", err, l.runs.Load())
+				}
+				if js, _ := srv.Session(mcpserver.ConversationID("alice", "second-chat")).Journal(context.Background()); len(js) != 1 {
+					t.Errorf("alice's second conversation journals %d calls, want 1", len(js))
+				}
+			}
 			// Undo reverts fewer calls than asked when the journal holds
 			// fewer: alice's holds her one call, not bob's two.
 			got = alice.call(runtime.UndoLastActions, map[string]any{"count": 5})
