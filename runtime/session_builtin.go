@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -274,9 +275,12 @@ func (s *Session) runUndo(ctx context.Context, b *builtinTool, raw []byte) Resul
 	if te != nil {
 		return b.fail(te)
 	}
-	if why != nil {
+	if why != nil && !slices.ContainsFunc(calls, func(c JournalEntry) bool { return !c.Revertible }) {
 		return s.holdUndo(ctx, b, a.Count, calls, why)
 	}
+	// Nothing to approve, or an undo that cannot run (a call among them
+	// cannot be undone): it answers, reverting nothing, before anyone is
+	// asked.
 	rep, err := s.undo(ctx, a.Count, nil, false)
 	return s.undoResult(b, rep, err)
 }

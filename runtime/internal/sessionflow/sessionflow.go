@@ -628,6 +628,14 @@ func undoTool(t *testing.T, store runtime.SessionStore) {
 	if _, err := s.Undo(ctx, 1); err != nil || len(w.Posts()) != 0 {
 		t.Fatalf("the host's undo: %v posts %v", err, w.Posts())
 	}
+	// An undo that cannot run (a call among them cannot be undone) is
+	// answered at once: nobody is asked to approve it.
+	mustOK(t, call(t, s, "send_email", `{"to":"ada"}`))
+	mustOK(t, s.Call(ctx, "publish_post", []byte(`{"title":"Five"}`), runtime.CallOptions{Approved: true}))
+	res = call(t, s, runtime.UndoLastActions, `{"count":2}`)
+	if code(res) != runtime.CodeUnsupported || res.Pending != nil || len(w.Posts()) != 1 {
+		t.Fatalf("an undo past a call that cannot be undone, while tainted: %s posts %v", res.JSON(), w.Posts())
+	}
 	if off := w.Replicas(t, 1, store)[0].Session("conv-no-undo"); has(names(t, off), runtime.UndoLastActions) {
 		t.Fatal("the undo tool is offered without SessionUndoTool")
 	}
