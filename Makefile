@@ -60,7 +60,7 @@ test-sdk:
 
 # The official MCP conformance suite against the fixture server
 # examples/mcp-conformance (tools compiled by toolcat), for revisions
-# 2025-11-25 and 2026-07-28, with their baselines of expected failures.
+# 2025-11-25 and 2026-07-28; every scenario must pass.
 # Installs the suite and Node.js 22 from the npm registry on first use
 # (npm must be on PATH; .ci/mcp-conformance says how to get it).
 test-mcp-conformance:

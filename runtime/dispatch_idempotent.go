@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -25,7 +26,7 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 		return r.fail(e, Internal("the arguments of "+m.Name+" cannot be encoded: "+err.Error()))
 	}
 	if r.unflushedN.Load() > 0 {
-		if res, ok := r.flush(ctx, e, key, fp); ok {
+		if res, ok := r.flush(ctx, e, key, fp, opts.KeyScope); ok {
 			return res
 		}
 	}
@@ -43,11 +44,11 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	switch {
 	case claim.Record != nil:
 		if claim.Record.Fingerprint != fp {
-			return r.conflict(e, key, false)
+			return r.conflict(e, key, opts.KeyScope, false)
 		}
 		return r.replay(e, claim.Record)
 	case claim.PendingFingerprint != "":
-		return r.conflict(e, key, true)
+		return r.conflict(e, key, opts.KeyScope, true)
 	}
 	h := &held{r: r, e: e, ctx: ctx, key: key, token: claim.Token, fp: fp, lease: lease}
 	defer h.abandon()
@@ -281,7 +282,13 @@ func (r *Registry) replay(e *entry, rec *Record) Result {
 	return res
 }
 
-func (r *Registry) conflict(e *entry, key string, pending bool) Result {
+// conflict answers idempotency_conflict for key. The message and details
+// name the key as the model sent it: without the session's scope (see
+// CallOptions.KeyScope), which is the server's, not the model's.
+func (r *Registry) conflict(e *entry, key, scope string, pending bool) Result {
+	if scope != "" {
+		key = strings.TrimPrefix(key, scope+"/")
+	}
 	key = clipName(key)
 	msg := "idempotency key " + key + " was already used for a call with other arguments"
 	if pending {
@@ -323,7 +330,7 @@ func (r *Registry) storeDown(ctx context.Context, e *entry, err error, msg strin
 
 // flush writes a result whose Complete failed before the key is used again,
 // then answers from it.
-func (r *Registry) flush(ctx context.Context, e *entry, key, fp string) (Result, bool) {
+func (r *Registry) flush(ctx context.Context, e *entry, key, fp, scope string) (Result, bool) {
 	r.unflushedM.Lock()
 	defer r.unflushedM.Unlock()
 	u, ok := r.unflushed[key]
@@ -339,7 +346,7 @@ func (r *Registry) flush(ctx context.Context, e *entry, key, fp string) (Result,
 	delete(r.unflushed, key)
 	r.unflushedN.Add(-1)
 	if u.rec.Fingerprint != fp {
-		return r.conflict(e, key, false), true
+		return r.conflict(e, key, scope, false), true
 	}
 	rec := u.rec
 	return r.replay(e, &rec), true

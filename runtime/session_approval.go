@@ -103,12 +103,19 @@ func (s *Session) Pending(ctx context.Context) ([]PendingCall, error) {
 
 // hold keeps a call pending with its preview and answers
 // approval_required; the envelope's Pending is the call.
+// A dry run that fails with a code the model can act on (not_found,
+// invalid_args) answers the call at once with that failure: no user is
+// asked to approve a call that cannot run as it is.
 func (s *Session) hold(ctx context.Context, e *entry, raw []byte, opts CallOptions, why *approval, st *coreState) Result {
+	preview, failed := s.preview(ctx, e, raw, opts)
+	if failed != nil && (failed.Error.Code == CodeNotFound || failed.Error.Code == CodeInvalidArgs) {
+		return *failed
+	}
 	pc := PendingCall{
 		ID:      s.newCallID(),
 		Tool:    e.meta.Name,
 		Args:    append(json.RawMessage(nil), raw...),
-		Preview: s.preview(ctx, e, raw, opts),
+		Preview: preview,
 		Reason:  why.reason,
 		Tainted: why.tainted,
 		At:      s.r.now().UTC(),
@@ -131,6 +138,15 @@ func (s *Session) hold(ctx context.Context, e *entry, raw []byte, opts CallOptio
 	if pc.Key == "" {
 		pc.Key = "approval/" + s.id + "/" + pc.ID
 	}
+	return s.keep(ctx, pc, why.reason, func(te *ToolError) Result { return s.r.fail(e, te) },
+		func(err error) Result { return s.stateFailed(ctx, e, err) })
+}
+
+// keep adds pc to the calls waiting for approval and answers
+// approval_required, with fail making the envelope of the tool (or
+// built-in tool) called; failed answers when the session's state is
+// unavailable.
+func (s *Session) keep(ctx context.Context, pc PendingCall, reason string, fail func(*ToolError) Result, failed func(error) Result) Result {
 	err := s.updatePending(ctx, func(p *pendingState) error {
 		waiting := 0
 		for _, c := range p.Calls {
@@ -147,20 +163,20 @@ func (s *Session) hold(ctx context.Context, e *entry, raw []byte, opts CallOptio
 	})
 	if err != nil {
 		if isSessionError(err) {
-			te := ApprovalRequired(why.reason + "; " + err.Error()).
+			te := ApprovalRequired(reason + "; " + err.Error()).
 				WithSuggestion("Wait for the user to answer the calls already waiting before asking for more.")
 			te.internal = true
-			return s.r.fail(e, te)
+			return fail(te)
 		}
-		return s.stateFailed(ctx, e, err)
+		return failed(err)
 	}
-	te := ApprovalRequired(why.reason).
+	te := ApprovalRequired(reason).
 		WithSuggestion("The call waits for the user's approval as " + pc.ID + ", and the user is shown a preview of it. " +
 			"Tell the user what it would do and wait for their answer; do not call it again.").
 		WithRetryAllowed(false)
 	te.internal = true
 	te.Details = map[string]any{"call_id": pc.ID, "preview": pc.Preview.Summary}
-	res := s.r.fail(e, te)
+	res := fail(te)
 	res.Pending = &pc
 	return res
 }
@@ -188,32 +204,33 @@ func (p *pendingState) prune() {
 	p.Calls = kept
 }
 
-// preview runs the tool's dry run of a call for the user to see.
-func (s *Session) preview(ctx context.Context, e *entry, raw []byte, opts CallOptions) Preview {
+// preview runs the tool's dry run of a call for the user to see; failed
+// is the dry run's envelope when it failed.
+func (s *Session) preview(ctx context.Context, e *entry, raw []byte, opts CallOptions) (p Preview, failed *Result) {
 	if e.tool.DryRun == nil {
-		return Preview{DryRun: true, Summary: NoPreview}
+		return Preview{DryRun: true, Summary: NoPreview}, nil
 	}
 	opts.DryRun = true
 	opts.StepID = "" // a preview that fails uses up none of the call's attempts
 	res := s.r.Call(ctx, e.meta.Name, raw, opts)
 	if !res.Success {
-		return Preview{DryRun: true, Summary: NoPreview + ": the dry run failed: " + clip(res.Error.Message, maxEchoText)}
+		return Preview{DryRun: true, Summary: NoPreview + ": the dry run failed: " + clip(res.Error.Message, maxEchoText)}, &res
 	}
 	switch d := res.Data.(type) {
 	case *Preview:
 		if d != nil {
-			return *d
+			return *d, nil
 		}
 	case Preview:
-		return d
+		return d, nil
 	case json.RawMessage: // untrusted output: the tool's plain data
 		var p Preview
 		if json.Unmarshal(d, &p) == nil && p.Summary != "" {
 			p.DryRun = true
-			return p
+			return p, nil
 		}
 	}
-	return Preview{DryRun: true, Summary: "(the dry run returned data, not a summary)", Data: res.Data}
+	return Preview{DryRun: true, Summary: "(the dry run returned data, not a summary)", Data: res.Data}, nil
 }
 
 // Approve runs the pending call id with exactly the arguments that were
@@ -233,6 +250,9 @@ func (s *Session) Approve(ctx context.Context, id string) (Result, error) {
 		return Result{}, err
 	}
 	e, ok := s.r.tools.Load().byName[pc.Tool]
+	if !ok && pc.Tool == UndoLastActions {
+		return s.approvedUndo(ctx, pc), nil
+	}
 	if !ok {
 		return s.r.notFound(pc.Tool), nil
 	}

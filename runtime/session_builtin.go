@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -270,10 +271,22 @@ func (s *Session) runUndo(ctx context.Context, b *builtinTool, raw []byte) Resul
 	if te := b.args(raw, &a); te != nil {
 		return b.fail(te)
 	}
-	if te := s.undoNeedsApproval(ctx, a.Count); te != nil {
+	calls, why, te := s.undoNeedsApproval(ctx, a.Count)
+	if te != nil {
 		return b.fail(te)
 	}
-	rep, err := s.undo(ctx, a.Count, false)
+	if why != nil && !slices.ContainsFunc(calls, func(c JournalEntry) bool { return !c.Revertible }) {
+		return s.holdUndo(ctx, b, a.Count, calls, why)
+	}
+	// Nothing to approve, or an undo that cannot run (a call among them
+	// cannot be undone): it answers, reverting nothing, before anyone is
+	// asked.
+	rep, err := s.undo(ctx, a.Count, nil, false)
+	return s.undoResult(b, rep, err)
+}
+
+// undoResult is the envelope of undo_last_actions for what undo did.
+func (s *Session) undoResult(b *builtinTool, rep UndoReport, err error) Result {
 	if err != nil {
 		var te *ToolError
 		switch err := err.(type) {
@@ -292,6 +305,58 @@ func (s *Session) runUndo(ctx context.Context, b *builtinTool, raw []byte) Resul
 		out.Undone = append(out.Undone, UndoneCall{CallID: c.ID, Tool: c.Tool})
 	}
 	return Result{Success: true, Data: out, Tool: b.meta.Name}
+}
+
+// undoArgs are the arguments of an undo held for approval: the calls it
+// reverts once approved, newest first, which must still be the newest of
+// the journal then.
+type undoArgs struct {
+	Count int      `json:"count"`
+	Calls []string `json:"calls"`
+}
+
+// holdUndo keeps the model's undo of calls whose reverts need the user's
+// approval waiting for it, as a call of undo_last_actions (see Approve):
+// its preview names the calls it would revert.
+func (s *Session) holdUndo(ctx context.Context, b *builtinTool, n int, calls []JournalEntry, why *approval) Result {
+	ua := undoArgs{Count: n}
+	var what []string
+	for _, c := range calls {
+		ua.Calls = append(ua.Calls, c.ID)
+		what = append(what, c.Tool+" (call "+c.ID+")")
+	}
+	args, _ := json.Marshal(ua)
+	pc := PendingCall{
+		ID:      s.newCallID(),
+		Tool:    UndoLastActions,
+		Args:    args,
+		Preview: Preview{DryRun: true, Summary: "would revert " + strings.Join(what, ", ")},
+		Reason:  why.reason,
+		Tainted: why.tainted,
+		At:      s.r.now().UTC(),
+		Status:  PendingWaiting,
+		Sender:  s.sender,
+	}
+	pc.Key = "approval/" + s.id + "/" + pc.ID
+	if st, err := s.load(ctx); err == nil {
+		pc.Turn = st.Turn
+	}
+	return s.keep(ctx, pc, why.reason, b.fail, func(error) Result {
+		return b.fail(DependencyUnavailable("the state of this conversation cannot be read right now"))
+	})
+}
+
+// approvedUndo runs the undo pc held for approval: it reverts the calls
+// it previewed, and nothing when they are no longer the newest of the
+// journal (undone already, or later calls came since).
+func (s *Session) approvedUndo(ctx context.Context, pc PendingCall) Result {
+	b := builtins()[UndoLastActions]
+	var ua undoArgs
+	if err := json.Unmarshal(pc.Args, &ua); err != nil || len(ua.Calls) == 0 {
+		return b.fail(Internal("the undo waiting for approval as " + pc.ID + " is not one this session made"))
+	}
+	rep, err := s.undo(ctx, len(ua.Calls), ua.Calls, true)
+	return s.undoResult(b, rep, err)
 }
 
 // toolIndex is what the session's searches know of a tool set: made once
@@ -395,32 +460,30 @@ func untrustedVia(set *toolSet) map[string]string {
 	return out
 }
 
-// undoNeedsApproval refuses the model's undo of calls whose reverts would
-// need the user's approval, as the calls themselves would now (supervised
-// autonomy, taint): the user undoes those through the host (Session.Undo).
-func (s *Session) undoNeedsApproval(ctx context.Context, n int) *ToolError {
+// undoNeedsApproval says why the model's undo of the last n calls needs
+// the user's approval, as the calls themselves would now (supervised
+// autonomy, taint), with the calls it would revert, newest first; why is
+// nil when it needs none.
+func (s *Session) undoNeedsApproval(ctx context.Context, n int) (calls []JournalEntry, why *approval, te *ToolError) {
 	st, err := s.load(ctx)
 	if err != nil {
-		return DependencyUnavailable("the state of this conversation cannot be read right now")
+		return nil, nil, DependencyUnavailable("the state of this conversation cannot be read right now")
 	}
 	j, err := s.loadJournal(ctx)
 	if err != nil {
-		return DependencyUnavailable("the journal of this conversation cannot be read right now")
+		return nil, nil, DependencyUnavailable("the journal of this conversation cannot be read right now")
 	}
 	set := s.r.tools.Load().byName
 	for i := len(j.Calls) - 1; i >= 0 && i >= len(j.Calls)-n; i-- {
 		c := j.Calls[i]
+		calls = append(calls, c)
 		e := set[c.Tool]
-		if e == nil {
+		if e == nil || why != nil {
 			continue
 		}
-		if why := s.approvalReason(e, st, s.autonomy); why != nil {
-			te := ApprovalRequired("undoing " + c.Tool + " (call " + c.ID + ") needs the user's approval: " + why.reason).
-				WithSuggestion("Tell the user what you would undo and ask them to undo it themselves; do not retry.").
-				WithRetryAllowed(false)
-			te.internal = true
-			return te
+		if w := s.approvalReason(e, st, s.autonomy); w != nil {
+			why = &approval{tainted: w.tainted, reason: "undoing " + c.Tool + " (call " + c.ID + ") needs the user's approval: " + w.reason}
 		}
 	}
-	return nil
+	return calls, why, nil
 }

@@ -134,12 +134,14 @@ type UndoReport struct {
 // what was reverted before it. Fewer than n calls in the journal are all
 // reverted.
 func (s *Session) Undo(ctx context.Context, n int) (UndoReport, error) {
-	return s.undo(ctx, n, true)
+	return s.undo(ctx, n, nil, true)
 }
 
-// undo is Undo; approved says the user asked for it (the host's Undo), so
-// that reverts of tools that need approval run.
-func (s *Session) undo(ctx context.Context, n int, approved bool) (UndoReport, error) {
+// undo is Undo; approved says the user asked for it (the host's Undo, or
+// an approved undo_last_actions), so that reverts of tools that need
+// approval run. want, when set, are the ids of the calls to revert, newest
+// first: undo reverts nothing unless they are still the newest.
+func (s *Session) undo(ctx context.Context, n int, want []string, approved bool) (UndoReport, error) {
 	if n <= 0 {
 		return UndoReport{}, sessionErrorf("nothing to undo: asked for %d calls", n)
 	}
@@ -155,11 +157,17 @@ func (s *Session) undo(ctx context.Context, n int, approved bool) (UndoReport, e
 			if c.Undoing != "" {
 				return sessionErrorf("another undo of this session is reverting %s (call %s)", c.Tool, c.ID)
 			}
+			if want != nil && c.ID != want[len(claimed)] {
+				return sessionErrorf("call %s is not the one to undo next any more: it was undone already, or calls came after it", want[len(claimed)])
+			}
 			if !c.Revertible {
 				return sessionErrorf("cannot undo %d calls: call %s of %s cannot be undone (%s); the %d calls after it can",
 					n, c.ID, c.Tool, c.Note, len(claimed))
 			}
 			claimed = append(claimed, c)
+		}
+		if want != nil && len(claimed) < len(want) {
+			return sessionErrorf("call %s is not in the journal any more: it was undone already", want[len(claimed)])
 		}
 		for i := len(j.Calls) - len(claimed); i < len(j.Calls); i++ {
 			j.Calls[i].Undoing = token

@@ -24,6 +24,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolcat/toolcat/examples/mcp-conformance/fixtures"
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/mcpserver"
@@ -75,6 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcp-conformance:", err)
 		return 1
 	}
+	go watch(ctx, srv)
 	if *stdio {
 		err = srv.RunStdio(ctx)
 	} else {
@@ -87,18 +90,40 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// newServer returns the MCP server of the fixture tools.
+// newServer returns the MCP server of the fixture tools, with the
+// suite's fixture prompts, resources and completions beside them.
 func newServer(logger *slog.Logger) (*mcpserver.Server, error) {
 	var srv *mcpserver.Server
-	reg, err := fixtures.New(func() { srv.ToolsChanged() }, runtime.WithLogger(logger))
+	reg, err := fixtures.New(fixtures.Hooks{
+		ToolsChanged:   func() { srv.ToolsChanged() },
+		PromptsChanged: func() { fixtures.TriggerPrompt(srv) },
+	}, runtime.WithLogger(logger))
 	if err != nil {
 		return nil, err
 	}
 	srv = mcpserver.New(reg,
 		mcpserver.WithImplementation("toolcat-mcp-conformance", "1.0.0"),
 		mcpserver.WithInstructions("The fixture tools of the MCP conformance suite, compiled from a toolcat catalog."),
-		mcpserver.WithLogger(logger))
+		mcpserver.WithLogger(logger),
+		mcpserver.WithCompletionHandler(fixtures.Complete),
+		mcpserver.WithResourceSubscriptions(nil, nil))
+	fixtures.AddFeatures(srv)
 	return srv, nil
+}
+
+// watch tells the subscribers of the watched fixture resource that it
+// changed, every few seconds until ctx ends.
+func watch(ctx context.Context, srv *mcpserver.Server) {
+	t := time.NewTicker(2 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: fixtures.WatchedResourceURI})
+		}
+	}
 }
 
 // serveHTTP serves srv at http://addr/mcp until ctx ends.

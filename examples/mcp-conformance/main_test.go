@@ -140,7 +140,7 @@ func TestServeBothRevisions(t *testing.T) {
 			for _, m := range fixtures.Metas() {
 				want = append(want, m.Name)
 			}
-			if !slices.Equal(names, want) || len(want) != 26 {
+			if !slices.Equal(names, want) || len(want) != 28 {
 				t.Errorf("tools/list:\n got %v\nwant the %d fixtures %v", names, len(want), want)
 			}
 			if byName["test_simple_text"].OutputSchema == nil || byName["test_image_content"].OutputSchema != nil {

@@ -23,6 +23,16 @@ const approvalInput = "toolcat_approval"
 
 // handle runs one tools/call through the session.
 func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if name, ok := ctx.Value(routedKey{}).(string); ok && req.Params.Name == routeName {
+		// Called through the route: the tool's name is the one the
+		// client sent, on a copy, so that the SDK's request (which it
+		// may send to handle again with the client's input) keeps the
+		// route.
+		r, p := *req, *req.Params
+		p.Name = name
+		r.Params = &p
+		req = &r
+	}
 	p := req.Params
 	ctx = context.WithValue(ctx, peerKey{}, req.Session)
 	ctx = context.WithValue(ctx, requestKey{}, req)
@@ -38,7 +48,10 @@ func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	if strings.HasPrefix(p.RequestState, approvalPrefix) {
 		return c.resume(ctx, req)
 	}
-	sess := c.session(req)
+	sess, err := c.session(req)
+	if err != nil {
+		return nil, err
+	}
 	raw := []byte(p.Arguments)
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		raw = []byte("{}") // arguments are optional in MCP
@@ -63,10 +76,27 @@ func (c *conn) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 		}
 		return toResult(decide(ctx, sess, res.Pending.ID, answer)), nil
 	}
-	if p.Name == runtime.SearchToolsByKeywords || p.Name == runtime.SearchToolsByRegex {
+	if (p.Name == runtime.SearchToolsByKeywords || p.Name == runtime.SearchToolsByRegex) && promoted(res) {
 		c.changed(ctx, sess)
 	}
 	return toResult(res), nil
+}
+
+// promoted reports whether a search may have promoted a hidden tool: it
+// found one that was not listed yet. A search that found only listed tools
+// sends no list_changed, so that every list_changed is followed by a
+// tools/list that differs.
+func promoted(res runtime.Result) bool {
+	sr, ok := res.Data.(runtime.SearchResult)
+	if !ok || !res.Success {
+		return res.Success // not the built-in's result: list again to be sure
+	}
+	for _, m := range sr.Matches {
+		if !m.Listed {
+			return true
+		}
+	}
+	return false
 }
 
 // canElicit reports whether the client takes form elicitations.
@@ -208,15 +238,17 @@ func (c *conn) resume(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	if err == nil && st.Tool != p.Name {
 		err = fmt.Errorf("requestState is for a call of %s, not %s", st.Tool, p.Name)
 	}
-	if err == nil && c.stateful && st.Session != c.session(req).ID() {
-		err = errors.New("requestState is for another session")
-	}
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		return nil, invalidParams(err.Error())
 	}
-	sess := c.session(req)
-	if !c.stateful {
-		sess = c.s.Session(st.Session)
+	sess, err := c.session(req)
+	if err != nil {
+		return nil, err
+	}
+	if st.Session != sess.ID() {
+		// Signed for another conversation: another principal's, or
+		// another session's. Its approval is not this request's to give.
+		return nil, invalidParams("requestState is for another conversation")
 	}
 	answer, _ := p.InputResponses[approvalInput].(*mcp.ElicitResult)
 	if answer == nil {

@@ -1,12 +1,12 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -15,24 +15,6 @@ import (
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/export"
 )
-
-// SessionMetaKey is the _meta member by which a stateless (2026-07-28)
-// request names its conversation, so that what a session keeps (hidden
-// tools promoted by a search, taint, calls waiting for approval, the undo
-// journal) carries over from one request to the next. A request without it
-// is a conversation of its own.
-const SessionMetaKey = "toolcat/session"
-
-// maxSessionName bounds the conversation a stateless request names; a
-// longer name is read as none.
-const maxSessionName = 200
-
-// StatelessSessionID is the id of the runtime.Session of the stateless
-// requests that name the conversation name in their _meta (SessionMetaKey):
-// "meta/" + name. The prefix keeps them apart from stateful sessions, whose
-// ids are their Mcp-Session-Id, so that a request cannot name its way into
-// another client's session.
-func StatelessSessionID(name string) string { return "meta/" + name }
 
 // conn is one mcp.Server and what it serves: one stateful session, or
 // every stateless request.
@@ -45,9 +27,11 @@ type conn struct {
 	once sync.Once
 	sess *runtime.Session
 
+	feats applied // what of the host's prompts and resources srv has
+
 	mu         sync.Mutex
-	registered map[string]bool // names the mcp.Server routes to handle
-	anchor     *mcp.Tool       // re-added to make the SDK send list_changed
+	registered map[string]bool // tools the mcp.Server knows by name (headerTools)
+	anchor     *mcp.Tool       // the route, re-added to make the SDK send list_changed
 	listed     []string        // what the session listed last (stateful)
 }
 
@@ -65,6 +49,9 @@ func (s *Server) newConn(stateful bool) *conn {
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 			Logging: &mcp.LoggingCapabilities{},
 		},
+		CompletionHandler:  s.complete,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
 	}
 	if stateful {
 		// Called once, when the streamable handler starts the session:
@@ -84,42 +71,72 @@ func (s *Server) newConn(stateful bool) *conn {
 	c.srv = mcp.NewServer(&s.impl, opts)
 	c.srv.AddReceivingMiddleware(c.middleware)
 	c.registerTools()
+	c.syncFeatures()
 	return c
 }
 
-// registerTools routes every name the registry and the session's built-in
-// tools may answer to handle, a tool's original (wire) name too. A registry tool is registered with its
-// input schema, so that the SDK checks the x-mcp-header parameters a
-// 2026-07-28 client sends against it.
+// routeName is the tool the SDK's server routes to handle every call of
+// a tool it does not know by name (see middleware). It is never listed:
+// tools/list is answered from the session.
+const routeName = "toolcat.route"
+
+type routedKey struct{}
+
+// registerTools registers with the SDK's server the route of every call,
+// and the tools whose input schema has x-mcp-header parameters, by name
+// and original (wire) name, with that schema: the SDK checks the headers a
+// 2026-07-28 client sends for them against it. No other tool is
+// registered, so that a new session costs the same for 10 tools or 1,000.
 func (c *conn) registerTools() {
-	names := append(slices.Clone(c.s.reg.Names()), runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex, runtime.UndoLastActions)
-	for _, n := range c.s.reg.Names() {
-		if tool, ok := c.s.reg.Get(n); ok && tool.Meta.OriginalName != "" {
-			names = append(names, tool.Meta.OriginalName) // the name clients call it by
-		}
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, n := range names {
-		if c.registered[n] {
+	if c.anchor == nil {
+		c.anchor = &mcp.Tool{Name: routeName, InputSchema: placeholder}
+		c.add(c.anchor)
+	}
+	for _, h := range c.s.headerTools() {
+		if c.registered[h.Name] {
 			continue
 		}
-		t := &mcp.Tool{Name: n, InputSchema: placeholder}
-		if tool, ok := c.s.reg.Get(n); ok {
-			if d, err := c.s.definition(&tool.Meta); err == nil {
-				t.InputSchema = d.InputSchema
-			}
+		if err := c.add(h); err != nil {
+			c.s.logger.Error("mcpserver: the SDK refuses the tool's input schema; its x-mcp-header parameters are not checked", "tool", h.Name, "err", err)
+			continue
 		}
-		if err := c.add(t); err != nil {
-			c.s.logger.Error("mcpserver: the SDK refuses the tool's input schema; its x-mcp-header parameters are not checked", "tool", n, "err", err)
-			t = &mcp.Tool{Name: n, InputSchema: placeholder}
-			c.add(t)
+		c.registered[h.Name] = true
+	}
+}
+
+// known reports whether the SDK's server knows the tool name itself.
+func (c *conn) known(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.registered[name]
+}
+
+// headerTools returns the registry's tools with x-mcp-header parameters,
+// by name and by original name, with their input schemas: found once per
+// set of tools.
+func (s *Server) headerTools() []*mcp.Tool {
+	if p := s.hdrs.Load(); p != nil {
+		return *p
+	}
+	var out []*mcp.Tool
+	for _, n := range s.reg.Names() {
+		tool, ok := s.reg.Get(n)
+		if !ok || !bytes.Contains(tool.Meta.ArgsSchema, []byte("x-mcp-header")) {
+			continue
 		}
-		c.registered[n] = true
-		if c.anchor == nil {
-			c.anchor = t
+		d, err := s.definition(&tool.Meta)
+		if err != nil {
+			continue
+		}
+		out = append(out, &mcp.Tool{Name: n, InputSchema: d.InputSchema})
+		if o := tool.Meta.OriginalName; o != "" && o != n {
+			out = append(out, &mcp.Tool{Name: o, InputSchema: d.InputSchema}) // the name clients call it by
 		}
 	}
+	s.hdrs.Store(&out)
+	return out
 }
 
 // add registers t with the SDK's server, which panics on a schema it
@@ -146,8 +163,11 @@ func (c *conn) notify() {
 	}
 }
 
-// session returns the runtime.Session of a request.
-func (c *conn) session(req mcp.Request) *runtime.Session {
+// session returns the runtime.Session of a request: its stateful
+// session's, or the conversation of a stateless one (ConversationID). A
+// stateless tools/call that no conversation can be found for is refused
+// under AnonymousRefused.
+func (c *conn) session(req mcp.Request) (*runtime.Session, error) {
 	if c.stateful {
 		c.once.Do(func() {
 			if c.id == "" {
@@ -155,31 +175,24 @@ func (c *conn) session(req mcp.Request) *runtime.Session {
 			}
 			c.sess = c.s.Session(c.id)
 		})
-		return c.sess
+		return c.sess, nil
 	}
-	var meta map[string]any
-	switch r := req.(type) {
-	case *mcp.ListToolsRequest:
-		if r.Params != nil {
-			meta = r.Params.GetMeta()
-		}
-	case *mcp.CallToolRequest:
-		if r.Params != nil {
-			meta = r.Params.GetMeta()
-		}
+	id, refusal, err := c.s.statelessScope(req)
+	if err != nil {
+		return nil, err
 	}
-	name, _ := meta[SessionMetaKey].(string)
-	if name == "" || len(name) > maxSessionName {
-		name = "anonymous-" + rand.Text()
+	if _, call := req.(*mcp.CallToolRequest); call && refusal != nil {
+		return nil, refusal
 	}
-	return c.s.Session(StatelessSessionID(name))
+	return c.s.Session(id), nil
 }
 
 func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if offersNot(method) {
+		c.syncFeatures()
+		if !c.s.offers(method) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
-				Message: "method not found: this server offers tools only, not " + method}
+				Message: "method not found: this server offers no " + method}
 		}
 		switch method {
 		case "tools/list":
@@ -194,17 +207,16 @@ func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				if err := c.check(ctx, r); err != nil {
 					return nil, err
 				}
+				if name := r.Params.Name; !c.known(name) {
+					// The SDK's server routes it to handle, which calls
+					// the tool by the name kept in ctx.
+					ctx = context.WithValue(ctx, routedKey{}, name)
+					r.Params.Name = routeName
+				}
 			}
 		}
 		return next(ctx, method, req)
 	}
-}
-
-// offersNot reports whether method belongs to a feature the server does
-// not declare (resources, prompts, completion), which the SDK would
-// otherwise answer with empty lists.
-func offersNot(method string) bool {
-	return strings.HasPrefix(method, "resources/") || strings.HasPrefix(method, "prompts/") || method == "completion/complete"
 }
 
 // list answers tools/list: the session's tools, in its order.
@@ -212,7 +224,11 @@ func (c *conn) list(ctx context.Context, req *mcp.ListToolsRequest) (*mcp.ListTo
 	if req.Params != nil && req.Params.Cursor != "" {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: this server lists every tool in one page"}
 	}
-	metas, err := c.session(req).Tools(ctx)
+	sess, err := c.session(req)
+	if err != nil {
+		return nil, err
+	}
+	metas, err := sess.Tools(ctx)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the session's state is unavailable: " + err.Error()}
 	}
@@ -250,7 +266,11 @@ func (c *conn) check(ctx context.Context, req *mcp.CallToolRequest) error {
 			return nil
 		}
 	}
-	metas, err := c.session(req).Tools(ctx)
+	sess, err := c.session(req)
+	if err != nil {
+		return err
+	}
+	metas, err := sess.Tools(ctx)
 	if err != nil {
 		return nil // the call answers dependency_unavailable itself
 	}

@@ -2,8 +2,12 @@ package mcpserver_test
 
 import (
 	"context"
+	"fmt"
 	"log"
 	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/mcpserver"
@@ -43,4 +47,35 @@ func ExampleServer_progress() {
 		return map[string]int{"counted": 3}, nil
 	}
 	_ = runtime.Tool{Meta: runtime.Meta{Name: "count_to_three", Description: "Counts to three."}, Execute: count}
+}
+
+// A resource and a prompt beside the catalog's tools, passed through to
+// go-sdk as they are.
+func ExampleServer_AddResource() {
+	srv := mcpserver.New(runtime.New())
+	srv.AddResource(&mcp.Resource{Name: "style-guide", URI: "file:///docs/style.md", MIMEType: "text/markdown"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: "# Style"}}}, nil
+		})
+	srv.AddPrompt(&mcp.Prompt{Name: "review_draft", Arguments: []*mcp.PromptArgument{{Name: "title", Required: true}}},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user",
+				Content: &mcp.TextContent{Text: "Review the draft " + req.Params.Arguments["title"] + " against the style guide."}}}}, nil
+		})
+}
+
+// A server behind go-sdk's bearer-token middleware: each user's stateless
+// requests are their own conversation (their idempotency keys, discovered
+// tools and undo journal), found from the token's UserID.
+func ExampleConversationID() {
+	verify := func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		return nil, auth.ErrInvalidToken // a real verifier checks the token and sets UserID
+	}
+	srv := mcpserver.New(runtime.New())
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", auth.RequireBearerToken(verify, nil)(srv.Handler()))
+	// Alice's calls that wait for approval, as the host sees them:
+	pending, _ := srv.Session(mcpserver.ConversationID("alice", "")).Pending(context.Background())
+	fmt.Println(len(pending))
+	// Output: 0
 }

@@ -6,8 +6,26 @@
 // Each MCP session is one runtime.Session: tools/list is what the session
 // lists now (core tools, the built-in search tools, the hidden tools a
 // search promoted), and tools/call runs through Session.Call, the full
-// dispatcher. The package is the only one of toolcat that links the MCP
-// SDK; runtime itself does not import it.
+// dispatcher.
+//
+// A stateless request has no MCP session, so its conversation is found
+// from what the server can trust: the authenticated principal (the UserID
+// of the auth.TokenInfo that go-sdk's bearer-token middleware puts on the
+// request) and the conversation name in its _meta (SessionMetaKey), if
+// any; see ConversationID. A generic client that sends no _meta is thus in
+// its principal's conversation, and its idempotency keys, discovered
+// tools and undo journal carry over from one request to the next as over
+// stdio; two principals never share one. Requests with neither principal
+// nor name share one conversation per server, or are refused (WithAnonymous).
+//
+// Beside the catalog's tools, a host adds go-sdk prompts, resources,
+// resource templates and completions (AddPrompt, AddResource,
+// AddResourceTemplate, WithCompletionHandler); stateful streams keep what
+// they sent in an event store, so that a client resumes a lost one
+// (WithEventStore).
+//
+// The package is the only one of toolcat that links the MCP SDK; runtime
+// itself does not import it.
 package mcpserver
 
 import (
@@ -16,6 +34,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,8 +53,17 @@ type Server struct {
 	stateKey     []byte
 	idle         time.Duration
 	runID        string
+	anonymous    AnonymousPolicy
+	complete     func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
+	subscribe    func(context.Context, *mcp.SubscribeRequest) error
+	unsubscribe  func(context.Context, *mcp.UnsubscribeRequest) error
 
-	defs sync.Map // tool name -> *mcp.Tool, rendered once
+	feats     features       // prompts, resources and templates beside the tools
+	events    mcp.EventStore // what stateful streams sent, for clients that resume one
+	eventsSet bool
+
+	defs sync.Map                    // tool name -> *mcp.Tool, rendered once
+	hdrs atomic.Pointer[[]*mcp.Tool] // the tools with x-mcp-header parameters (headerTools)
 
 	handler     http.Handler
 	handlerOnce sync.Once
@@ -65,9 +93,9 @@ func WithInstructions(text string) Option { return func(s *Server) { s.instructi
 
 // WithSessionOptions gives the options of the runtime.Session of each MCP
 // session (autonomy, trust rules, sender, undo tool...), from its id: the
-// Mcp-Session-Id of a stateful session, StatelessSessionID of the name a
-// stateless request gives in its _meta (SessionMetaKey), or one made for
-// the session (stdio; a stateless request that names none).
+// Mcp-Session-Id of a stateful session, the ConversationID of a stateless
+// request (its principal and the name in its _meta), or the run's
+// (stdio, WithRunSessionID).
 func WithSessionOptions(fn func(mcpSessionID string) []runtime.SessionOption) Option {
 	return func(s *Server) { s.sessionOpts = fn }
 }
@@ -95,6 +123,18 @@ const DefaultSessionTimeout = time.Hour
 // clients that never end their sessions hold memory without bound).
 func WithSessionTimeout(d time.Duration) Option { return func(s *Server) { s.idle = d } }
 
+// WithEventStore sets where the server keeps what it sent on the SSE
+// streams of stateful HTTP sessions (2025-11-25 and older), so that a
+// client whose stream broke resumes it (GET with Last-Event-ID, SEP-1699)
+// and gets the responses and notifications it missed. The default is an
+// mcp.MemoryEventStore of this process (10 MiB at most, oldest events
+// dropped first); replicas that share sessions need a store they share.
+// nil keeps no events: a lost stream loses what it carried. Stateless
+// requests (2026-07-28) have no resumable streams.
+func WithEventStore(es mcp.EventStore) Option {
+	return func(s *Server) { s.events, s.eventsSet = es, true }
+}
+
 // WithRunSessionID sets the id of the runtime.Session that RunStdio and
 // Run serve (default: a random one for each run), so that the host can
 // find it with Session. Give each process its own when replicas share a
@@ -114,6 +154,9 @@ func New(reg *runtime.Registry, opts ...Option) *Server {
 	}
 	if s.logger == nil {
 		s.logger = slog.Default()
+	}
+	if !s.eventsSet {
+		s.events = mcp.NewMemoryEventStore(nil)
 	}
 	if len(s.stateKey) < 32 {
 		s.stateKey = make([]byte, 32)
@@ -165,7 +208,7 @@ func (s *Server) newHandler() http.Handler {
 	if idle < 0 {
 		idle = 0
 	}
-	stateful := mcp.NewStreamableHTTPHandler(s.statefulServer, &mcp.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: idle})
+	stateful := mcp.NewStreamableHTTPHandler(s.statefulServer, &mcp.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: idle, EventStore: s.events})
 	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.statelessConn().srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: s.logger, PropagateRequestCancellation: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -244,6 +287,7 @@ func (s *Server) Session(mcpSessionID string) *runtime.Session {
 func (s *Server) ToolsChanged() {
 	s.defs.Clear()
 	s.forgetScopes()
+	s.hdrs.Store(nil)
 	s.mu.Lock()
 	conns := make([]*conn, 0, len(s.conns)+1)
 	for c := range s.conns {

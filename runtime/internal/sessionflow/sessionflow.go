@@ -600,15 +600,41 @@ func undoTool(t *testing.T, store runtime.SessionStore) {
 	if code(res) != runtime.CodeUnsupported || !strings.Contains(res.Error.Message, "nothing to undo") {
 		t.Fatalf("undo with an empty journal: %s", res.JSON())
 	}
-	// Under taint the model may not undo a high-risk call; the host may.
+	// Under taint the model's undo of a high-risk call waits for the
+	// user's approval, as the call would; approved, it reverts what it
+	// previewed, once.
 	mustOK(t, call(t, s, "publish_post", `{"title":"Three"}`))
 	mustOK(t, call(t, s, "fetch_page", `{}`))
 	res = call(t, s, runtime.UndoLastActions, `{}`)
-	if code(res) != runtime.CodeApprovalRequired || len(w.Posts()) != 1 {
-		t.Fatalf("the model's undo while tainted: %s posts %v", res.JSON(), w.Posts())
+	if code(res) != runtime.CodeApprovalRequired || len(w.Posts()) != 1 || res.Pending == nil ||
+		res.Pending.Tool != runtime.UndoLastActions || !strings.Contains(res.Pending.Preview.Summary, "publish_post") {
+		t.Fatalf("the model's undo while tainted: %s %+v posts %v", res.JSON(), res.Pending, w.Posts())
 	}
+	if done, err := s.Approve(ctx, res.Pending.ID); err != nil || !done.Success || len(w.Posts()) != 0 {
+		t.Fatalf("the approved undo: %v %s posts %v", err, done.JSON(), w.Posts())
+	}
+	mustOK(t, s.Call(ctx, "publish_post", []byte(`{"title":"Four"}`), runtime.CallOptions{Approved: true}))
+	if again, err := s.Approve(ctx, res.Pending.ID); err == nil && again.Success || len(w.Posts()) != 1 {
+		t.Fatalf("the undo approved again: %v %s posts %v", err, again.JSON(), w.Posts())
+	}
+	res = call(t, s, runtime.UndoLastActions, `{}`)
+	if res.Pending == nil {
+		t.Fatalf("the second undo while tainted: %s", res.JSON())
+	}
+	if denied, err := s.Deny(ctx, res.Pending.ID, "keep it"); err != nil || code(denied) != runtime.CodePermissionDenied || len(w.Posts()) != 1 {
+		t.Fatalf("the denied undo: %v %s posts %v", err, denied.JSON(), w.Posts())
+	}
+	// The host's own undo needs no approval.
 	if _, err := s.Undo(ctx, 1); err != nil || len(w.Posts()) != 0 {
 		t.Fatalf("the host's undo: %v posts %v", err, w.Posts())
+	}
+	// An undo that cannot run (a call among them cannot be undone) is
+	// answered at once: nobody is asked to approve it.
+	mustOK(t, call(t, s, "send_email", `{"to":"ada"}`))
+	mustOK(t, s.Call(ctx, "publish_post", []byte(`{"title":"Five"}`), runtime.CallOptions{Approved: true}))
+	res = call(t, s, runtime.UndoLastActions, `{"count":2}`)
+	if code(res) != runtime.CodeUnsupported || res.Pending != nil || len(w.Posts()) != 1 {
+		t.Fatalf("an undo past a call that cannot be undone, while tainted: %s posts %v", res.JSON(), w.Posts())
 	}
 	if off := w.Replicas(t, 1, store)[0].Session("conv-no-undo"); has(names(t, off), runtime.UndoLastActions) {
 		t.Fatal("the undo tool is offered without SessionUndoTool")
