@@ -236,6 +236,9 @@ func New(docs []Doc) *Index {
 		var norm [numFields]float32
 		for f := range numFields {
 			p := fieldParams[f]
+			if !on(featFieldWeights) {
+				p.weight, p.b = 1, 0.75
+			}
 			if avg[f] > 0 {
 				norm[f] = p.weight / (1 - p.b + p.b*dt.lens[f]/avg[f])
 			}
@@ -379,6 +382,9 @@ func (ix *Index) Search(query string, k int) []Hit {
 	// The text a request gives for the tool to use (a message, a title,
 	// after a colon or in quotes) says less of which tool it wants.
 	cut := contentStart(query)
+	if !on(featContent) {
+		cut = len(query)
+	}
 	mult := float32(1)
 	each := func(term []byte) {
 		if words >= MaxQueryTerms {
@@ -392,7 +398,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 		if ok {
 			ix.addTerm(sc, id, mult, word, mult)
 		}
-		for _, syn := range synonyms[string(term)] {
+		for _, syn := range synonymsOf(term) {
 			if id, ok := ix.termIDs[syn]; ok {
 				ix.addTerm(sc, id, synonymWeight*mult, word, mult)
 			}
@@ -405,7 +411,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 	// A question ("what is on my agenda", "which channels") asks to read:
 	// it counts as a word whose terms are the reading verbs, at the weight
 	// of synonyms.
-	if words > 0 && words < MaxQueryTerms && isQuestion(query) {
+	if words > 0 && words < MaxQueryTerms && on(featQuestion) && isQuestion(query) {
 		sc.verbs = 1 // a question asks to read: the group of find, get, list
 		word := uint8(words)
 		for _, v := range questionTerms {
@@ -445,6 +451,13 @@ func (ix *Index) Search(query string, k int) []Hit {
 	}
 	sc.touched = sc.touched[:0]
 	return hits
+}
+
+func synonymsOf(term []byte) []string {
+	if !on(featSynonyms) {
+		return nil
+	}
+	return synonyms[string(term)]
 }
 
 // addTerm adds a query term, keeping the larger weight of a term met twice
@@ -504,13 +517,19 @@ func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 		// Coordination: a tool that matches more of the query's words
 		// ranks above one that matches a few of them strongly.
 		c := a.matched * invTotal
+		if !on(featCoord) {
+			c = 1
+		}
 		// Name coverage: a tool whose name's words the request all says
 		// (list_branches for "list the branches") ranks up.
 		nc := min(1, a.nameHits*ix.invName[d])
+		if !on(featNameCoverage) {
+			nc = 0
+		}
 		a.score *= coordWeight(c) * (1 + nameBoost*nc)
 		// Verb agreement: a tool whose name says another action than the
 		// request's verb (get_issue for "create an issue") ranks down.
-		if v := ix.verbs[d]; v != 0 && sc.verbs != 0 && v&sc.verbs == 0 {
+		if v := ix.verbs[d]; v != 0 && sc.verbs != 0 && v&sc.verbs == 0 && on(featVerbAgreement) {
 			a.score *= verbMismatch
 		}
 		if !(a.score > 0) {

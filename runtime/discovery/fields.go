@@ -73,6 +73,9 @@ func splitDescription(d string, out *texts, buf *[]byte) {
 			continue
 		}
 		for _, m := range descriptionMarkers {
+			if m.f == fieldUseWhen && !on(featUseWhen) || m.f == numFields && !on(featDoNotUse) {
+				continue
+			}
 			if bytes.HasPrefix(lower[i:], []byte(m.s)) {
 				marks = append(marks, mark{at: i, end: i + len(m.s), f: m.f})
 				i += len(m.s) - 1

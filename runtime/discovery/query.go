@@ -67,7 +67,7 @@ func rewriteQuery(q string) string {
 			i++
 		}
 		w := q[start:i]
-		if r, ok := phrasalVerbs[[2]string{lowerWord(prev), lowerWord(w)}]; ok && prev != "" && onlySpace(q[prevEnd:start]) {
+		if r, ok := phrasalVerbs[[2]string{lowerWord(prev), lowerWord(w)}]; ok && prev != "" && onlySpace(q[prevEnd:start]) && on(featPhrasal) {
 			if b == nil {
 				b = &strings.Builder{}
 			}
@@ -78,7 +78,7 @@ func rewriteQuery(q string) string {
 			continue
 		}
 		// a-b: also ab, when both parts are letters.
-		if i+1 < len(q) && q[i] == '-' && isASCIILetter(q[i+1]) {
+		if i+1 < len(q) && q[i] == '-' && isASCIILetter(q[i+1]) && on(featHyphen) {
 			j := i + 1
 			for j < len(q) && isASCIILetter(q[j]) {
 				j++

@@ -139,9 +139,29 @@ const (
 	sendGroup   = 5
 )
 
-// verbClasses maps the stemmed terms of the verb groups to the groups they
-// are in, bit i for group i.
-var verbClasses = func() map[string]uint32 {
+// The tables below are built from the groups by the tokenizer, so that
+// their words are terms as the index has them.
+var (
+	verbClasses   map[string]uint32
+	leadingVerbs  map[string]uint32
+	synonyms      map[string][]string
+	questionTerms []string
+)
+
+func init() { buildTables() }
+
+// buildTables builds the tables derived from the groups above, again when
+// the ablation harness changes how words become terms.
+func buildTables() {
+	verbClasses = makeVerbClasses()
+	leadingVerbs = makeLeadingVerbs()
+	synonyms = makeSynonyms()
+	questionTerms = makeQuestionTerms()
+}
+
+// makeVerbClasses maps the stemmed terms of the verb groups to the groups
+// they are in, bit i for group i.
+func makeVerbClasses() map[string]uint32 {
 	var t tokenizer
 	m := map[string]uint32{}
 	for i, g := range synonymGroups[:numVerbGroups] {
@@ -150,12 +170,12 @@ var verbClasses = func() map[string]uint32 {
 		}
 	}
 	return m
-}()
+}
 
-// leadingVerbs are words that, first in a request, are the verb of one of
+// makeLeadingVerbs: words that, first in a request, are the verb of one of
 // the verb groups, though they are not its synonyms elsewhere: "file a
 // bug" creates, as "read the file" does not.
-var leadingVerbs = func() map[string]uint32 {
+func makeLeadingVerbs() map[string]uint32 {
 	var t tokenizer
 	m := map[string]uint32{}
 	for w, g := range map[string]int{
@@ -165,10 +185,10 @@ var leadingVerbs = func() map[string]uint32 {
 		t.tokens(w, func(term []byte) { m[string(term)] |= 1 << g })
 	}
 	return m
-}()
+}
 
-// synonyms maps a stemmed term to the stemmed terms of its groups.
-var synonyms = func() map[string][]string {
+// makeSynonyms maps a stemmed term to the stemmed terms of its groups.
+func makeSynonyms() map[string][]string {
 	var t tokenizer
 	stemOf := func(w string) string {
 		var out string
@@ -192,7 +212,7 @@ var synonyms = func() map[string][]string {
 		}
 	}
 	return m
-}()
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -210,14 +230,14 @@ var questionWords = map[string]bool{
 	"any": true, "have": true, "has": true,
 }
 
-// questionTerms are the stemmed verbs a question implies.
-var questionTerms = func() []string {
+// makeQuestionTerms: the stemmed verbs a question implies.
+func makeQuestionTerms() []string {
 	var out []string
 	for _, w := range []string{"get", "list", "search", "find", "show", "read", "fetch", "view"} {
 		out = append(out, Terms(w)...)
 	}
 	return out
-}()
+}
 
 // isQuestion reports whether the request's first word is a question word
 // or it ends with a question mark.

@@ -64,6 +64,8 @@ func (t *tokenizer) scan(s string, word func(w string), emit emitFunc) {
 			if start < 0 {
 				start = i
 			}
+		case !on(featSpecialTokens) && (r == ':' || r == '@' || r == '.'):
+			flush(i)
 		case r == ':' && start >= 0 && strings.HasPrefix(s[i:], "://") && isScheme(s[start:i]):
 			start = -1
 			t.part1("url", emit)
@@ -282,8 +284,13 @@ func (t *tokenizer) part1(p string, emit emitFunc) {
 	if len(t.part) == 0 || len(t.part) > maxTokenBytes || allDigits(p) {
 		return
 	}
-	if !stopWords[string(t.part)] {
+	if on(featStopWords) && stopWords[string(t.part)] {
+		return
+	}
+	if on(featStem) {
 		emit(stem(t.part))
+	} else {
+		emit(t.part)
 	}
 }
 
