@@ -9,19 +9,21 @@
 //	})
 //	hits := idx.Search("find open bugs about login", 5) // best first
 //
-// Names split into words at _ - . / and camelCase; text is lower-cased,
-// stop words are dropped and English words stemmed (Porter2). Each part of
-// a tool (name words, first sentence, rest of the description, "Use when:"
-// text, argument names, argument descriptions, enum values, example
-// requests, category) is a field with its own weight and length
-// normalisation. Query words also search their synonyms ("remove" finds
-// delete_file) at a lower weight than the words themselves, and a question
-// ("which channels ...") also searches the reading verbs (get, list, ...).
-// Phrasal verbs are read as what they mean ("set up" as create). A tool's
-// score then grows with the share of the request's words it matches, each
-// weighing its rarity, and the share of its name's words the request
-// says, and falls when its name's verbs are not of the request's first
-// verb ("get_issue" for "create an issue").
+// Names split into words at _ - . / and camelCase; text is lower-cased
+// and stop words are dropped. Each part of a tool (name words, first
+// sentence, rest of the description, argument names, argument
+// descriptions, enum values, example requests, category) is a field with
+// its own weight and length normalisation. Query words also search their
+// synonyms ("remove" finds delete_file) at a lower weight than the words
+// themselves, and a question ("which channels ...") also searches the
+// reading verbs (get, list, ...). Phrasal verbs are read as what they
+// mean ("set up" as create). A tool's score then grows with the share of
+// the request's words it matches, each weighing its rarity, and the share
+// of its name's words the request says.
+//
+// NewHybrid adds a semantic signal that the host supplies: an Embedder
+// (OpenAIEmbedder speaks the OpenAI-compatible embeddings API), whose
+// ranking is fused with the lexical one.
 //
 // The package depends on the standard library only and on nothing else of
 // toolcat, so it can index any tool set. An Index is immutable and safe for
@@ -72,14 +74,6 @@ var (
 	// all of its name's terms: ×(1 + nameBoost × share covered).
 	nameBoost float32 = 1.5
 
-	// verbMismatch scales the score of a tool whose name has verbs, none
-	// of them in the groups of the request's first verb.
-	verbMismatch float32 = 0.7
-
-	// contentWeight is the weight of the words of a request's content (a
-	// message, a title) against 1 for its other words.
-	contentWeight float32 = 0.3
-
 	// synonymWeight is SynonymWeight.
 	synonymWeight float32 = SynonymWeight
 )
@@ -90,9 +84,8 @@ type Doc struct {
 	// Tools without a name are not indexed; of tools with the same name,
 	// the last one is.
 	Name string
-	// Description is the tool's description. Its first sentence counts
-	// more than the rest; text after "Use when" is a field of its own;
-	// text after "Do not use" (to the end of its line) is not indexed.
+	// Description is the tool's description. Its first sentence (or
+	// line) counts more than the rest.
 	Description string
 	// Args is the JSON Schema of the tool's arguments. Property names at
 	// any depth, their descriptions and titles, and string enum and const
@@ -122,7 +115,6 @@ type Index struct {
 	postings [][]posting // by term ID, ordered by document
 	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
 	idf      []float32   // by term ID
-	verbs    []uint32    // by document: the verb groups of its name's terms
 	pool     sync.Pool   // *scratch
 }
 
@@ -158,7 +150,7 @@ func New(docs []Doc) *Index {
 		ix.names[d] = doc.Name
 		var tx texts
 		tx[fieldName] = []string{clip(doc.Name, maxEnumBytes)}
-		splitDescription(doc.Description, &tx, &b.lower)
+		splitDescription(doc.Description, &tx)
 		schemaTexts(doc.Args, &tx)
 		for i, q := range doc.Queries {
 			if i >= MaxQueries {
@@ -227,11 +219,6 @@ func New(docs []Doc) *Index {
 		idfs[id] = float32(math.Log(1 + (n-float64(f)+0.5)/(float64(f)+0.5)))
 	}
 	ix.invName = make([]float32, len(docs))
-	ix.verbs = make([]uint32, len(docs))
-	termVerbs := make([]uint32, len(b.terms))
-	for id, term := range b.terms {
-		termVerbs[id] = verbClasses[term]
-	}
 	for d, dt := range all {
 		var norm [numFields]float32
 		for f := range numFields {
@@ -253,7 +240,6 @@ func New(docs []Doc) *Index {
 			if t.tf[fieldName] > 0 {
 				p.doc |= inName
 				ix.invName[d]++
-				ix.verbs[d] |= termVerbs[t.term]
 			}
 			ix.postings[t.term] = append(ix.postings[t.term], p)
 		}
@@ -280,7 +266,6 @@ type builder struct {
 	terms   []string
 	memo    map[string][]uint32 // the terms of each word met
 	ids     []uint32
-	lower   []byte
 }
 
 // each calls add with the ID of each term of s. Building an index meets
@@ -346,7 +331,6 @@ type scratch struct {
 	terms   []queryTerm
 	heap    []uint32
 	wordW   [MaxQueryTerms]float32 // by query word: the idf of its rarest term in the index
-	verbs   uint32                 // verb groups of the request's first verb
 }
 
 // docAcc is what a search gathers for one document.
@@ -376,47 +360,31 @@ func (ix *Index) Search(query string, k int) []Hit {
 
 	sc.terms = sc.terms[:0]
 	sc.wordW = [MaxQueryTerms]float32{}
-	sc.verbs = 0
 	words := 0
 	query = clip(rewriteQuery(clip(query, MaxQueryBytes)), MaxQueryBytes)
-	// The text a request gives for the tool to use (a message, a title,
-	// after a colon or in quotes) says less of which tool it wants.
-	cut := contentStart(query)
-	if !on(featContent) {
-		cut = len(query)
-	}
-	mult := float32(1)
-	each := func(term []byte) {
+	sc.tok.tokens(query, func(term []byte) {
 		if words >= MaxQueryTerms {
 			return
 		}
 		word := uint8(words)
-		if word == 0 {
-			sc.verbs = verbClasses[string(term)] | leadingVerbs[string(term)]
-		}
-		id, ok := ix.termIDs[string(term)]
-		if ok {
-			ix.addTerm(sc, id, mult, word, mult)
+		if id, ok := ix.termIDs[string(term)]; ok {
+			ix.addTerm(sc, id, 1, word)
 		}
 		for _, syn := range synonymsOf(term) {
 			if id, ok := ix.termIDs[syn]; ok {
-				ix.addTerm(sc, id, synonymWeight*mult, word, mult)
+				ix.addTerm(sc, id, synonymWeight, word)
 			}
 		}
 		words++
-	}
-	sc.tok.tokens(query[:cut], each)
-	mult = contentWeight
-	sc.tok.tokens(query[cut:], each)
+	})
 	// A question ("what is on my agenda", "which channels") asks to read:
 	// it counts as a word whose terms are the reading verbs, at the weight
 	// of synonyms.
 	if words > 0 && words < MaxQueryTerms && on(featQuestion) && isQuestion(query) {
-		sc.verbs = 1 // a question asks to read: the group of find, get, list
 		word := uint8(words)
 		for _, v := range questionTerms {
 			if id, ok := ix.termIDs[v]; ok {
-				ix.addTerm(sc, id, synonymWeight, word, 1)
+				ix.addTerm(sc, id, synonymWeight, word)
 			}
 		}
 		words++
@@ -462,8 +430,8 @@ func synonymsOf(term []byte) []string {
 
 // addTerm adds a query term, keeping the larger weight of a term met twice
 // (a word and a synonym of another word, or a word repeated).
-func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, mult float32) {
-	sc.wordW[word] = max(sc.wordW[word], mult*ix.idf[id])
+func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8) {
+	sc.wordW[word] = max(sc.wordW[word], ix.idf[id])
 	for i := range sc.terms {
 		if sc.terms[i].id == id {
 			if w > sc.terms[i].weight {
@@ -473,12 +441,6 @@ func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, mult flo
 		}
 	}
 	sc.terms = append(sc.terms, queryTerm{id, w, word})
-}
-
-// coordWeight scales a score by the share c of the query's words a tool
-// matches.
-func coordWeight(c float32) float32 {
-	return c
 }
 
 // better reports whether document a ranks before document b.
@@ -526,12 +488,7 @@ func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 		if !on(featNameCoverage) {
 			nc = 0
 		}
-		a.score *= coordWeight(c) * (1 + nameBoost*nc)
-		// Verb agreement: a tool whose name says another action than the
-		// request's verb (get_issue for "create an issue") ranks down.
-		if v := ix.verbs[d]; v != 0 && sc.verbs != 0 && v&sc.verbs == 0 && on(featVerbAgreement) {
-			a.score *= verbMismatch
-		}
+		a.score *= c * (1 + nameBoost*nc)
 		if !(a.score > 0) {
 			continue
 		}
@@ -567,8 +524,8 @@ func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 }
 
 // Terms returns the terms that text is indexed or searched as, in order:
-// what a tool's name or a request becomes after splitting, stop words and
-// stemming. Useful to see why a tool is or is not found.
+// what a tool's name or a request becomes after splitting and dropping
+// stop words. Useful to see why a tool is or is not found.
 func Terms(text string) []string {
 	var t tokenizer
 	var out []string

@@ -23,5 +23,5 @@ func ExampleIndex_Search() {
 	// delete_file
 	// read_file
 	// get_weather
-	// [get user profil url]
+	// [get user profile url]
 }
