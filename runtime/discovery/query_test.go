@@ -67,4 +67,3 @@ func TestRareWordsCoordinate(t *testing.T) {
 		t.Errorf("funnel_chart scores %.3f missing a common word, %.3f missing a rare one", common, rare)
 	}
 }
-

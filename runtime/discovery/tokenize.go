@@ -320,4 +320,3 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
-
