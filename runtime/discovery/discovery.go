@@ -113,6 +113,7 @@ type Index struct {
 	names    []string
 	termIDs  map[string]uint32
 	postings [][]posting // by term ID, ordered by document
+	head     [][]posting // the same from the name and the first sentence alone: what synonyms search
 	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
 	idf      []float32   // by term ID
 	pool     sync.Pool   // *scratch
@@ -202,8 +203,12 @@ func New(docs []Doc) *Index {
 		}
 	}
 	df := make([]int, len(b.terms))
+	dfHead := make([]int, len(b.terms))
 	for _, t := range slab {
 		df[t.term]++
+		if t.tf[fieldName]+t.tf[fieldSummary] > 0 {
+			dfHead[t.term]++
+		}
 	}
 	// One array holds all postings, each term's a slice of it.
 	ix.postings = make([][]posting, len(b.terms))
@@ -212,6 +217,17 @@ func New(docs []Doc) *Index {
 	for id := range ix.postings {
 		ix.postings[id] = all1[off : off : off+df[id]]
 		off += df[id]
+	}
+	ix.head = make([][]posting, len(b.terms))
+	nHead := 0
+	for _, n := range dfHead {
+		nHead += n
+	}
+	allHead := make([]posting, nHead)
+	off = 0
+	for id := range ix.head {
+		ix.head[id] = allHead[off : off : off+dfHead[id]]
+		off += dfHead[id]
 	}
 	n := float64(len(docs))
 	idfs := make([]float32, len(df))
@@ -242,6 +258,10 @@ func New(docs []Doc) *Index {
 				ix.invName[d]++
 			}
 			ix.postings[t.term] = append(ix.postings[t.term], p)
+			if t.tf[fieldName]+t.tf[fieldSummary] > 0 {
+				tf := float32(t.tf[fieldName])*norm[fieldName] + float32(t.tf[fieldSummary])*norm[fieldSummary]
+				ix.head[t.term] = append(ix.head[t.term], posting{doc: p.doc, score: idf * tf * (k1 + 1) / (k1 + tf)})
+			}
 		}
 		ix.invName[d] = 1 / max(ix.invName[d], 1)
 	}
@@ -345,6 +365,7 @@ type queryTerm struct {
 	id     uint32
 	weight float32
 	word   uint8 // which word of the query it stands for
+	head   bool  // searched in the name and first sentence only
 }
 
 // Search returns at most k tools for query, best first: those that share
@@ -368,11 +389,11 @@ func (ix *Index) Search(query string, k int) []Hit {
 		}
 		word := uint8(words)
 		if id, ok := ix.termIDs[string(term)]; ok {
-			ix.addTerm(sc, id, 1, word)
+			ix.addTerm(sc, id, 1, word, false)
 		}
 		for _, syn := range synonymsOf(term) {
 			if id, ok := ix.termIDs[syn]; ok {
-				ix.addTerm(sc, id, synonymWeight, word)
+				ix.addTerm(sc, id, synonymWeight, word, true)
 			}
 		}
 		words++
@@ -384,7 +405,7 @@ func (ix *Index) Search(query string, k int) []Hit {
 		word := uint8(words)
 		for _, v := range questionTerms {
 			if id, ok := ix.termIDs[v]; ok {
-				ix.addTerm(sc, id, synonymWeight, word)
+				ix.addTerm(sc, id, synonymWeight, word, true)
 			}
 		}
 		words++
@@ -393,7 +414,11 @@ func (ix *Index) Search(query string, k int) []Hit {
 	for _, qt := range sc.terms {
 		bit := uint32(1) << qt.word
 		ww := sc.wordW[qt.word]
-		for _, p := range ix.postings[qt.id] {
+		list := ix.postings[qt.id]
+		if qt.head {
+			list = ix.head[qt.id]
+		}
+		for _, p := range list {
 			d := p.doc &^ inName
 			a := &sc.acc[d]
 			if a.score == 0 {
@@ -430,17 +455,17 @@ func synonymsOf(term []byte) []string {
 
 // addTerm adds a query term, keeping the larger weight of a term met twice
 // (a word and a synonym of another word, or a word repeated).
-func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8) {
+func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, head bool) {
 	sc.wordW[word] = max(sc.wordW[word], ix.idf[id])
 	for i := range sc.terms {
 		if sc.terms[i].id == id {
 			if w > sc.terms[i].weight {
-				sc.terms[i].weight, sc.terms[i].word = w, word
+				sc.terms[i] = queryTerm{id, w, word, head}
 			}
 			return
 		}
 	}
-	sc.terms = append(sc.terms, queryTerm{id, w, word})
+	sc.terms = append(sc.terms, queryTerm{id, w, word, head})
 }
 
 // better reports whether document a ranks before document b.
