@@ -33,6 +33,7 @@ package discovery
 import (
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -111,12 +112,21 @@ type Hit struct {
 // and safe for concurrent use.
 type Index struct {
 	names    []string
-	termIDs  map[string]uint32
+	rank     []uint32             // by document: its name's place in the names sorted, for ties
+	lookup   map[string]termEntry // what a query term searches
+	question []uint32             // the IDs of questionTerms in the index
 	postings [][]posting // by term ID, ordered by document
 	head     [][]posting // the same from the name and the first sentence alone: what synonyms search
 	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
 	idf      []float32   // by term ID
 	pool     sync.Pool   // *scratch
+}
+
+// termEntry is what a query term searches: its own postings, when the
+// index has the term, and its synonyms' postings.
+type termEntry struct {
+	id   int32    // -1: the term is not in the index
+	syns []uint32 // the IDs of its synonyms in the index
 }
 
 // posting is the score contribution of one term to one document, computed
@@ -265,7 +275,40 @@ func New(docs []Doc) *Index {
 		}
 		ix.invName[d] = 1 / max(ix.invName[d], 1)
 	}
-	ix.termIDs = b.termIDs
+	ix.lookup = make(map[string]termEntry, len(b.terms))
+	for id, term := range b.terms {
+		ix.lookup[term] = termEntry{id: int32(id)}
+	}
+	if on(featSynonyms) {
+		for term, syns := range synonyms {
+			e, ok := ix.lookup[term]
+			if !ok {
+				e.id = -1
+			}
+			for _, s := range syns {
+				if id, ok := b.termIDs[s]; ok {
+					e.syns = append(e.syns, id)
+				}
+			}
+			if ok || len(e.syns) > 0 {
+				ix.lookup[term] = e
+			}
+		}
+	}
+	for _, v := range questionTerms {
+		if id, ok := b.termIDs[v]; ok {
+			ix.question = append(ix.question, id)
+		}
+	}
+	order := make([]uint32, len(docs))
+	for d := range order {
+		order[d] = uint32(d)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(ix.names[a], ix.names[b]) })
+	ix.rank = make([]uint32, len(docs))
+	for r, d := range order {
+		ix.rank[d] = uint32(r)
+	}
 	ix.idf = idfs
 	ix.pool.New = func() any {
 		return &scratch{
@@ -349,7 +392,7 @@ type scratch struct {
 	acc     []docAcc // by document
 	touched []uint32
 	terms   []queryTerm
-	heap    []uint32
+	heap    []ranked
 	wordW   [MaxQueryTerms]float32 // by query word: the idf of its rarest term in the index
 }
 
@@ -388,11 +431,11 @@ func (ix *Index) Search(query string, k int) []Hit {
 			return
 		}
 		word := uint8(words)
-		if id, ok := ix.termIDs[string(term)]; ok {
-			ix.addTerm(sc, id, 1, word, false)
-		}
-		for _, syn := range synonymsOf(term) {
-			if id, ok := ix.termIDs[syn]; ok {
+		if e, ok := ix.lookup[string(term)]; ok {
+			if e.id >= 0 {
+				ix.addTerm(sc, uint32(e.id), 1, word, false)
+			}
+			for _, id := range e.syns {
 				ix.addTerm(sc, id, synonymWeight, word, true)
 			}
 		}
@@ -403,10 +446,8 @@ func (ix *Index) Search(query string, k int) []Hit {
 	// of synonyms.
 	if words > 0 && words < MaxQueryTerms && on(featQuestion) && isQuestion(query) {
 		word := uint8(words)
-		for _, v := range questionTerms {
-			if id, ok := ix.termIDs[v]; ok {
-				ix.addTerm(sc, id, synonymWeight, word, true)
-			}
+		for _, id := range ix.question {
+			ix.addTerm(sc, id, synonymWeight, word, true)
 		}
 		words++
 	}
@@ -446,13 +487,6 @@ func (ix *Index) Search(query string, k int) []Hit {
 	return hits
 }
 
-func synonymsOf(term []byte) []string {
-	if !on(featSynonyms) {
-		return nil
-	}
-	return synonyms[string(term)]
-}
-
 // addTerm adds a query term, keeping the larger weight of a term met twice
 // (a word and a synonym of another word, or a word repeated).
 func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, head bool) {
@@ -468,12 +502,17 @@ func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, head boo
 	sc.terms = append(sc.terms, queryTerm{id, w, word, head})
 }
 
-// better reports whether document a ranks before document b.
-func (ix *Index) better(sc *scratch, a, b uint32) bool {
-	if sa, sb := sc.acc[a].score, sc.acc[b].score; sa != sb {
-		return sa > sb
-	}
-	return ix.names[a] < ix.names[b]
+// ranked is a document in the top k: its final score and its name's rank.
+type ranked struct {
+	score float32
+	rank  uint32
+	doc   uint32
+}
+
+// before reports whether a ranks before b: a higher score, or the same
+// and a name that sorts first.
+func (a ranked) before(b ranked) bool {
+	return a.score > b.score || a.score == b.score && a.rank < b.rank
 }
 
 // topK gives each touched document its final score and selects the k
@@ -481,47 +520,30 @@ func (ix *Index) better(sc *scratch, a, b uint32) bool {
 // the sum of the query words' weights.
 func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 	h := sc.heap[:0]
-	worse := func(i, j int) bool { return ix.better(sc, h[j], h[i]) }
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
-			}
-			c := l
-			if r := l + 1; r < len(h) && worse(r, l) {
-				c = r
-			}
-			if !worse(c, i) {
-				return
-			}
-			h[i], h[c] = h[c], h[i]
-			i = c
-		}
-	}
+	coord, names := on(featCoord), on(featNameCoverage)
 	for _, d := range sc.touched {
 		a := &sc.acc[d]
 		// Coordination: a tool that matches more of the query's words
 		// ranks above one that matches a few of them strongly.
-		c := a.matched * invTotal
-		if !on(featCoord) {
-			c = 1
+		c := float32(1)
+		if coord {
+			c = a.matched * invTotal
 		}
 		// Name coverage: a tool whose name's words the request all says
 		// (list_branches for "list the branches") ranks up.
-		nc := min(1, a.nameHits*ix.invName[d])
-		if !on(featNameCoverage) {
-			nc = 0
+		nc := float32(0)
+		if names {
+			nc = min(1, a.nameHits*ix.invName[d])
 		}
-		a.score *= c * (1 + nameBoost*nc)
-		if !(a.score > 0) {
+		r := ranked{a.score * (c * (1 + nameBoost*nc)), ix.rank[d], d}
+		if !(r.score > 0) {
 			continue
 		}
 		if len(h) < k {
-			h = append(h, d)
+			h = append(h, r)
 			for i := len(h) - 1; i > 0; {
 				p := (i - 1) / 2
-				if !worse(i, p) {
+				if !h[p].before(h[i]) {
 					break
 				}
 				h[i], h[p] = h[p], h[i]
@@ -529,20 +551,35 @@ func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 			}
 			continue
 		}
-		if ix.better(sc, d, h[0]) {
-			h[0] = d
-			down(0)
+		if !r.before(h[0]) {
+			continue
+		}
+		h[0] = r
+		for i := 0; ; {
+			l := 2*i + 1
+			if l >= len(h) {
+				break
+			}
+			c := l
+			if r := l + 1; r < len(h) && h[l].before(h[r]) {
+				c = r
+			}
+			if !h[i].before(h[c]) {
+				break
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
 		}
 	}
-	slices.SortFunc(h, func(a, b uint32) int {
-		if ix.better(sc, a, b) {
+	slices.SortFunc(h, func(a, b ranked) int {
+		if a.before(b) {
 			return -1
 		}
 		return 1
 	})
 	hits := make([]Hit, len(h))
-	for i, d := range h {
-		hits[i] = Hit{Name: ix.names[d], Score: float64(sc.acc[d].score)}
+	for i, r := range h {
+		hits[i] = Hit{Name: ix.names[r.doc], Score: float64(r.score)}
 	}
 	sc.heap = h
 	return hits
