@@ -115,11 +115,11 @@ type Index struct {
 	rank     []uint32             // by document: its name's place in the names sorted, for ties
 	lookup   map[string]termEntry // what a query term searches
 	question []uint32             // the IDs of questionTerms in the index
-	postings [][]posting // by term ID, ordered by document
-	head     [][]posting // the same from the name and the first sentence alone: what synonyms search
-	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
-	idf      []float32   // by term ID
-	pool     sync.Pool   // *scratch
+	postings [][]posting          // by term ID, ordered by document
+	head     [][]posting          // the same from the name and the first sentence alone: what synonyms search
+	invName  []float32            // by document: 1 / distinct terms in its name (or 1)
+	idf      []float32            // by term ID
+	pool     sync.Pool            // *scratch
 }
 
 // termEntry is what a query term searches: its own postings, when the
