@@ -452,34 +452,29 @@ func (ix *Index) Search(query string, k int) []Hit {
 		words++
 	}
 
-	for _, qt := range sc.terms {
-		bit := uint32(1) << qt.word
-		ww := sc.wordW[qt.word]
-		list := ix.postings[qt.id]
-		if qt.head {
-			list = ix.head[qt.id]
-		}
-		for _, p := range list {
-			d := p.doc &^ inName
-			a := &sc.acc[d]
-			if a.score == 0 {
-				sc.touched = append(sc.touched, d)
-			}
-			a.score += qt.weight * p.score
-			if a.words&bit == 0 {
-				a.words |= bit
-				a.matched += ww
-			}
-			if p.doc&inName != 0 {
-				a.nameHits += qt.weight
-			}
-		}
-	}
 	var total float32
 	for _, w := range sc.wordW[:words] {
 		total += w
 	}
-	hits := ix.topK(sc, k, 1/max(total, 1e-6))
+	invTotal := 1 / max(total, 1e-6)
+
+	// The query's own terms first, then its synonyms and a question's
+	// reading verbs (head lists): those re-rank the tools that the
+	// request's own words find, and find tools of their own only when its
+	// words find none. (Letting them find tools always ranked no request
+	// of the deciding sets better, and touched twice the tools.)
+	for _, qt := range sc.terms {
+		if !qt.head {
+			ix.accumulate(sc, qt, ix.postings[qt.id], false)
+		}
+	}
+	known := len(sc.touched) > 0
+	for _, qt := range sc.terms {
+		if qt.head {
+			ix.accumulate(sc, qt, ix.head[qt.id], known)
+		}
+	}
+	hits := ix.topK(sc, k, invTotal)
 	for _, d := range sc.touched {
 		sc.acc[d] = docAcc{}
 	}
@@ -502,6 +497,48 @@ func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, head boo
 	sc.terms = append(sc.terms, queryTerm{id, w, word, head})
 }
 
+// accumulate adds the postings of a query term to the documents' sums;
+// with known, only to documents that have a sum already.
+func (ix *Index) accumulate(sc *scratch, qt queryTerm, list []posting, known bool) {
+	bit := uint32(1) << qt.word
+	ww := sc.wordW[qt.word]
+	for _, p := range list {
+		d := p.doc &^ inName
+		a := &sc.acc[d]
+		if a.score == 0 {
+			if known {
+				continue
+			}
+			sc.touched = append(sc.touched, d)
+		}
+		a.score += qt.weight * p.score
+		if a.words&bit == 0 {
+			a.words |= bit
+			a.matched += ww
+		}
+		if p.doc&inName != 0 {
+			a.nameHits += qt.weight
+		}
+	}
+}
+
+// final is the score of a document from what a search gathered for it.
+func (ix *Index) final(a *docAcc, d uint32, invTotal float32, coord, names bool) float32 {
+	// Coordination: a tool that matches more of the query's words ranks
+	// above one that matches a few of them strongly.
+	c := float32(1)
+	if coord {
+		c = a.matched * invTotal
+	}
+	// Name coverage: a tool whose name's words the request all says
+	// (list_branches for "list the branches") ranks up.
+	nc := float32(0)
+	if names {
+		nc = min(1, a.nameHits*ix.invName[d])
+	}
+	return a.score * (c * (1 + nameBoost*nc))
+}
+
 // ranked is a document in the top k: its final score and its name's rank.
 type ranked struct {
 	score float32
@@ -522,20 +559,7 @@ func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 	h := sc.heap[:0]
 	coord, names := on(featCoord), on(featNameCoverage)
 	for _, d := range sc.touched {
-		a := &sc.acc[d]
-		// Coordination: a tool that matches more of the query's words
-		// ranks above one that matches a few of them strongly.
-		c := float32(1)
-		if coord {
-			c = a.matched * invTotal
-		}
-		// Name coverage: a tool whose name's words the request all says
-		// (list_branches for "list the branches") ranks up.
-		nc := float32(0)
-		if names {
-			nc = min(1, a.nameHits*ix.invName[d])
-		}
-		r := ranked{a.score * (c * (1 + nameBoost*nc)), ix.rank[d], d}
+		r := ranked{ix.final(&sc.acc[d], d, invTotal, coord, names), ix.rank[d], d}
 		if !(r.score > 0) {
 			continue
 		}
