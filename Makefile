@@ -91,7 +91,7 @@ discovery-pool:
 eval-discovery:
 	@if [ -f "$(POOL)/manifest.json" ]; then \
 	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestDirectMatchesCUEOnCorpus$$' -v ./catalog/ && \
-	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestEval' -v ./runtime/discovery/; \
+	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^Test(Eval|Howto)' -v ./runtime/discovery/; \
 	else echo "eval-discovery: no pool at $(POOL); not run (make discovery-pool POOL=dir builds one)"; fi
 
 lint: build
