@@ -159,7 +159,7 @@ func (h *Hybrid) Search(ctx context.Context, query string, k int) ([]Hit, error)
 	if k <= 0 || h.lex.Len() == 0 {
 		return nil, nil
 	}
-	depth := max(h.depth, k)
+	depth := min(max(h.depth, k), h.lex.Len())
 	lex := h.lex.Search(query, depth)
 	qv, err := h.queryVector(ctx, query)
 	if err != nil {
@@ -203,33 +203,59 @@ func (h *Hybrid) queryVector(ctx context.Context, query string) ([]float32, erro
 }
 
 // nearest returns the n tools of highest cosine with the unit vector q,
-// best first (equal cosines by name).
+// best first (equal cosines by name), kept in a heap of n whose root is the
+// worst of them.
 func (h *Hybrid) nearest(q []float32, n int) []uint32 {
 	type scored struct {
-		id  uint32
-		cos float32
+		cos  float32
+		rank uint32
+		id   uint32
 	}
-	all := make([]scored, h.lex.Len())
-	for i := range all {
+	before := func(a, b scored) bool { return a.cos > b.cos || a.cos == b.cos && a.rank < b.rank }
+	n = min(n, h.lex.Len())
+	heap := make([]scored, 0, n)
+	for i := range h.lex.Len() {
 		v := h.vecs[i*h.dim : (i+1)*h.dim]
 		var dot float32
 		for j, x := range q {
 			dot += x * v[j]
 		}
-		all[i] = scored{uint32(i), dot}
-	}
-	slices.SortFunc(all, func(a, b scored) int {
-		if a.cos != b.cos {
-			if a.cos > b.cos {
-				return -1
+		s := scored{dot, h.lex.rank[i], uint32(i)}
+		if len(heap) < n {
+			heap = append(heap, s)
+			for c := len(heap) - 1; c > 0 && before(heap[(c-1)/2], heap[c]); c = (c - 1) / 2 {
+				heap[c], heap[(c-1)/2] = heap[(c-1)/2], heap[c]
 			}
-			return 1
+			continue
 		}
-		return strings.Compare(h.lex.names[a.id], h.lex.names[b.id])
+		if !before(s, heap[0]) {
+			continue
+		}
+		heap[0] = s
+		for p := 0; ; {
+			c := 2*p + 1
+			if c >= len(heap) {
+				break
+			}
+			if c+1 < len(heap) && before(heap[c], heap[c+1]) {
+				c++
+			}
+			if !before(heap[p], heap[c]) {
+				break
+			}
+			heap[p], heap[c] = heap[c], heap[p]
+			p = c
+		}
+	}
+	slices.SortFunc(heap, func(a, b scored) int {
+		if before(a, b) {
+			return -1
+		}
+		return 1
 	})
-	out := make([]uint32, 0, min(n, len(all)))
-	for _, s := range all[:min(n, len(all))] {
-		out = append(out, s.id)
+	out := make([]uint32, len(heap))
+	for i, s := range heap {
+		out[i] = s.id
 	}
 	return out
 }

@@ -116,6 +116,10 @@ func TestHybridFindsWhatWordsMiss(t *testing.T) {
 	if hits, err := h.Search(ctx, "anything", 0); hits != nil || err != nil {
 		t.Errorf("k=0: %v, %v", hits, err)
 	}
+	// A k far above the number of tools allocates for the tools only.
+	if hits, err := h.Search(ctx, "list the commits", 1<<40); err != nil || len(hits) != len(hybridDocs) {
+		t.Errorf("k=2^40: %d hits, %v", len(hits), err)
+	}
 }
 
 func TestHybridQueryErrorGivesLexical(t *testing.T) {
@@ -372,4 +376,55 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", c.desc, err, c.want)
 		}
 	}
+}
+
+func TestHybridNearest(t *testing.T) {
+	// The heap's n best are those of a full sort, ties by name.
+	var docs []Doc
+	for i := range 300 {
+		docs = append(docs, Doc{Name: fmt.Sprintf("tool_%03d", (i*7)%300), Description: fmt.Sprintf("w%d", i%13)})
+	}
+	h, err := NewHybrid(context.Background(), docs, HybridOptions{Embedder: &conceptEmbedder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := unit((&conceptEmbedder{}).mustEmbed("w5 w7"))
+	type scored struct {
+		cos  float32
+		name string
+		id   uint32
+	}
+	var all []scored
+	for i := range h.Len() {
+		var dot float32
+		for j, x := range q {
+			dot += x * h.vecs[i*h.dim+j]
+		}
+		all = append(all, scored{dot, h.lex.names[i], uint32(i)})
+	}
+	slices.SortFunc(all, func(a, b scored) int {
+		if a.cos != b.cos {
+			if a.cos > b.cos {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for _, n := range []int{1, 10, 300, 400} {
+		got := h.nearest(q, n)
+		if len(got) != min(n, 300) {
+			t.Fatalf("n=%d: %d results", n, len(got))
+		}
+		for i, id := range got {
+			if id != all[i].id {
+				t.Fatalf("n=%d: result %d is %s, want %s", n, i, h.lex.names[id], all[i].name)
+			}
+		}
+	}
+}
+
+func (e *conceptEmbedder) mustEmbed(text string) []float32 {
+	v, _ := e.Embed(context.Background(), []string{text})
+	return v[0]
 }
