@@ -13,7 +13,7 @@ GEN_DIRS := examples/articles gen/internal/validatortest
 GEN_DIRS += examples/mcp-conformance/fixtures basetools examples/agent-host/tickets
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
-.PHONY: test-mcp-conformance test-cross bench-scale
+.PHONY: test-mcp-conformance test-cross bench-scale bench-discovery
 
 all: build
 
@@ -91,7 +91,7 @@ discovery-pool:
 eval-discovery:
 	@if [ -f "$(POOL)/manifest.json" ]; then \
 	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestDirectMatchesCUEOnCorpus$$' -v ./catalog/ && \
-	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestEval' -v ./runtime/discovery/; \
+	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^Test(Eval|Howto)' -v ./runtime/discovery/; \
 	else echo "eval-discovery: no pool at $(POOL); not run (make discovery-pool POOL=dir builds one)"; fi
 
 lint: build
@@ -198,6 +198,13 @@ bench:
 # BENCH_SCALE_OUT=file writes the tables there too.
 bench-scale:
 	.ci/bench-scale
+
+# runtime/discovery's figures side by side with the plain BM25 peer:
+# search time and instructions over 5,000 tools, the ablation table and
+# the evaluation sets (runtime/discovery/README.md, "Figures"). POOL=dir
+# (make discovery-pool) adds the pool's benchmark and sets.
+bench-discovery:
+	.ci/bench-discovery $(if $(wildcard $(POOL)),"$(abspath $(POOL))")
 
 # make bench-compare BASE=<commit> [PKG=./runtime] [BENCH='BenchmarkCall$$']
 bench-compare:

@@ -9,19 +9,21 @@
 //	})
 //	hits := idx.Search("find open bugs about login", 5) // best first
 //
-// Names split into words at _ - . / and camelCase; text is lower-cased,
-// stop words are dropped and English words stemmed (Porter2). Each part of
-// a tool (name words, first sentence, rest of the description, "Use when:"
-// text, argument names, argument descriptions, enum values, example
-// requests, category) is a field with its own weight and length
-// normalisation. Query words also search their synonyms ("remove" finds
-// delete_file) at a lower weight than the words themselves, and a question
-// ("which channels ...") also searches the reading verbs (get, list, ...).
-// Phrasal verbs are read as what they mean ("set up" as create). A tool's
-// score then grows with the share of the request's words it matches, each
-// weighing its rarity, and the share of its name's words the request
-// says, and falls when its name's verbs are not of the request's first
-// verb ("get_issue" for "create an issue").
+// Names split into words at _ - . / and camelCase; text is lower-cased
+// and stop words are dropped. Each part of a tool (name words, first
+// sentence, rest of the description, argument names, argument
+// descriptions, enum values, example requests, category) is a field with
+// its own weight and length normalisation. Query words also search their
+// synonyms ("remove" finds delete_file) at a lower weight than the words
+// themselves, and a question ("which channels ...") also searches the
+// reading verbs (get, list, ...). Phrasal verbs are read as what they
+// mean ("set up" as create). A tool's score then grows with the share of
+// the request's words it matches, each weighing its rarity, and the share
+// of its name's words the request says.
+//
+// NewHybrid adds a semantic signal that the host supplies: an Embedder
+// (OpenAIEmbedder speaks the OpenAI-compatible embeddings API), whose
+// ranking is fused with the lexical one.
 //
 // The package depends on the standard library only and on nothing else of
 // toolcat, so it can index any tool set. An Index is immutable and safe for
@@ -31,6 +33,7 @@ package discovery
 import (
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -72,14 +75,6 @@ var (
 	// all of its name's terms: ×(1 + nameBoost × share covered).
 	nameBoost float32 = 1.5
 
-	// verbMismatch scales the score of a tool whose name has verbs, none
-	// of them in the groups of the request's first verb.
-	verbMismatch float32 = 0.7
-
-	// contentWeight is the weight of the words of a request's content (a
-	// message, a title) against 1 for its other words.
-	contentWeight float32 = 0.3
-
 	// synonymWeight is SynonymWeight.
 	synonymWeight float32 = SynonymWeight
 )
@@ -90,9 +85,8 @@ type Doc struct {
 	// Tools without a name are not indexed; of tools with the same name,
 	// the last one is.
 	Name string
-	// Description is the tool's description. Its first sentence counts
-	// more than the rest; text after "Use when" is a field of its own;
-	// text after "Do not use" (to the end of its line) is not indexed.
+	// Description is the tool's description. Its first sentence (or
+	// line) counts more than the rest.
 	Description string
 	// Args is the JSON Schema of the tool's arguments. Property names at
 	// any depth, their descriptions and titles, and string enum and const
@@ -118,12 +112,21 @@ type Hit struct {
 // and safe for concurrent use.
 type Index struct {
 	names    []string
-	termIDs  map[string]uint32
-	postings [][]posting // by term ID, ordered by document
-	invName  []float32   // by document: 1 / distinct terms in its name (or 1)
-	idf      []float32   // by term ID
-	verbs    []uint32    // by document: the verb groups of its name's terms
-	pool     sync.Pool   // *scratch
+	rank     []uint32             // by document: its name's place in the names sorted, for ties
+	lookup   map[string]termEntry // what a query term searches
+	question []uint32             // the IDs of questionTerms in the index
+	postings [][]posting          // by term ID, ordered by document
+	head     [][]posting          // the same from the name and the first sentence alone: what synonyms search
+	invName  []float32            // by document: 1 / distinct terms in its name (or 1)
+	idf      []float32            // by term ID
+	pool     sync.Pool            // *scratch
+}
+
+// termEntry is what a query term searches: its own postings, when the
+// index has the term, and its synonyms' postings.
+type termEntry struct {
+	id   int32    // -1: the term is not in the index
+	syns []uint32 // the IDs of its synonyms in the index
 }
 
 // posting is the score contribution of one term to one document, computed
@@ -158,7 +161,7 @@ func New(docs []Doc) *Index {
 		ix.names[d] = doc.Name
 		var tx texts
 		tx[fieldName] = []string{clip(doc.Name, maxEnumBytes)}
-		splitDescription(doc.Description, &tx, &b.lower)
+		splitDescription(doc.Description, &tx)
 		schemaTexts(doc.Args, &tx)
 		for i, q := range doc.Queries {
 			if i >= MaxQueries {
@@ -210,8 +213,12 @@ func New(docs []Doc) *Index {
 		}
 	}
 	df := make([]int, len(b.terms))
+	dfHead := make([]int, len(b.terms))
 	for _, t := range slab {
 		df[t.term]++
+		if t.tf[fieldName]+t.tf[fieldSummary] > 0 {
+			dfHead[t.term]++
+		}
 	}
 	// One array holds all postings, each term's a slice of it.
 	ix.postings = make([][]posting, len(b.terms))
@@ -221,21 +228,30 @@ func New(docs []Doc) *Index {
 		ix.postings[id] = all1[off : off : off+df[id]]
 		off += df[id]
 	}
+	ix.head = make([][]posting, len(b.terms))
+	nHead := 0
+	for _, n := range dfHead {
+		nHead += n
+	}
+	allHead := make([]posting, nHead)
+	off = 0
+	for id := range ix.head {
+		ix.head[id] = allHead[off : off : off+dfHead[id]]
+		off += dfHead[id]
+	}
 	n := float64(len(docs))
 	idfs := make([]float32, len(df))
 	for id, f := range df {
 		idfs[id] = float32(math.Log(1 + (n-float64(f)+0.5)/(float64(f)+0.5)))
 	}
 	ix.invName = make([]float32, len(docs))
-	ix.verbs = make([]uint32, len(docs))
-	termVerbs := make([]uint32, len(b.terms))
-	for id, term := range b.terms {
-		termVerbs[id] = verbClasses[term]
-	}
 	for d, dt := range all {
 		var norm [numFields]float32
 		for f := range numFields {
 			p := fieldParams[f]
+			if !on(featFieldWeights) {
+				p.weight, p.b = 1, 0.75
+			}
 			if avg[f] > 0 {
 				norm[f] = p.weight / (1 - p.b + p.b*dt.lens[f]/avg[f])
 			}
@@ -250,13 +266,49 @@ func New(docs []Doc) *Index {
 			if t.tf[fieldName] > 0 {
 				p.doc |= inName
 				ix.invName[d]++
-				ix.verbs[d] |= termVerbs[t.term]
 			}
 			ix.postings[t.term] = append(ix.postings[t.term], p)
+			if t.tf[fieldName]+t.tf[fieldSummary] > 0 {
+				tf := float32(t.tf[fieldName])*norm[fieldName] + float32(t.tf[fieldSummary])*norm[fieldSummary]
+				ix.head[t.term] = append(ix.head[t.term], posting{doc: p.doc, score: idf * tf * (k1 + 1) / (k1 + tf)})
+			}
 		}
 		ix.invName[d] = 1 / max(ix.invName[d], 1)
 	}
-	ix.termIDs = b.termIDs
+	ix.lookup = make(map[string]termEntry, len(b.terms))
+	for id, term := range b.terms {
+		ix.lookup[term] = termEntry{id: int32(id)}
+	}
+	if on(featSynonyms) {
+		for term, syns := range synonyms {
+			e, ok := ix.lookup[term]
+			if !ok {
+				e.id = -1
+			}
+			for _, s := range syns {
+				if id, ok := b.termIDs[s]; ok {
+					e.syns = append(e.syns, id)
+				}
+			}
+			if ok || len(e.syns) > 0 {
+				ix.lookup[term] = e
+			}
+		}
+	}
+	for _, v := range questionTerms {
+		if id, ok := b.termIDs[v]; ok {
+			ix.question = append(ix.question, id)
+		}
+	}
+	order := make([]uint32, len(docs))
+	for d := range order {
+		order[d] = uint32(d)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(ix.names[a], ix.names[b]) })
+	ix.rank = make([]uint32, len(docs))
+	for r, d := range order {
+		ix.rank[d] = uint32(r)
+	}
 	ix.idf = idfs
 	ix.pool.New = func() any {
 		return &scratch{
@@ -277,7 +329,6 @@ type builder struct {
 	terms   []string
 	memo    map[string][]uint32 // the terms of each word met
 	ids     []uint32
-	lower   []byte
 }
 
 // each calls add with the ID of each term of s. Building an index meets
@@ -341,9 +392,8 @@ type scratch struct {
 	acc     []docAcc // by document
 	touched []uint32
 	terms   []queryTerm
-	heap    []uint32
+	heap    []ranked
 	wordW   [MaxQueryTerms]float32 // by query word: the idf of its rarest term in the index
-	verbs   uint32                 // verb groups of the request's first verb
 }
 
 // docAcc is what a search gathers for one document.
@@ -358,6 +408,7 @@ type queryTerm struct {
 	id     uint32
 	weight float32
 	word   uint8 // which word of the query it stands for
+	head   bool  // searched in the name and first sentence only
 }
 
 // Search returns at most k tools for query, best first: those that share
@@ -373,73 +424,57 @@ func (ix *Index) Search(query string, k int) []Hit {
 
 	sc.terms = sc.terms[:0]
 	sc.wordW = [MaxQueryTerms]float32{}
-	sc.verbs = 0
 	words := 0
 	query = clip(rewriteQuery(clip(query, MaxQueryBytes)), MaxQueryBytes)
-	// The text a request gives for the tool to use (a message, a title,
-	// after a colon or in quotes) says less of which tool it wants.
-	cut := contentStart(query)
-	mult := float32(1)
-	each := func(term []byte) {
+	sc.tok.tokens(query, func(term []byte) {
 		if words >= MaxQueryTerms {
 			return
 		}
 		word := uint8(words)
-		if word == 0 {
-			sc.verbs = verbClasses[string(term)] | leadingVerbs[string(term)]
-		}
-		id, ok := ix.termIDs[string(term)]
-		if ok {
-			ix.addTerm(sc, id, mult, word, mult)
-		}
-		for _, syn := range synonyms[string(term)] {
-			if id, ok := ix.termIDs[syn]; ok {
-				ix.addTerm(sc, id, synonymWeight*mult, word, mult)
+		if e, ok := ix.lookup[string(term)]; ok {
+			if e.id >= 0 {
+				ix.addTerm(sc, uint32(e.id), 1, word, false)
+			}
+			for _, id := range e.syns {
+				ix.addTerm(sc, id, synonymWeight, word, true)
 			}
 		}
 		words++
-	}
-	sc.tok.tokens(query[:cut], each)
-	mult = contentWeight
-	sc.tok.tokens(query[cut:], each)
+	})
 	// A question ("what is on my agenda", "which channels") asks to read:
 	// it counts as a word whose terms are the reading verbs, at the weight
 	// of synonyms.
-	if words > 0 && words < MaxQueryTerms && isQuestion(query) {
-		sc.verbs = 1 // a question asks to read: the group of find, get, list
+	if words > 0 && words < MaxQueryTerms && on(featQuestion) && isQuestion(query) {
 		word := uint8(words)
-		for _, v := range questionTerms {
-			if id, ok := ix.termIDs[v]; ok {
-				ix.addTerm(sc, id, synonymWeight, word, 1)
-			}
+		for _, id := range ix.question {
+			ix.addTerm(sc, id, synonymWeight, word, true)
 		}
 		words++
 	}
 
-	for _, qt := range sc.terms {
-		bit := uint32(1) << qt.word
-		ww := sc.wordW[qt.word]
-		for _, p := range ix.postings[qt.id] {
-			d := p.doc &^ inName
-			a := &sc.acc[d]
-			if a.score == 0 {
-				sc.touched = append(sc.touched, d)
-			}
-			a.score += qt.weight * p.score
-			if a.words&bit == 0 {
-				a.words |= bit
-				a.matched += ww
-			}
-			if p.doc&inName != 0 {
-				a.nameHits += qt.weight
-			}
-		}
-	}
 	var total float32
 	for _, w := range sc.wordW[:words] {
 		total += w
 	}
-	hits := ix.topK(sc, k, 1/max(total, 1e-6))
+	invTotal := 1 / max(total, 1e-6)
+
+	// The query's own terms first, then its synonyms and a question's
+	// reading verbs (head lists): those re-rank the tools that the
+	// request's own words find, and find tools of their own only when its
+	// words find none. (Letting them find tools always ranked no request
+	// of the deciding sets better, and touched twice the tools.)
+	for _, qt := range sc.terms {
+		if !qt.head {
+			ix.accumulate(sc, qt, ix.postings[qt.id], false)
+		}
+	}
+	known := len(sc.touched) > 0
+	for _, qt := range sc.terms {
+		if qt.head {
+			ix.accumulate(sc, qt, ix.head[qt.id], known)
+		}
+	}
+	hits := ix.topK(sc, k, invTotal)
 	for _, d := range sc.touched {
 		sc.acc[d] = docAcc{}
 	}
@@ -449,31 +484,72 @@ func (ix *Index) Search(query string, k int) []Hit {
 
 // addTerm adds a query term, keeping the larger weight of a term met twice
 // (a word and a synonym of another word, or a word repeated).
-func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, mult float32) {
-	sc.wordW[word] = max(sc.wordW[word], mult*ix.idf[id])
+func (ix *Index) addTerm(sc *scratch, id uint32, w float32, word uint8, head bool) {
+	sc.wordW[word] = max(sc.wordW[word], ix.idf[id])
 	for i := range sc.terms {
 		if sc.terms[i].id == id {
 			if w > sc.terms[i].weight {
-				sc.terms[i].weight, sc.terms[i].word = w, word
+				sc.terms[i] = queryTerm{id, w, word, head}
 			}
 			return
 		}
 	}
-	sc.terms = append(sc.terms, queryTerm{id, w, word})
+	sc.terms = append(sc.terms, queryTerm{id, w, word, head})
 }
 
-// coordWeight scales a score by the share c of the query's words a tool
-// matches.
-func coordWeight(c float32) float32 {
-	return c
-}
-
-// better reports whether document a ranks before document b.
-func (ix *Index) better(sc *scratch, a, b uint32) bool {
-	if sa, sb := sc.acc[a].score, sc.acc[b].score; sa != sb {
-		return sa > sb
+// accumulate adds the postings of a query term to the documents' sums;
+// with known, only to documents that have a sum already.
+func (ix *Index) accumulate(sc *scratch, qt queryTerm, list []posting, known bool) {
+	bit := uint32(1) << qt.word
+	ww := sc.wordW[qt.word]
+	for _, p := range list {
+		d := p.doc &^ inName
+		a := &sc.acc[d]
+		if a.score == 0 {
+			if known {
+				continue
+			}
+			sc.touched = append(sc.touched, d)
+		}
+		a.score += qt.weight * p.score
+		if a.words&bit == 0 {
+			a.words |= bit
+			a.matched += ww
+		}
+		if p.doc&inName != 0 {
+			a.nameHits += qt.weight
+		}
 	}
-	return ix.names[a] < ix.names[b]
+}
+
+// final is the score of a document from what a search gathered for it.
+func (ix *Index) final(a *docAcc, d uint32, invTotal float32, coord, names bool) float32 {
+	// Coordination: a tool that matches more of the query's words ranks
+	// above one that matches a few of them strongly.
+	c := float32(1)
+	if coord {
+		c = a.matched * invTotal
+	}
+	// Name coverage: a tool whose name's words the request all says
+	// (list_branches for "list the branches") ranks up.
+	nc := float32(0)
+	if names {
+		nc = min(1, a.nameHits*ix.invName[d])
+	}
+	return a.score * (c * (1 + nameBoost*nc))
+}
+
+// ranked is a document in the top k: its final score and its name's rank.
+type ranked struct {
+	score float32
+	rank  uint32
+	doc   uint32
+}
+
+// before reports whether a ranks before b: a higher score, or the same
+// and a name that sorts first.
+func (a ranked) before(b ranked) bool {
+	return a.score > b.score || a.score == b.score && a.rank < b.rank
 }
 
 // topK gives each touched document its final score and selects the k
@@ -481,46 +557,17 @@ func (ix *Index) better(sc *scratch, a, b uint32) bool {
 // the sum of the query words' weights.
 func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 	h := sc.heap[:0]
-	worse := func(i, j int) bool { return ix.better(sc, h[j], h[i]) }
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
-			}
-			c := l
-			if r := l + 1; r < len(h) && worse(r, l) {
-				c = r
-			}
-			if !worse(c, i) {
-				return
-			}
-			h[i], h[c] = h[c], h[i]
-			i = c
-		}
-	}
+	coord, names := on(featCoord), on(featNameCoverage)
 	for _, d := range sc.touched {
-		a := &sc.acc[d]
-		// Coordination: a tool that matches more of the query's words
-		// ranks above one that matches a few of them strongly.
-		c := a.matched * invTotal
-		// Name coverage: a tool whose name's words the request all says
-		// (list_branches for "list the branches") ranks up.
-		nc := min(1, a.nameHits*ix.invName[d])
-		a.score *= coordWeight(c) * (1 + nameBoost*nc)
-		// Verb agreement: a tool whose name says another action than the
-		// request's verb (get_issue for "create an issue") ranks down.
-		if v := ix.verbs[d]; v != 0 && sc.verbs != 0 && v&sc.verbs == 0 {
-			a.score *= verbMismatch
-		}
-		if !(a.score > 0) {
+		r := ranked{ix.final(&sc.acc[d], d, invTotal, coord, names), ix.rank[d], d}
+		if !(r.score > 0) {
 			continue
 		}
 		if len(h) < k {
-			h = append(h, d)
+			h = append(h, r)
 			for i := len(h) - 1; i > 0; {
 				p := (i - 1) / 2
-				if !worse(i, p) {
+				if !h[p].before(h[i]) {
 					break
 				}
 				h[i], h[p] = h[p], h[i]
@@ -528,28 +575,43 @@ func (ix *Index) topK(sc *scratch, k int, invTotal float32) []Hit {
 			}
 			continue
 		}
-		if ix.better(sc, d, h[0]) {
-			h[0] = d
-			down(0)
+		if !r.before(h[0]) {
+			continue
+		}
+		h[0] = r
+		for i := 0; ; {
+			l := 2*i + 1
+			if l >= len(h) {
+				break
+			}
+			c := l
+			if r := l + 1; r < len(h) && h[l].before(h[r]) {
+				c = r
+			}
+			if !h[i].before(h[c]) {
+				break
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
 		}
 	}
-	slices.SortFunc(h, func(a, b uint32) int {
-		if ix.better(sc, a, b) {
+	slices.SortFunc(h, func(a, b ranked) int {
+		if a.before(b) {
 			return -1
 		}
 		return 1
 	})
 	hits := make([]Hit, len(h))
-	for i, d := range h {
-		hits[i] = Hit{Name: ix.names[d], Score: float64(sc.acc[d].score)}
+	for i, r := range h {
+		hits[i] = Hit{Name: ix.names[r.doc], Score: float64(r.score)}
 	}
 	sc.heap = h
 	return hits
 }
 
 // Terms returns the terms that text is indexed or searched as, in order:
-// what a tool's name or a request becomes after splitting, stop words and
-// stemming. Useful to see why a tool is or is not found.
+// what a tool's name or a request becomes after splitting and dropping
+// stop words. Useful to see why a tool is or is not found.
 func Terms(text string) []string {
 	var t tokenizer
 	var out []string

@@ -1,7 +1,9 @@
 package discovery_test
 
 import (
+	"context"
 	"fmt"
+	"strings"
 
 	"github.com/toolcat/toolcat/runtime/discovery"
 )
@@ -23,5 +25,44 @@ func ExampleIndex_Search() {
 	// delete_file
 	// read_file
 	// get_weather
-	// [get user profil url]
+	// [get user profile url]
+}
+
+// letterEmbedder is a stand-in for a model: a text's vector counts its
+// letters. A host would use an OpenAIEmbedder instead.
+type letterEmbedder struct{}
+
+func (letterEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 26)
+		for _, r := range strings.ToLower(t) {
+			if r >= 'a' && r <= 'z' {
+				v[r-'a']++
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func ExampleNewHybrid() {
+	ctx := context.Background()
+	docs := []discovery.Doc{
+		{Name: "delete_file", Description: "Delete a file from the workspace."},
+		{Name: "get_weather", Description: "Current weather for a city."},
+	}
+	// With a real model: &discovery.OpenAIEmbedder{BaseURL: "http://127.0.0.1:11434/v1", Model: "nomic-embed-text"}.
+	h, err := discovery.NewHybrid(ctx, docs, discovery.HybridOptions{Embedder: letterEmbedder{}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	hits, err := h.Search(ctx, "remove the file notes.txt", 1)
+	if err != nil {
+		fmt.Println(err) // the lexical hits are still there
+	}
+	fmt.Println(hits[0].Name)
+	// Output:
+	// delete_file
 }

@@ -1,7 +1,6 @@
 package discovery
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -15,7 +14,6 @@ const (
 	fieldName     field = iota // words of the tool's name
 	fieldSummary               // first sentence of the description
 	fieldBody                  // the rest of the description
-	fieldUseWhen               // "Use when:" text of the description
 	fieldArgName               // names of the arguments, at any depth
 	fieldArgText               // descriptions and titles of the arguments
 	fieldEnum                  // enum and const string values
@@ -34,7 +32,6 @@ var fieldParams = [numFields]struct {
 	fieldName:     {2.1, 0.75},
 	fieldSummary:  {2.0, 0.75},
 	fieldBody:     {0.8, 0.75},
-	fieldUseWhen:  {3.4, 0.5},
 	fieldArgName:  {0.42, 0.5},
 	fieldArgText:  {0.2, 0.75},
 	fieldEnum:     {0.35, 0.5},
@@ -45,87 +42,13 @@ var fieldParams = [numFields]struct {
 // texts is a document cut into its fields' texts.
 type texts [numFields][]string
 
-// descriptionMarkers start the parts of a description, in lower case.
-var descriptionMarkers = []struct {
-	s string
-	f field // numFields: the part is dropped
-}{
-	{"use when", fieldUseWhen}, {"use this when", fieldUseWhen}, {"use it when", fieldUseWhen},
-	{"use this tool when", fieldUseWhen},
-	{"do not use", numFields}, {"don't use", numFields}, {"never use", numFields},
-	{"do not call", numFields}, {"not for:", numFields},
-}
-
-// splitDescription cuts a description into summary, body and "Use when:"
-// text. Text after "Do not use" (or "Don't use", "Never use") up to the
-// next marker or line is left out, since it names what the tool is not for.
-func splitDescription(d string, out *texts, buf *[]byte) {
-	d = clip(d, MaxDescriptionBytes)
-	*buf = appendASCIILower((*buf)[:0], d)
-	lower := *buf
-	type mark struct {
-		at, end int
-		f       field // numFields: dropped
-	}
-	marks := make([]mark, 0, 8)
-	for i := 0; i < len(lower); i++ {
-		if c := lower[i]; c != 'u' && c != 'd' && c != 'n' || i > 0 && isASCIIWordByte(lower[i-1]) {
-			continue
-		}
-		for _, m := range descriptionMarkers {
-			if bytes.HasPrefix(lower[i:], []byte(m.s)) {
-				marks = append(marks, mark{at: i, end: i + len(m.s), f: m.f})
-				i += len(m.s) - 1
-				break
-			}
-		}
-	}
-
-	first := len(d)
-	if len(marks) > 0 {
-		first = marks[0].at
-	}
-	main := d[:first]
-	if s, rest := firstSentence(main); s != "" {
+// splitDescription cuts a description into its first sentence and the
+// rest.
+func splitDescription(d string, out *texts) {
+	if s, rest := firstSentence(clip(d, MaxDescriptionBytes)); s != "" {
 		out[fieldSummary] = append(out[fieldSummary], s)
 		out[fieldBody] = append(out[fieldBody], rest)
 	}
-	for i, m := range marks {
-		if i > 0 && m.at < marks[i-1].end {
-			continue // overlapping markers ("use this tool when")
-		}
-		end := len(d)
-		if i+1 < len(marks) {
-			end = marks[i+1].at
-		}
-		seg := d[m.end:end]
-		if m.f == numFields {
-			// A "do not use" passage ends at the end of its line; what
-			// follows on later lines is description again.
-			if nl := strings.IndexByte(seg, '\n'); nl >= 0 {
-				out[fieldBody] = append(out[fieldBody], seg[nl+1:])
-			}
-			continue
-		}
-		out[m.f] = append(out[m.f], seg)
-	}
-}
-
-func isASCIIWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
-}
-
-// appendASCIILower appends s to b with ASCII letters lower-cased, so byte
-// offsets match s.
-func appendASCIILower(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return b
 }
 
 // firstSentence returns the text up to the first end of sentence (., ! or ?

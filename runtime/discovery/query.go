@@ -50,9 +50,8 @@ var phrasalVerbs = map[[2]string]string{
 	{"how", "many"}:   "how many count",
 }
 
-// rewriteQuery reads a request's phrasal verbs as the words they mean and
-// adds the joined form of a hyphenated word after it (to-do: todo, e-mail:
-// email, re-run: rerun). It returns q itself when there is nothing to do.
+// rewriteQuery reads a request's phrasal verbs as the words they mean. It
+// returns q itself when there is nothing to do.
 func rewriteQuery(q string) string {
 	var b *strings.Builder
 	prev, prevStart, prevEnd := "", 0, 0
@@ -67,31 +66,13 @@ func rewriteQuery(q string) string {
 			i++
 		}
 		w := q[start:i]
-		if r, ok := phrasalVerbs[[2]string{lowerWord(prev), lowerWord(w)}]; ok && prev != "" && onlySpace(q[prevEnd:start]) {
+		if r, ok := phrasalVerbs[[2]string{lowerWord(prev), lowerWord(w)}]; ok && prev != "" && onlySpace(q[prevEnd:start]) && on(featPhrasal) {
 			if b == nil {
 				b = &strings.Builder{}
 			}
 			b.WriteString(q[last:prevStart])
 			b.WriteString(r)
 			last = i
-			prev = ""
-			continue
-		}
-		// a-b: also ab, when both parts are letters.
-		if i+1 < len(q) && q[i] == '-' && isASCIILetter(q[i+1]) {
-			j := i + 1
-			for j < len(q) && isASCIILetter(q[j]) {
-				j++
-			}
-			if b == nil {
-				b = &strings.Builder{}
-			}
-			b.WriteString(q[last:j])
-			b.WriteByte(' ')
-			b.WriteString(w)
-			b.WriteString(q[i+1 : j])
-			last = j
-			i = j
 			prev = ""
 			continue
 		}
@@ -117,31 +98,4 @@ func lowerWord(w string) string {
 		}
 	}
 	return w
-}
-
-// contentMarkers introduce the content a request gives, as whole words.
-var contentMarkers = []string{"saying", "says", "titled", "named", "with the message", "with message"}
-
-// contentStart returns where the content of request q starts: after a
-// colon and a space, at a double quote, or after one of contentMarkers;
-// len(q) when it has none.
-func contentStart(q string) int {
-	end := len(q)
-	for i := 0; i < end; i++ {
-		switch c := q[i]; {
-		case c == '"':
-			return i
-		case c == ':' && i+1 < len(q) && (q[i+1] == ' ' || q[i+1] == '\t') && i > 0 && isASCIILetter(q[i-1]):
-			return i + 1
-		case c == 0xE2 && strings.HasPrefix(q[i:], "“"):
-			return i
-		case isASCIILetter(c) && (i == 0 || !isASCIILetter(q[i-1])):
-			for _, m := range contentMarkers {
-				if len(q)-i > len(m) && strings.EqualFold(q[i:i+len(m)], m) && !isASCIILetter(q[i+len(m)]) {
-					return i + len(m)
-				}
-			}
-		}
-	}
-	return end
 }

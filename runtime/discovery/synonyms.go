@@ -127,64 +127,40 @@ var synonymGroups = [][]string{
 	{"scale", "resize"},
 }
 
-// numVerbGroups is how many groups, from the first, are verbs: what a
-// request asks to do, and what a tool name says its tool does.
-const numVerbGroups = 24
-
-// Groups of synonymGroups by their index.
-const (
-	findGroup   = 0
-	createGroup = 1
-	writeGroup  = 2
-	sendGroup   = 5
+// The tables below are built from the groups by the tokenizer, so that
+// their words are terms as the index has them.
+var (
+	synonyms      map[string][]string
+	questionTerms []string
 )
 
-// verbClasses maps the stemmed terms of the verb groups to the groups they
-// are in, bit i for group i.
-var verbClasses = func() map[string]uint32 {
-	var t tokenizer
-	m := map[string]uint32{}
-	for i, g := range synonymGroups[:numVerbGroups] {
-		for _, w := range g {
-			t.tokens(w, func(term []byte) { m[string(term)] |= 1 << i })
-		}
-	}
-	return m
-}()
+func init() { buildTables() }
 
-// leadingVerbs are words that, first in a request, are the verb of one of
-// the verb groups, though they are not its synonyms elsewhere: "file a
-// bug" creates, as "read the file" does not.
-var leadingVerbs = func() map[string]uint32 {
-	var t tokenizer
-	m := map[string]uint32{}
-	for w, g := range map[string]int{
-		"file": createGroup, "raise": createGroup, "log": createGroup, "jot": writeGroup, "note": writeGroup,
-		"pull": findGroup, "grab": findGroup, "tell": sendGroup, "ask": sendGroup, "announce": sendGroup,
-	} {
-		t.tokens(w, func(term []byte) { m[string(term)] |= 1 << g })
-	}
-	return m
-}()
+// buildTables builds the tables derived from the groups above, again when
+// the ablation harness changes how words become terms.
+func buildTables() {
+	synonyms = makeSynonyms()
+	questionTerms = makeQuestionTerms()
+}
 
-// synonyms maps a stemmed term to the stemmed terms of its groups.
-var synonyms = func() map[string][]string {
+// makeSynonyms maps a term to the terms of its groups.
+func makeSynonyms() map[string][]string {
 	var t tokenizer
-	stemOf := func(w string) string {
+	termOf := func(w string) string {
 		var out string
 		t.tokens(w, func(term []byte) { out = string(term) })
 		return out
 	}
 	m := map[string][]string{}
 	for _, g := range synonymGroups {
-		stems := make([]string, 0, len(g))
+		terms := make([]string, 0, len(g))
 		for _, w := range g {
-			if s := stemOf(w); s != "" {
-				stems = append(stems, s)
+			if s := termOf(w); s != "" {
+				terms = append(terms, s)
 			}
 		}
-		for _, a := range stems {
-			for _, b := range stems {
+		for _, a := range terms {
+			for _, b := range terms {
 				if a != b && !contains(m[a], b) {
 					m[a] = append(m[a], b)
 				}
@@ -192,7 +168,7 @@ var synonyms = func() map[string][]string {
 		}
 	}
 	return m
-}()
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -210,14 +186,14 @@ var questionWords = map[string]bool{
 	"any": true, "have": true, "has": true,
 }
 
-// questionTerms are the stemmed verbs a question implies.
-var questionTerms = func() []string {
+// makeQuestionTerms: the verbs a question implies, as terms.
+func makeQuestionTerms() []string {
 	var out []string
 	for _, w := range []string{"get", "list", "search", "find", "show", "read", "fetch", "view"} {
 		out = append(out, Terms(w)...)
 	}
 	return out
-}()
+}
 
 // isQuestion reports whether the request's first word is a question word
 // or it ends with a question mark.

@@ -10,7 +10,7 @@ import (
 // base64, a run of ideographs without spaces) are dropped.
 const maxTokenBytes = 48
 
-// tokenizer splits text into lower-case stemmed terms. It is not safe for
+// tokenizer splits text into lower-case terms. It is not safe for
 // concurrent use; an Index keeps one per Search call in its pool.
 type tokenizer struct {
 	joined []byte // a whole word, lower-cased
@@ -25,8 +25,8 @@ type emitFunc func(term []byte)
 // HTTPServer), at boundaries between letters and digits (s3 → s, 3) and
 // around each ideograph (Han, Hiragana, Katakana), which stands alone. A
 // part of letters followed by one of digits is also emitted joined (s3,
-// oauth2); numbers alone are dropped. Parts are lower-cased, stop words
-// dropped and the rest stemmed.
+// oauth2); numbers alone are dropped. Parts are lower-cased and stop
+// words dropped.
 //
 // Three kinds of things in requests become the word for what they are: a
 // URL (scheme://...) becomes "url", an e-mail address "email" after its
@@ -64,6 +64,8 @@ func (t *tokenizer) scan(s string, word func(w string), emit emitFunc) {
 			if start < 0 {
 				start = i
 			}
+		case !on(featSpecialTokens) && (r == ':' || r == '@' || r == '.'):
+			flush(i)
 		case r == ':' && start >= 0 && strings.HasPrefix(s[i:], "://") && isScheme(s[start:i]):
 			start = -1
 			t.part1("url", emit)
@@ -274,7 +276,7 @@ func utf8RuneLenBefore(s string, i int) int {
 	return n
 }
 
-// part1 lower-cases, filters and stems one part. Numbers are dropped: in
+// part1 lower-cases and filters one part. Numbers are dropped: in
 // a request they are values (ticket 42, 3pm, 100 dollars), not what the
 // tool does; a word joining letters and digits (s3, oauth2) is kept whole.
 func (t *tokenizer) part1(p string, emit emitFunc) {
@@ -282,13 +284,13 @@ func (t *tokenizer) part1(p string, emit emitFunc) {
 	if len(t.part) == 0 || len(t.part) > maxTokenBytes || allDigits(p) {
 		return
 	}
-	if !stopWords[string(t.part)] {
-		emit(stem(t.part))
+	if on(featStopWords) && stopWords[string(t.part)] {
+		return
 	}
+	emit(t.part)
 }
 
-// whole emits a word mixing letters and digits as one lower-case term, not
-// stemmed.
+// whole emits a word mixing letters and digits as one lower-case term.
 func (t *tokenizer) whole(w string, emit emitFunc) {
 	t.joined = appendLower(t.joined[:0], w)
 	if len(t.joined) <= maxTokenBytes {

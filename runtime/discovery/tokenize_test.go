@@ -11,18 +11,17 @@ func TestTerms(t *testing.T) {
 		desc, in string
 		want     []string
 	}{
-		{"snake case", "search_issues_by_label", []string{"search", "issu", "label"}},
-		{"kebab, dots and slashes", "github.repos/list-branches", []string{"github", "repo", "list", "branch"}},
-		{"camel case", "getUserProfile", []string{"get", "user", "profil"}},
-		{"acronym before a word", "parseHTTPServerURL", []string{"pars", "http", "server", "url"}},
+		{"snake case", "search_issues_by_label", []string{"search", "issues", "label"}},
+		{"kebab, dots and slashes", "github.repos/list-branches", []string{"github", "repos", "list", "branches"}},
+		{"camel case", "getUserProfile", []string{"get", "user", "profile"}},
+		{"acronym before a word", "parseHTTPServerURL", []string{"parse", "http", "server", "url"}},
 		{"digits split, kept joined, numbers dropped", "uploadToS3 oauth2 ticket 42 at 3pm", []string{"upload", "s3", "oauth", "oauth2", "ticket", "pm"}},
-		{"stop words dropped", "Can you please list all of my files?", []string{"list", "file"}},
-		{"stemming", "Searching repositories", []string{"search", "repositori"}},
+		{"stop words dropped", "Can you please list all of my files?", []string{"list", "files"}},
 		{"unicode letters lower-cased", "Größe ÄNDERN", []string{"größe", "ändern"}},
 		{"ideographs stand alone", "天気予報を見る", []string{"天", "気", "予", "報", "を", "見", "る"}},
-		{"url", "summarize https://example.com/a/b?c=d now", []string{"summar", "url", "now"}},
+		{"url", "summarize https://example.com/a/b?c=d now", []string{"summarize", "url", "now"}},
 		{"email address", "write to jane.doe@example.com today", []string{"write", "jane", "doe", "email", "today"}},
-		{"file name", "open notes.txt and Main.go", []string{"open", "note", "file", "main", "file"}},
+		{"file name", "open notes.txt and Main.go", []string{"open", "notes", "file", "main", "file"}},
 		{"not a file name", "version 1.2 of node.x", []string{"version", "node", "x"}},
 		{"apostrophes", "what's John's file", []string{"john", "file"}},
 		{"long junk dropped", "id " + strings.Repeat("z", 300), []string{"id"}},
@@ -36,25 +35,21 @@ func TestTerms(t *testing.T) {
 
 func TestSplitDescription(t *testing.T) {
 	var tx texts
-	splitDescription("Full-text search on articles. Ranked by date.\nUse when: the user names a topic.\nDo not use: to list categories.\nReturns at most 20.", &tx, new([]byte))
+	splitDescription("Full-text search on articles. Ranked by date.\nUse when: the user names a topic.", &tx)
 	want := map[field]string{
 		fieldSummary: "Full-text search on articles",
-		fieldBody:    " Ranked by date. Returns at most 20.",
-		fieldUseWhen: ": the user names a topic.\n",
+		fieldBody:    " Ranked by date.\nUse when: the user names a topic.",
 	}
 	for f, w := range want {
 		if got := strings.Join(tx[f], " "); got != w {
 			t.Errorf("field %d = %q, want %q", f, got, w)
 		}
 	}
-	// One line, markers inline.
+	// The first line, when it has no end of sentence.
 	tx = texts{}
-	splitDescription("Sends a message. Use when the user wants to chat. Don't use it to email.", &tx, new([]byte))
-	if got := strings.Join(tx[fieldUseWhen], ""); got != " the user wants to chat. " {
-		t.Errorf("inline use-when = %q", got)
-	}
-	if all := strings.Join(slices.Concat(tx[:]...), " "); strings.Contains(all, "email") {
-		t.Errorf("do-not-use text indexed: %q", all)
+	splitDescription("Sends a message\nto a channel.", &tx)
+	if got := strings.Join(tx[fieldSummary], ""); got != "Sends a message" {
+		t.Errorf("first line = %q", got)
 	}
 }
 
@@ -95,12 +90,12 @@ func TestSchemaTexts(t *testing.T) {
 
 func TestSynonyms(t *testing.T) {
 	for _, c := range []struct{ word, syn string }{
-		{"remove", "delet"}, {"erase", "delet"}, {"fetch", "get"}, {"look", "search"},
-		{"modify", "updat"}, {"launch", "run"}, {"kill", "stop"}, {"repository", "repo"},
+		{"remove", "delete"}, {"erase", "delete"}, {"fetch", "get"}, {"look", "search"},
+		{"modify", "update"}, {"launch", "run"}, {"kill", "stop"}, {"repository", "repo"},
 	} {
-		stemmed := Terms(c.word)[0]
-		if !slices.Contains(synonyms[stemmed], c.syn) {
-			t.Errorf("synonyms of %q (%q) = %q, want %q among them", c.word, stemmed, synonyms[stemmed], c.syn)
+		term := Terms(c.word)[0]
+		if !slices.Contains(synonyms[term], c.syn) {
+			t.Errorf("synonyms of %q (%q) = %q, want %q among them", c.word, term, synonyms[term], c.syn)
 		}
 	}
 	ix := New([]Doc{

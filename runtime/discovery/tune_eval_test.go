@@ -8,8 +8,7 @@ import (
 )
 
 // BenchmarkTuneEval searches the ranking parameters (each field's weight
-// and b, k1, the name boost, the verb mismatch factor, the content and
-// synonym weights) by coordinate ascent on the tuning half of the
+// and b, k1, the name boost and the synonym weight) by coordinate ascent on the tuning half of the
 // evaluation set only: each parameter in turn takes the value, among a few
 // multiples of its own, that ranks the tuning half best (recall@1 + recall@5
 // + MRR), as long as the dev set and, when $TOOLCAT_CORPUS is set, the
@@ -36,15 +35,14 @@ func BenchmarkTuneEval(b *testing.B) {
 		p    *float32
 		mult bool // tried as multiples of its value, else as the values in bs
 	}
-	names := [numFields]string{"name", "summary", "body", "usewhen", "argname", "argtext", "enum", "queries", "category"}
+	names := [numFields]string{"name", "summary", "body", "argname", "argtext", "enum", "queries", "category"}
 	var params []param
 	for f := range numFields {
 		params = append(params, param{names[f] + ".weight", &fieldParams[f].weight, true})
 		params = append(params, param{names[f] + ".b", &fieldParams[f].b, false})
 	}
 	params = append(params,
-		param{"k1", &k1, true}, param{"nameBoost", &nameBoost, true}, param{"verbMismatch", &verbMismatch, true},
-		param{"contentWeight", &contentWeight, true}, param{"synonymWeight", &synonymWeight, true})
+		param{"k1", &k1, true}, param{"nameBoost", &nameBoost, true}, param{"synonymWeight", &synonymWeight, true})
 	saved := make([]float32, len(params))
 	for i, p := range params {
 		saved[i] = *p.p

@@ -23,7 +23,7 @@ func BenchmarkTune(t *testing.B) {
 		t.Logf("%-20s plain %.3f/%.3f/%.3f  queries %.3f/%.3f/%.3f  3000 tools %.3f/%.3f/%.3f", label,
 			a.recall1, a.recall5, a.mrr, b.recall1, b.recall5, b.mrr, c.recall1, c.recall5, c.mrr)
 	}
-	names := [numFields]string{"name", "summary", "body", "usewhen", "argname", "argtext", "enum", "queries", "category"}
+	names := [numFields]string{"name", "summary", "body", "argname", "argtext", "enum", "queries", "category"}
 	try("as is")
 	for f := range numFields {
 		for _, m := range []float32{0.5, 2} {
