@@ -132,7 +132,7 @@ func TestCallHookSession(t *testing.T) {
 	}
 	got := h.take()
 	want := []string{
-		`before publish_post parent="" id="toolu_2" dry=true known=true args={"title":"Hello"}`,
+		`before publish_post parent="" id="" dry=true known=true args={"title":"Hello"}`,
 		`after publish_post ctx=publish_post code="" replayed=false success=true`,
 		`requested publish_post waiting`,
 		`resolved publish_post approved waited=true`,
@@ -140,7 +140,7 @@ func TestCallHookSession(t *testing.T) {
 		`after publish_post ctx=publish_post code="" replayed=false success=true`,
 		`before publish_post parent="" id="" dry=false known=true args={"title":"Hello"}`,
 		`after publish_post ctx=publish_post code="" replayed=true success=true`,
-		`before publish_post parent="" id="toolu_2" dry=true known=true args={"title":"Other"}`,
+		`before publish_post parent="" id="" dry=true known=true args={"title":"Other"}`,
 		`after publish_post ctx=publish_post code="" replayed=false success=true`,
 		`requested publish_post waiting`,
 		`resolved publish_post denied waited=true`,

@@ -197,8 +197,8 @@ func (s *Session) preview(ctx context.Context, e *entry, raw []byte, opts CallOp
 		return Preview{DryRun: true, Summary: NoPreview}
 	}
 	opts.DryRun = true
-	opts.StepID = "" // a preview that fails uses up none of the call's attempts
-	res := s.r.Call(ctx, e.meta.Name, raw, opts)
+	opts.StepID = ""                                            // a preview that fails uses up none of the call's attempts
+	res := s.r.Call(withoutCallID(ctx), e.meta.Name, raw, opts) // the session's call, not the model's
 	if !res.Success {
 		return Preview{DryRun: true, Summary: NoPreview + ": the dry run failed: " + clip(res.Error.Message, maxEchoText)}
 	}
