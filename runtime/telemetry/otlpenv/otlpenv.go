@@ -51,8 +51,9 @@ func Enabled(getenv func(string) string) bool {
 // other OTEL_EXPORTER_OTLP_* variables from the process's environment. Its resource is service.name
 // service, overridden by OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
 // A protocol other than http/protobuf is an error: only that one is
-// linked. Shutdown flushes the spans not yet sent.
-func TracerProvider(ctx context.Context, service string, getenv func(string) string) (*sdktrace.TracerProvider, error) {
+// linked. opts are added to the provider's (another exporter, a sampler).
+// Shutdown flushes the spans not yet sent.
+func TracerProvider(ctx context.Context, service string, getenv func(string) string, opts ...sdktrace.TracerProviderOption) (*sdktrace.TracerProvider, error) {
 	if !Enabled(getenv) {
 		return nil, nil
 	}
@@ -75,5 +76,6 @@ func TracerProvider(ctx context.Context, service string, getenv func(string) str
 	if err != nil {
 		return nil, fmt.Errorf("the resource of the traces: %w", err)
 	}
-	return sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res)), nil
+	opts = append([]sdktrace.TracerProviderOption{sdktrace.WithBatcher(exp), sdktrace.WithResource(res)}, opts...)
+	return sdktrace.NewTracerProvider(opts...), nil
 }

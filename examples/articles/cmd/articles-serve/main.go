@@ -11,6 +11,9 @@
 // Each MCP session is one runtime.Session, supervised by default: the
 // hidden delete_article is listed once a search finds it, and calls that
 // need the user's approval ask for it through the client (elicitation).
+//
+// With OTEL_EXPORTER_OTLP_ENDPOINT set, every tool call is a span
+// (runtime/telemetry) exported over OTLP/HTTP.
 package main
 
 import (
@@ -32,6 +35,8 @@ import (
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/admin"
 	"github.com/toolcat/toolcat/runtime/mcpserver"
+	"github.com/toolcat/toolcat/runtime/telemetry"
+	"github.com/toolcat/toolcat/runtime/telemetry/otlpenv"
 )
 
 // adminTokenEnv holds the admin API's bearer token.
@@ -114,7 +119,22 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	reg, err := articles.NewRegistry(articles.New(sampleStore(), sampleWeb), runtime.WithLogger(logger))
+	opts := []runtime.Option{runtime.WithLogger(logger)}
+	tp, err := otlpenv.TracerProvider(ctx, "articles-serve", os.Getenv)
+	if err != nil {
+		return err
+	}
+	if tp != nil {
+		defer func() {
+			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := tp.Shutdown(shut); err != nil {
+				logger.Warn("exporting the last spans", "err", err)
+			}
+		}()
+		opts = append(opts, runtime.WithCallHook(telemetry.NewHook(telemetry.HookTracerProvider(tp))))
+	}
+	reg, err := articles.NewRegistry(articles.New(sampleStore(), sampleWeb), opts...)
 	if err != nil {
 		return err
 	}
