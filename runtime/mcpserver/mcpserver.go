@@ -46,6 +46,8 @@ type Server struct {
 	base      *mcp.Server        // answers the version check of requests in a session
 
 	unwatch func() // stops following the registry's tool changes
+
+	otel serverTracing // spans and metrics of requests (trace.go)
 }
 
 // Option configures a Server.
