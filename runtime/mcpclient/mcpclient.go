@@ -23,6 +23,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/toolcat/toolcat/runtime"
 )
@@ -94,6 +95,7 @@ type config struct {
 	maxBackoff time.Duration
 	logger     *slog.Logger
 	prop       propagation.TextMapPropagator // trace context into _meta (trace.go)
+	tp         trace.TracerProvider          // client spans (trace.go)
 }
 
 // WithPrefix sets what goes before each tool's name in the registry. The

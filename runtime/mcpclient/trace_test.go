@@ -32,7 +32,8 @@ func spanAttr(s sdktrace.ReadOnlySpan, key attribute.Key) string {
 
 // TestTraceAcrossMount checks that one trace runs from a host through a
 // mounted MCP server and back: the host's execute_tool span of the mounted
-// tool; under it, in the server, the tools/call span of kind server, which
+// tool; under it the client's tools/call span; under that, in the server,
+// the tools/call span of kind server, which
 // continued the trace from the request's _meta, with the MCP conventions'
 // attributes; under that, the server's own execute_tool span. A tool that
 // fails is a tool_error, a tool the server lacks a JSON-RPC error, and the
@@ -65,7 +66,8 @@ func TestTraceAcrossMount(t *testing.T) {
 
 	host := runtime.New(hook, quiet)
 	ctx := context.Background()
-	m, err := mcpclient.Mount(ctx, host, mcpclient.URL(hs.URL, nil), mcpclient.WithLogger(slog.New(slog.DiscardHandler)))
+	m, err := mcpclient.Mount(ctx, host, mcpclient.URL(hs.URL, nil), mcpclient.WithLogger(slog.New(slog.DiscardHandler)),
+		mcpclient.WithTracerProvider(tp))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +97,14 @@ func TestTraceAcrossMount(t *testing.T) {
 	}
 	cs.Close()
 
-	byName := map[string]sdktrace.ReadOnlySpan{}
+	byName := map[string]sdktrace.ReadOnlySpan{} // the first of each name and kind
 	for _, s := range spans.Ended() {
-		if _, dup := byName[s.Name()]; !dup || s.Name() == "tools/call no_such_tool" {
-			byName[s.Name()] = s
+		name := s.Name()
+		if s.SpanKind() == trace.SpanKindClient {
+			name = "client " + name
+		}
+		if _, dup := byName[name]; !dup {
+			byName[name] = s
 		}
 	}
 	get := func(name string) sdktrace.ReadOnlySpan {
@@ -114,6 +120,7 @@ func TestTraceAcrossMount(t *testing.T) {
 	}
 	root := get("turn")
 	local := get("execute_tool notes_get_note")
+	client := get("client tools/call get_note")
 	server := get("tools/call get_note")
 	inner := get("execute_tool get_note")
 	parent := func(child, of sdktrace.ReadOnlySpan) {
@@ -123,8 +130,15 @@ func TestTraceAcrossMount(t *testing.T) {
 		}
 	}
 	parent(local, root)
-	parent(server, local)
+	parent(client, local)
+	parent(server, client)
 	parent(inner, server)
+	if got := spanAttr(client, "gen_ai.tool.name"); got != "get_note" || spanAttr(client, "mcp.method.name") != "tools/call" {
+		t.Errorf("client span: gen_ai.tool.name %q, mcp.method.name %q", got, spanAttr(client, "mcp.method.name"))
+	}
+	if got := spanAttr(get("client tools/call get_broken_note"), "error.type"); got != "tool_error" {
+		t.Errorf("client span of the failed tool: error.type %q", got)
+	}
 	if !server.Parent().IsRemote() || server.SpanKind() != trace.SpanKindServer {
 		t.Errorf("server span: parent remote %v, kind %v", server.Parent().IsRemote(), server.SpanKind())
 	}
