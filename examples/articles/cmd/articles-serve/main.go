@@ -12,8 +12,9 @@
 // hidden delete_article is listed once a search finds it, and calls that
 // need the user's approval ask for it through the client (elicitation).
 //
-// With OTEL_EXPORTER_OTLP_ENDPOINT set, every tool call is a span
-// (runtime/telemetry) exported over OTLP/HTTP.
+// With OTEL_EXPORTER_OTLP_ENDPOINT set, every MCP request and every tool
+// call is a span (runtime/mcpserver, runtime/telemetry) exported over
+// OTLP/HTTP, continuing the client's trace.
 package main
 
 import (
@@ -138,14 +139,18 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := mcpserver.New(reg,
+	srvOpts := []mcpserver.Option{
 		mcpserver.WithImplementation("articles", "1.0.0"),
 		mcpserver.WithInstructions("Tools of a small publishing agent: search, read, publish and delete articles, read web pages."),
 		mcpserver.WithLogger(logger),
 		mcpserver.WithSessionOptions(func(string) []runtime.SessionOption {
 			return []runtime.SessionOption{runtime.SessionAutonomy(level), runtime.SessionUndoTool(true)}
 		}),
-	)
+	}
+	if tp != nil {
+		srvOpts = append(srvOpts, mcpserver.WithTracerProvider(tp)) // continues the client's trace
+	}
+	srv := mcpserver.New(reg, srvOpts...)
 	if c.stdio {
 		return srv.RunStdio(ctx)
 	}

@@ -15,9 +15,9 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// TestOTLPExport: with OTEL_EXPORTER_OTLP_ENDPOINT set, the tool calls an
-// MCP client makes reach an OTLP/HTTP receiver as spans, by the time the
-// server has stopped.
+// TestOTLPExport: with OTEL_EXPORTER_OTLP_ENDPOINT set, the requests and
+// tool calls an MCP client makes reach an OTLP/HTTP receiver as spans, by
+// the time the server has stopped.
 func TestOTLPExport(t *testing.T) {
 	var mu sync.Mutex
 	names := map[string]int{}
@@ -79,7 +79,7 @@ func TestOTLPExport(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if names["execute_tool search_articles_by_keyword"] != 1 {
+	if names["execute_tool search_articles_by_keyword"] != 1 || names["tools/call search_articles_by_keyword"] != 1 {
 		t.Fatalf("spans received: %v", names)
 	}
 }
