@@ -33,6 +33,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/metric/noop"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
@@ -158,10 +159,11 @@ func NewHook(opts ...HookOption) *Hook {
 	d, err := meter.Float64Histogram(CallDurationName, metric.WithUnit("s"),
 		metric.WithDescription("Duration of toolcat tool calls, by tool and outcome."),
 		metric.WithExplicitBucketBoundaries(durationBuckets...))
-	if err != nil {
+	if err != nil || d == nil {
 		otel.Handle(err)
+		d = noop.Float64Histogram{} // spans are still recorded
 	}
-	h.duration = d // a no-op histogram when err != nil
+	h.duration = d
 	h.startOpts = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindInternal)}
 	h.unknown = newOutcomes("")
 	h.unknownInfo = newToolInfo(nil)
