@@ -109,7 +109,7 @@ lint: build
 # build it, run its conformance tests, then a few calls as an agent host
 # makes them. A catalog with mistakes shows what lint reports. Last, the
 # example agent host replays a scripted conversation over the base tools
-# and its own.
+# and its own; TRACE=1 prints its OpenTelemetry spans after it.
 demo: build
 	@echo "== toolcat lint $(EXAMPLE)"
 	$(BIN) lint $(EXAMPLE)
@@ -125,7 +125,7 @@ demo: build
 	@echo "== an agent host: the base tools and its own, one scripted conversation (examples/agent-host)"
 	$(BIN) lint examples/agent-host/tickets/catalog
 	$(GO) generate ./examples/agent-host/tickets
-	$(GO) run ./examples/agent-host
+	$(GO) run ./examples/agent-host $(if $(TRACE),--trace)
 
 # The hardware tools are a compiled catalog too.
 GEN_DIRS += hardware

@@ -110,6 +110,7 @@ func CallTool(ctx context.Context, name string, raw []byte) Result {
 		te.internal = true
 		return Result{Error: finish(te, nil), Tool: name}
 	}
+	ctx = withoutCallID(ctx)
 	if f.sess != nil {
 		return f.sess.child(ctx, f, name, raw)
 	}

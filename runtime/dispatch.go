@@ -21,8 +21,8 @@ import (
 // blocked (DisableTool) answers permission_denied after the look-up.
 func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) Result {
 	e := r.tools.Load().byName[name]
-	if fns := r.obs.fns.Load(); fns != nil {
-		return r.observed(ctx, *fns, e, name, rawArgs, opts)
+	if w := r.obs.w.Load(); w != nil {
+		return r.observed(ctx, w, e, name, rawArgs, opts)
 	}
 	return r.callEntry(ctx, e, name, rawArgs, opts)
 }

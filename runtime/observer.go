@@ -45,10 +45,38 @@ type CallEvent struct {
 	Fallback string
 }
 
-// observers is the list of observer functions, replaced whole on change.
+// observers is what is told of every call: the observer functions and the
+// CallHook, replaced whole on change; nil when there are none.
 type observers struct {
-	mu  sync.Mutex
-	fns atomic.Pointer[[]*func(CallEvent)]
+	mu   sync.Mutex
+	w    atomic.Pointer[watchers]
+	hook CallHook // under mu
+}
+
+type watchers struct {
+	fns  []*func(CallEvent)
+	hook CallHook
+}
+
+// set stores fns and the hook, nil when there are none; o.mu is held.
+func (o *observers) set(fns []*func(CallEvent)) {
+	if len(fns) == 0 && o.hook == nil {
+		o.w.Store(nil)
+		return
+	}
+	o.w.Store(&watchers{fns: fns, hook: o.hook})
+}
+
+// setHook makes h the registry's CallHook.
+func (o *observers) setHook(h CallHook) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.hook = h
+	var fns []*func(CallEvent)
+	if w := o.w.Load(); w != nil {
+		fns = w.fns
+	}
+	o.set(fns)
 }
 
 // Observe adds fn to the functions told of every call the registry
@@ -60,31 +88,35 @@ func (r *Registry) Observe(fn func(CallEvent)) (remove func()) {
 	o := &r.obs
 	o.mu.Lock()
 	var fns []*func(CallEvent)
-	if old := o.fns.Load(); old != nil {
-		fns = slices.Clone(*old)
+	if w := o.w.Load(); w != nil {
+		fns = slices.Clone(w.fns)
 	}
-	fns = append(fns, p)
-	o.fns.Store(&fns)
+	o.set(append(fns, p))
 	o.mu.Unlock()
 	return func() {
 		o.mu.Lock()
 		defer o.mu.Unlock()
-		old := o.fns.Load()
-		if old == nil {
+		w := o.w.Load()
+		if w == nil {
 			return
 		}
-		fns := slices.DeleteFunc(slices.Clone(*old), func(q *func(CallEvent)) bool { return q == p })
-		if len(fns) == 0 {
-			o.fns.Store(nil)
-		} else {
-			o.fns.Store(&fns)
-		}
+		o.set(slices.DeleteFunc(slices.Clone(w.fns), func(q *func(CallEvent)) bool { return q == p }))
 	}
 }
 
-// observed runs a call of name and tells the observers fns of it.
-func (r *Registry) observed(ctx context.Context, fns []*func(CallEvent), e *entry, name string, raw []byte, opts CallOptions) Result {
+// observed runs a call of name, with the hook around it, and tells the
+// observers of it.
+func (r *Registry) observed(ctx context.Context, w *watchers, e *entry, name string, raw []byte, opts CallOptions) Result {
 	retry := e != nil && r.guard.failedBefore(opts.StepID, name, r.now())
+	if w.hook != nil {
+		c := CallStart{Tool: name, Args: raw, Options: opts, CallID: CallIDFrom(ctx), Retry: retry}
+		if e != nil {
+			c.Meta = e.meta
+		} else {
+			c.Tool = clipName(name)
+		}
+		ctx = w.hook.BeforeCall(ctx, c)
+	}
 	start := r.now()
 	res := r.callEntry(ctx, e, name, raw, opts)
 	ev := CallEvent{Tool: name, Duration: r.now().Sub(start), DryRun: opts.DryRun, Replayed: res.Replayed, Retry: retry}
@@ -103,8 +135,11 @@ func (r *Registry) observed(ctx context.Context, fns []*func(CallEvent), e *entr
 	if res.Tool != "" && res.Tool != name && e != nil {
 		ev.Fallback = res.Tool
 	}
-	for _, fn := range fns {
+	for _, fn := range w.fns {
 		(*fn)(ev)
+	}
+	if w.hook != nil {
+		w.hook.AfterCall(ctx, ev, res)
 	}
 	return res
 }

@@ -5,8 +5,9 @@
 // It depends on the standard library, santhosh-tekuri/jsonschema (the
 // general argument validator) and golang.org/x/text (the validator's
 // messages, and the Unicode folding of runtime/discovery); go-redis is
-// linked only through runtime/redisstore, and the MCP go-sdk only through
-// runtime/mcpserver and runtime/mcpclient.
+// linked only through runtime/redisstore, the MCP go-sdk only through
+// runtime/mcpserver and runtime/mcpclient, and OpenTelemetry only through
+// runtime/telemetry (a CallHook, see WithCallHook) and those two.
 //
 // # Tools
 //

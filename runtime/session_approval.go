@@ -178,6 +178,9 @@ func (s *Session) keep(ctx context.Context, pc PendingCall, reason string, fail 
 	te.Details = map[string]any{"call_id": pc.ID, "preview": pc.Preview.Summary}
 	res := fail(te)
 	res.Pending = &pc
+	if h := s.r.approvalHook(); h != nil {
+		h.ApprovalRequested(ctx, pc)
+	}
 	return res
 }
 
@@ -211,8 +214,8 @@ func (s *Session) preview(ctx context.Context, e *entry, raw []byte, opts CallOp
 		return Preview{DryRun: true, Summary: NoPreview}, nil
 	}
 	opts.DryRun = true
-	opts.StepID = "" // a preview that fails uses up none of the call's attempts
-	res := s.r.Call(ctx, e.meta.Name, raw, opts)
+	opts.StepID = ""                                            // a preview that fails uses up none of the call's attempts
+	res := s.r.Call(withoutCallID(ctx), e.meta.Name, raw, opts) // the session's call, not the model's
 	if !res.Success {
 		return Preview{DryRun: true, Summary: NoPreview + ": the dry run failed: " + clip(res.Error.Message, maxEchoText)}, &res
 	}
@@ -239,16 +242,19 @@ func (s *Session) preview(ctx context.Context, e *entry, raw []byte, opts CallOp
 // replayed from the idempotency store. It is an error to approve a call
 // that is not pending in the session or was denied.
 func (s *Session) Approve(ctx context.Context, id string) (Result, error) {
+	var first bool
 	pc, err := s.resolve(ctx, id, func(c *PendingCall) error {
 		if c.Status == PendingDenied {
 			return sessionErrorf("call %s of %s was denied; it cannot be approved", id, c.Tool)
 		}
+		first = c.Status == PendingWaiting
 		c.Status = PendingApproved
 		return nil
 	})
 	if err != nil {
 		return Result{}, err
 	}
+	s.resolved(ctx, pc, first)
 	e, ok := s.r.tools.Load().byName[pc.Tool]
 	if !ok && pc.Tool == UndoLastActions {
 		return s.approvedUndo(ctx, pc), nil
@@ -269,11 +275,13 @@ func (s *Session) Approve(ctx context.Context, id string) (Result, error) {
 // the model so, with the user's reason. Denying a call again gives the same
 // envelope; denying an approved call is an error.
 func (s *Session) Deny(ctx context.Context, id, reason string) (Result, error) {
+	var first bool
 	pc, err := s.resolve(ctx, id, func(c *PendingCall) error {
 		if c.Status == PendingApproved {
 			return sessionErrorf("call %s of %s was approved; it cannot be denied", id, c.Tool)
 		}
-		if c.Status == PendingWaiting {
+		first = c.Status == PendingWaiting
+		if first {
 			c.Status, c.Denial = PendingDenied, reason
 		}
 		return nil
@@ -281,6 +289,7 @@ func (s *Session) Deny(ctx context.Context, id, reason string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	s.resolved(ctx, pc, first)
 	msg := "the user denied the call " + pc.ID + " of " + pc.Tool
 	if pc.Denial != "" {
 		msg += ": " + clip(pc.Denial, maxEchoText)
@@ -313,4 +322,24 @@ func (s *Session) resolve(ctx context.Context, id string, decide func(c *Pending
 		return sessionErrorf("no call %s waits for approval in session %s", id, s.id)
 	})
 	return pc, err
+}
+
+// approvalHook is the registry's CallHook when it is an ApprovalHook.
+func (r *Registry) approvalHook() ApprovalHook {
+	if w := r.obs.w.Load(); w != nil {
+		h, _ := w.hook.(ApprovalHook)
+		return h
+	}
+	return nil
+}
+
+// resolved tells the ApprovalHook that pc was approved or denied, when this
+// resolution was the first.
+func (s *Session) resolved(ctx context.Context, pc PendingCall, first bool) {
+	if !first {
+		return
+	}
+	if h := s.r.approvalHook(); h != nil {
+		h.ApprovalResolved(ctx, pc, s.r.now())
+	}
 }

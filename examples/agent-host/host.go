@@ -26,14 +26,15 @@ type host struct {
 
 // newHost makes the registry — the domain tools, then the base tools over
 // a new temporary workspace — and a supervised session with id, which
-// offers the model undo_last_actions. Close removes the workspace.
-func newHost(id string, logs io.Writer) (*host, error) {
+// offers the model undo_last_actions; opts are added to the registry's.
+// Close removes the workspace.
+func newHost(id string, logs io.Writer, opts ...runtime.Option) (*host, error) {
 	desk := tickets.NewDesk(nil,
 		tickets.Ticket{ID: "OPS-12", Title: "Checkout returns 502 for some users", Status: "in_progress", Assignee: "Dana", Priority: "urgent"},
 		tickets.Ticket{ID: "OPS-7", Title: "Rotate the TLS certificate of the status page", Status: "open", Priority: "normal"},
 	)
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	reg, err := tickets.NewRegistry(tickets.New(desk), runtime.WithLogger(logger))
+	reg, err := tickets.NewRegistry(tickets.New(desk), append([]runtime.Option{runtime.WithLogger(logger)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -72,8 +72,8 @@ func text(s string) *string { return &s }
 // the model's tool calls in the session and sending their envelopes back
 // as tool messages, until the model answers without a tool call. It prints
 // the calls, the envelopes and the answer to out.
-func runLive(ctx context.Context, out, logs io.Writer, cfg liveConfig, msg string) error {
-	h, err := newHost("live-conversation", logs)
+func runLive(ctx context.Context, out, logs io.Writer, cfg liveConfig, msg string, opts ...runtime.Option) error {
+	h, err := newHost("live-conversation", logs, opts...)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (h *host) call(ctx context.Context, out io.Writer, p *printer, cfg liveConf
 		args = []byte("{}")
 	}
 	fmt.Fprintf(out, "model calls %s %s\n", c.Function.Name, compact(args))
-	res := h.sess.Call(ctx, c.Function.Name, args, runtime.CallOptions{})
+	res := h.sess.Call(runtime.ContextWithCallID(ctx, c.ID), c.Function.Name, args, runtime.CallOptions{})
 	if res.Pending != nil {
 		p.envelope(res)
 		id := res.Pending.ID

@@ -48,8 +48,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	model := fs.String("model", "", "the model asked, with --live (default $OPENAI_MODEL, else gpt-4o-mini)")
 	rounds := fs.Int("max-rounds", 10, "with --live, requests to the model at most before giving up")
 	yes := fs.Bool("yes", false, "with --live, approve every call that needs approval without asking")
+	traced := fs.Bool("trace", false, "print the conversation's OpenTelemetry spans after it (with $OTEL_EXPORTER_OTLP_ENDPOINT set they are sent over OTLP/HTTP too)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: agent-host [--script file.json]\n       agent-host --live [--model m] [--yes] message...")
+		fmt.Fprintln(stderr, "usage: agent-host [--trace] [--script file.json]\n       agent-host --live [--trace] [--model m] [--yes] message...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -59,6 +60,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return 2
 	}
 	ctx := context.Background()
+	tr, err := startTracing(ctx, *traced, getenv, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "agent-host:", err)
+		return 2
+	}
+	defer func() {
+		if err := tr.shutdown(ctx); err != nil {
+			fmt.Fprintln(stderr, "agent-host: exporting the spans:", err)
+		}
+	}()
 	if !*live {
 		if fs.NArg() > 0 {
 			fmt.Fprintln(stderr, "agent-host: a message is only read with --live")
@@ -77,7 +88,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			fmt.Fprintln(stderr, "agent-host:", err)
 			return 2
 		}
-		if _, err := replay(ctx, stdout, stderr, s); err != nil {
+		ctx, end := tr.conversation(ctx, s.Session)
+		_, err = replay(ctx, stdout, stderr, s, tr.options()...)
+		end(err)
+		if err != nil {
 			fmt.Fprintln(stderr, "agent-host:", err)
 			return 1
 		}
@@ -113,7 +127,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		Client:    &http.Client{Timeout: 2 * time.Minute},
 		Approve:   askApproval(stdin, stderr, *yes),
 	}
-	if err := runLive(ctx, stdout, stderr, cfg, msg); err != nil {
+	ctx, end := tr.conversation(ctx, "live-conversation")
+	err = runLive(ctx, stdout, stderr, cfg, msg, tr.options()...)
+	end(err)
+	if err != nil {
 		fmt.Fprintln(stderr, "agent-host:", err)
 		return 1
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/toolcat/toolcat/runtime"
@@ -83,9 +84,11 @@ func parseScript(data []byte) (*script, error) {
 
 // replay runs script s against a new host and prints, to out, each
 // envelope as the model reads it. It returns the outcome of every envelope
-// the model read, in order: "ok", "replayed", or the error's code.
-func replay(ctx context.Context, out, logs io.Writer, s *script) ([]string, error) {
-	h, err := newHost(s.Session, logs)
+// the model read, in order: "ok", "replayed", or the error's code. opts
+// are added to the registry's. The model's calls get the ids call_<step>,
+// as a provider names its tool calls.
+func replay(ctx context.Context, out, logs io.Writer, s *script, opts ...runtime.Option) ([]string, error) {
+	h, err := newHost(s.Session, logs, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +108,7 @@ func replay(ctx context.Context, out, logs io.Writer, s *script) ([]string, erro
 		}
 		switch {
 		case st.Tool != "":
-			res := h.sess.Call(ctx, st.Tool, st.Args, runtime.CallOptions{})
+			res := h.sess.Call(runtime.ContextWithCallID(ctx, "call_"+strconv.Itoa(i+1)), st.Tool, st.Args, runtime.CallOptions{})
 			fmt.Fprintf(out, "model calls %s %s\n", st.Tool, compact(st.Args))
 			p.envelope(res)
 			outcomes = append(outcomes, outcome(res))

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/toolcat/toolcat/runtime"
 )
@@ -92,6 +94,8 @@ type config struct {
 	minBackoff time.Duration
 	maxBackoff time.Duration
 	logger     *slog.Logger
+	prop       propagation.TextMapPropagator // trace context into _meta (trace.go)
+	tp         trace.TracerProvider          // client spans (trace.go)
 }
 
 // WithPrefix sets what goes before each tool's name in the registry. The
@@ -187,6 +191,7 @@ func Mount(ctx context.Context, reg *runtime.Registry, src Source, opts ...Optio
 		},
 		Logger: cfg.logger,
 	})
+	m.client.AddSendingMiddleware(cfg.traceMiddleware())
 	cs, err := m.connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("mcpclient: mount %s: %w", src, err)

@@ -70,6 +70,7 @@ func (s *Server) newConn(stateful bool) *conn {
 	}
 	c.srv = mcp.NewServer(&s.impl, opts)
 	c.srv.AddReceivingMiddleware(c.middleware)
+	c.srv.AddReceivingMiddleware(s.traceMiddleware()...) // outermost: the span covers the checks too
 	c.registerTools()
 	c.syncFeatures()
 	return c

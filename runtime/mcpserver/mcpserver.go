@@ -75,7 +75,8 @@ type Server struct {
 
 	unwatch func() // stops following the registry's tool changes
 
-	authz *authz // WithAuthorization, WithToolScopes (auth.go)
+	authz *authz        // WithAuthorization, WithToolScopes (auth.go)
+	otel  serverTracing // spans and metrics of requests (trace.go)
 }
 
 // Option configures a Server.

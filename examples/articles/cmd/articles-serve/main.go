@@ -18,6 +18,10 @@
 // Each MCP session is one runtime.Session, supervised by default: the
 // hidden delete_article is listed once a search finds it, and calls that
 // need the user's approval ask for it through the client (elicitation).
+//
+// With OTEL_EXPORTER_OTLP_ENDPOINT set, every MCP request and every tool
+// call is a span (runtime/mcpserver, runtime/telemetry) exported over
+// OTLP/HTTP, continuing the client's trace.
 package main
 
 import (
@@ -40,6 +44,8 @@ import (
 	"github.com/toolcat/toolcat/runtime/admin"
 	"github.com/toolcat/toolcat/runtime/mcpserver"
 	"github.com/toolcat/toolcat/runtime/mcpserver/oauth"
+	"github.com/toolcat/toolcat/runtime/telemetry"
+	"github.com/toolcat/toolcat/runtime/telemetry/otlpenv"
 )
 
 // adminTokenEnv holds the admin API's bearer token.
@@ -159,7 +165,22 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	reg, err := articles.NewRegistry(articles.New(sampleStore(), sampleWeb), runtime.WithLogger(logger))
+	regOpts := []runtime.Option{runtime.WithLogger(logger)}
+	tp, err := otlpenv.TracerProvider(ctx, "articles-serve", os.Getenv)
+	if err != nil {
+		return err
+	}
+	if tp != nil {
+		defer func() {
+			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := tp.Shutdown(shut); err != nil {
+				logger.Warn("exporting the last spans", "err", err)
+			}
+		}()
+		regOpts = append(regOpts, runtime.WithCallHook(telemetry.NewHook(telemetry.HookTracerProvider(tp))))
+	}
+	reg, err := articles.NewRegistry(articles.New(sampleStore(), sampleWeb), regOpts...)
 	if err != nil {
 		return err
 	}
@@ -170,6 +191,9 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 		mcpserver.WithSessionOptions(func(string) []runtime.SessionOption {
 			return []runtime.SessionOption{runtime.SessionAutonomy(level), runtime.SessionUndoTool(true)}
 		}),
+	}
+	if tp != nil {
+		opts = append(opts, mcpserver.WithTracerProvider(tp)) // continues the client's trace
 	}
 	if c.stdio {
 		return mcpserver.New(reg, opts...).RunStdio(ctx)

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// TestTracePrinted checks that --trace prints the conversation's spans as
+// a tree after it: the conversation, and under it the model's calls with
+// their ids and outcomes, the replay, the approval's wait and the approved
+// call.
+func TestTracePrinted(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := Main([]string{"--trace"}, strings.NewReader(""), &out, &errs, func(string) string { return "" }); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	_, tree, ok := strings.Cut(out.String(), "\n== spans (--trace)\n")
+	if !ok {
+		t.Fatalf("no spans printed:\n%s", out.String())
+	}
+	rest := tree
+	for _, w := range []string{
+		"invoke_agent agent-host (",
+		"\n  execute_tool get_ticket (", "gen_ai.tool.call.id=call_2\n",
+		"execute_tool get_ticket (", "gen_ai.tool.call.id=call_4 error.type=invalid_args\n",
+		"execute_tool create_ticket (", "gen_ai.tool.call.id=call_8 toolcat.replayed=true\n",
+		"execute_tool notify_oncall_engineer (", "toolcat.dry_run=true\n",
+		"error.type=approval_required toolcat.approval.id=call_", "[toolcat.approval.requested]\n",
+		"  toolcat.approval notify_oncall_engineer (", "toolcat.approval.status=approved\n",
+		"  execute_tool notify_oncall_engineer (",
+	} {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("the spans lack, at this point, %q:\n%s", w, tree)
+		}
+		rest = rest[i+len(w):]
+	}
+}
+
+// TestTraceOff checks that without --trace and without an OTLP endpoint
+// no span is printed.
+func TestTraceOff(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := Main(nil, strings.NewReader(""), &out, &errs, func(string) string { return "" }); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if strings.Contains(out.String(), "== spans") {
+		t.Fatal("spans printed without --trace")
+	}
+}
+
+// TestTraceOTLP checks that with OTEL_EXPORTER_OTLP_ENDPOINT set the
+// spans reach an OTLP/HTTP receiver.
+func TestTraceOTLP(t *testing.T) {
+	var mu sync.Mutex
+	names := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		req := &coltracepb.ExportTraceServiceRequest{}
+		if r.URL.Path != "/v1/traces" || proto.Unmarshal(raw, req) != nil {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				for _, s := range ss.Spans {
+					names[s.Name]++
+				}
+			}
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer srv.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
+	env := func(k string) string {
+		if k == "OTEL_EXPORTER_OTLP_ENDPOINT" {
+			return srv.URL
+		}
+		return ""
+	}
+	var out, errs bytes.Buffer
+	if code := Main(nil, strings.NewReader(""), &out, &errs, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if strings.Contains(out.String(), "== spans") {
+		t.Fatal("spans printed without --trace")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if names["invoke_agent agent-host"] != 1 || names["execute_tool get_ticket"] != 4 || names["toolcat.approval notify_oncall_engineer"] != 1 {
+		t.Fatalf("spans received: %v", names)
+	}
+}

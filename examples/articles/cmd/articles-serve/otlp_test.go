@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// TestOTLPExport: with OTEL_EXPORTER_OTLP_ENDPOINT set, the requests and
+// tool calls an MCP client makes reach an OTLP/HTTP receiver as spans, by
+// the time the server has stopped.
+func TestOTLPExport(t *testing.T) {
+	var mu sync.Mutex
+	names := map[string]int{}
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		req := &coltracepb.ExportTraceServiceRequest{}
+		if r.URL.Path != "/v1/traces" || proto.Unmarshal(raw, req) != nil {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				for _, s := range ss.Spans {
+					names[s.Name]++
+				}
+			}
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer rc.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rc.URL)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--http", "127.0.0.1:0"}, pw)
+		pw.Close()
+	}()
+	lines := bufio.NewScanner(pr)
+	var url string
+	for lines.Scan() {
+		if _, u, ok := strings.Cut(lines.Text(), "MCP at "); ok {
+			url = u
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if url == "" {
+		cancel()
+		t.Fatal("articles-serve printed no address")
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "otlp-test", Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_articles_by_keyword", Arguments: map[string]any{"query": "pgvector"}})
+	if err != nil || res.IsError {
+		t.Errorf("call: %v %v", err, res)
+	}
+	cs.Close()
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("articles-serve exited %d", code)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if names["execute_tool search_articles_by_keyword"] != 1 || names["tools/call search_articles_by_keyword"] != 1 {
+		t.Fatalf("spans received: %v", names)
+	}
+}

@@ -1,0 +1,206 @@
+package otlpenv_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/internal/sessionflow"
+	"github.com/toolcat/toolcat/runtime/telemetry"
+	"github.com/toolcat/toolcat/runtime/telemetry/otlpenv"
+)
+
+// receiver is an OTLP/HTTP trace receiver: it decodes what it is sent with
+// the OTLP protobuf types, as a collector does.
+type receiver struct {
+	mu       sync.Mutex
+	requests []*coltracepb.ExportTraceServiceRequest
+	errs     []string
+}
+
+func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	fail := func(msg string) {
+		rc.mu.Lock()
+		rc.errs = append(rc.errs, msg)
+		rc.mu.Unlock()
+		http.Error(w, msg, http.StatusBadRequest)
+	}
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/traces" {
+		fail(r.Method + " " + r.URL.Path)
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/x-protobuf" {
+		fail("content type " + ct)
+		return
+	}
+	var body io.Reader = r.Body
+	if r.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(r.Body)
+		if err != nil {
+			fail(err.Error())
+			return
+		}
+		body = zr
+	}
+	raw, err := io.ReadAll(io.LimitReader(body, 8<<20))
+	if err != nil {
+		fail(err.Error())
+		return
+	}
+	req := &coltracepb.ExportTraceServiceRequest{}
+	if err := proto.Unmarshal(raw, req); err != nil {
+		fail("decoding: " + err.Error())
+		return
+	}
+	rc.mu.Lock()
+	rc.requests = append(rc.requests, req)
+	rc.mu.Unlock()
+	out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	w.Write(out)
+}
+
+func attr(s *tracepb.Span, key string) (string, bool) {
+	for _, kv := range s.Attributes {
+		if kv.Key == key {
+			return kv.Value.GetStringValue(), true
+		}
+	}
+	return "", false
+}
+
+// TestOTLPExport sends the spans of a composite call and a failed one to a
+// real OTLP/HTTP receiver, named by OTEL_EXPORTER_OTLP_ENDPOINT as a host's
+// environment would, and reads them back from the protobuf.
+func TestOTLPExport(t *testing.T) {
+	rc := &receiver{}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	t.Setenv(otlpenv.EndpointEnv, srv.URL)
+	t.Setenv("OTEL_SERVICE_NAME", "")
+	t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment.name=test")
+	ctx := context.Background()
+	tp, err := otlpenv.TracerProvider(ctx, "toolcat-test", func(k string) string {
+		if k == otlpenv.EndpointEnv {
+			return srv.URL
+		}
+		return ""
+	})
+	if err != nil || tp == nil {
+		t.Fatalf("TracerProvider: %v, %v", tp, err)
+	}
+	w := sessionflow.NewWorld()
+	reg := runtime.New(runtime.WithCallHook(telemetry.NewHook(telemetry.HookTracerProvider(tp))),
+		runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	for _, tool := range w.Tools() {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cctx := runtime.ContextWithCallID(ctx, "call_7")
+	if res := reg.Call(cctx, "digest_and_post", []byte(`{}`), runtime.CallOptions{}); !res.Success {
+		t.Fatal(string(res.JSON()))
+	}
+	reg.Call(ctx, "flaky_lookup", []byte(`{}`), runtime.CallOptions{})
+	if err := tp.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if len(rc.errs) > 0 {
+		t.Fatalf("the receiver refused: %v", rc.errs)
+	}
+	spans := map[string]*tracepb.Span{}
+	var names []string
+	for _, req := range rc.requests {
+		for _, rs := range req.ResourceSpans {
+			res := map[string]string{}
+			for _, kv := range rs.Resource.GetAttributes() {
+				res[kv.Key] = kv.Value.GetStringValue()
+			}
+			if res["service.name"] != "toolcat-test" || res["deployment.environment.name"] != "test" || res["telemetry.sdk.language"] != "go" {
+				t.Errorf("resource: %v", res)
+			}
+			for _, ss := range rs.ScopeSpans {
+				if ss.Scope.GetName() != telemetry.ScopeName || ss.SchemaUrl != telemetry.SchemaURL {
+					t.Errorf("scope %q, schema %q", ss.Scope.GetName(), ss.SchemaUrl)
+				}
+				for _, s := range ss.Spans {
+					spans[s.Name] = s
+					names = append(names, s.Name)
+				}
+			}
+		}
+	}
+	slices.Sort(names)
+	want := []string{"execute_tool digest_and_post", "execute_tool fetch_page", "execute_tool flaky_lookup", "execute_tool publish_post"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("spans received: %v, want %v", names, want)
+	}
+	outer := spans["execute_tool digest_and_post"]
+	for _, inner := range []string{"execute_tool fetch_page", "execute_tool publish_post"} {
+		s := spans[inner]
+		if !bytes.Equal(s.ParentSpanId, outer.SpanId) || !bytes.Equal(s.TraceId, outer.TraceId) {
+			t.Errorf("%s is not a child of the composite's span", inner)
+		}
+	}
+	if len(outer.ParentSpanId) != 0 {
+		t.Errorf("the composite's span has a parent")
+	}
+	for name, s := range spans {
+		if s.Kind != tracepb.Span_SPAN_KIND_INTERNAL {
+			t.Errorf("%s: kind %v", name, s.Kind)
+		}
+		if op, _ := attr(s, "gen_ai.operation.name"); op != "execute_tool" {
+			t.Errorf("%s: gen_ai.operation.name %q", name, op)
+		}
+		if tool, _ := attr(s, "gen_ai.tool.name"); "execute_tool "+tool != name {
+			t.Errorf("%s: gen_ai.tool.name %q", name, tool)
+		}
+		if s.EndTimeUnixNano < s.StartTimeUnixNano || s.StartTimeUnixNano == 0 {
+			t.Errorf("%s: from %d to %d", name, s.StartTimeUnixNano, s.EndTimeUnixNano)
+		}
+	}
+	if id, _ := attr(outer, "gen_ai.tool.call.id"); id != "call_7" {
+		t.Errorf("call id %q", id)
+	}
+	if src, _ := attr(spans["execute_tool fetch_page"], "toolcat.untrusted.source"); src != "web" {
+		t.Errorf("untrusted source %q", src)
+	}
+	failed := spans["execute_tool flaky_lookup"]
+	if et, _ := attr(failed, "error.type"); et != "external_error" || failed.Status.GetCode() != tracepb.Status_STATUS_CODE_ERROR {
+		t.Errorf("failed call: error.type %q, status %v", et, failed.Status)
+	}
+}
+
+// TestOTLPDisabled checks that nothing is set up without an endpoint, or
+// with the SDK disabled, and that an unsupported protocol is refused.
+func TestOTLPDisabled(t *testing.T) {
+	ctx := context.Background()
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	for _, e := range []map[string]string{
+		{},
+		{otlpenv.EndpointEnv: "http://127.0.0.1:4318", otlpenv.SDKDisabledEnv: "true"},
+	} {
+		if tp, err := otlpenv.TracerProvider(ctx, "x", env(e)); tp != nil || err != nil {
+			t.Errorf("%v: got %v, %v; want nothing", e, tp, err)
+		}
+	}
+	_, err := otlpenv.TracerProvider(ctx, "x", env(map[string]string{otlpenv.TracesEndpointEnv: "http://127.0.0.1:4317", otlpenv.ProtocolEnv: "grpc"}))
+	if err == nil {
+		t.Error("grpc accepted")
+	}
+}
