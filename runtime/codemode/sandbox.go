@@ -1,0 +1,145 @@
+package codemode
+
+import (
+	"fmt"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+
+	"github.com/toolcat/toolcat/runtime"
+)
+
+// removed are the globals a program does not get: binary buffers (a
+// typed array allocates its whole length in one native step) and the
+// hooks on the collector.
+var removed = []string{
+	"ArrayBuffer", "SharedArrayBuffer", "DataView", "Atomics",
+	"Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
+	"Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
+	"WeakRef", "FinalizationRegistry",
+}
+
+// guards wraps, before the program runs, the built-ins that make a large
+// string or array in one native step, so that they check the size first:
+// the interpreter cannot be interrupted inside them. stop is the host's
+// memory stop; maxChars and maxLen bound a string's and an array's size.
+// The originals stay in the closure, out of the program's reach.
+const guards = `(function (stop, maxChars, maxLen) {
+  "use strict";
+  const define = (o, k, f) => Object.defineProperty(o, k, { value: f, writable: true, configurable: true, enumerable: false });
+  const len = (x) => (x == null ? 0 : String(x).length);
+  const SP = String.prototype, AP = Array.prototype;
+  const repeat = SP.repeat;
+  define(SP, "repeat", function repeat_(n) {
+    if (len(this) * Number(n) > maxChars) return stop();
+    return repeat.call(this, n);
+  });
+  for (const k of ["padStart", "padEnd"]) {
+    const f = SP[k];
+    define(SP, k, function (n, fill) {
+      if (Number(n) > maxChars) return stop();
+      return f.call(this, n, fill);
+    });
+  }
+  for (const k of ["replace", "replaceAll"]) {
+    const f = SP[k];
+    define(SP, k, function (pattern, repl) {
+      if (typeof repl !== "function" && len(this) * (len(repl) + 1) > maxChars) return stop();
+      return f.call(this, pattern, repl);
+    });
+  }
+  const split = SP.split;
+  define(SP, "split", function (sep, limit) {
+    if (len(this) > maxLen) return stop();
+    return split.call(this, sep, limit);
+  });
+  for (const k of Object.getOwnPropertyNames(AP).concat(Object.getOwnPropertySymbols(AP))) {
+    const f = AP[k];
+    if (typeof f !== "function" || k === "constructor") continue;
+    const join = k === "join" || k === "toString" || k === "toLocaleString";
+    define(AP, k, function (...args) {
+      const n = this == null ? 0 : Number(this.length) || 0;
+      if (n > maxLen || (join && n * (len(args[0]) + 1) > maxChars)) return stop();
+      return f.apply(this, args);
+    });
+  }
+  const from = Array.from;
+  define(Array, "from", function (src, ...rest) {
+    if (src != null && (Number(src.length) || 0) > maxLen) return stop();
+    return from.call(this, src, ...rest);
+  });
+})`
+
+// setup makes the program's interpreter: its globals, the guards, the
+// console and the frozen tools.
+func (p *program) setup(tools []runtime.Meta) error {
+	vm := goja.New()
+	p.vm = vm
+	vm.SetMaxCallStackSize(p.limits.StackDepth)
+	// eval and Function parse with these too: a sourceMappingURL comment
+	// would otherwise make the parser read a file.
+	vm.SetParserOptions(parser.WithDisableSourceMaps)
+	global := vm.GlobalObject()
+	for _, name := range removed {
+		if err := global.Delete(name); err != nil {
+			return err
+		}
+	}
+	json := global.Get("JSON").ToObject(vm)
+	var ok bool
+	if p.stringify, ok = goja.AssertFunction(json.Get("stringify")); !ok {
+		return fmt.Errorf("JSON.stringify is missing")
+	}
+	if p.parse, ok = goja.AssertFunction(json.Get("parse")); !ok {
+		return fmt.Errorf("JSON.parse is missing")
+	}
+	g, err := vm.RunString(guards)
+	if err != nil {
+		return err
+	}
+	install, _ := goja.AssertFunction(g)
+	maxChars := p.limits.Memory / 2
+	maxLen := p.limits.Memory / 16
+	stop := vm.ToValue(func(goja.FunctionCall) goja.Value {
+		vm.Interrupt(p.memoryStop())
+		return goja.Undefined()
+	})
+	if _, err := install(goja.Undefined(), stop, vm.ToValue(maxChars), vm.ToValue(maxLen)); err != nil {
+		return err
+	}
+
+	freeze, _ := goja.AssertFunction(global.Get("Object").ToObject(vm).Get("freeze"))
+	console := vm.NewObject()
+	log := vm.ToValue(p.console)
+	for _, k := range []string{"log", "info", "warn", "error", "debug"} {
+		if err := console.Set(k, log); err != nil {
+			return err
+		}
+	}
+	if _, err := freeze(goja.Undefined(), log); err != nil {
+		return err
+	}
+	if _, err := freeze(goja.Undefined(), console); err != nil {
+		return err
+	}
+	api := vm.CreateObject(nil)
+	for i := range tools {
+		name := tools[i].Name
+		fn := vm.ToValue(func(c goja.FunctionCall) goja.Value { return p.call(name, c) })
+		if _, err := freeze(goja.Undefined(), fn); err != nil {
+			return err
+		}
+		if err := api.DefineDataProperty(name, fn, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
+	}
+	if _, err := freeze(goja.Undefined(), api); err != nil {
+		return err
+	}
+	for k, v := range map[string]goja.Value{"tools": api, "console": console} {
+		if err := global.DefineDataProperty(k, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+			return err
+		}
+	}
+	return nil
+}
