@@ -212,10 +212,10 @@ func (c *conv) array(s *object, depth int) string {
 		if list, ok := pre.([]any); ok {
 			var parts []string
 			for _, p := range list {
-				parts = append(parts, c.typ(p, depth+1))
+				parts = append(parts, c.typ(p, depth))
 			}
 			if it, ok := s.get("items"); ok && it != false {
-				parts = append(parts, "..."+paren(c.typ(it, depth+1))+"[]")
+				parts = append(parts, "..."+paren(c.typ(it, depth))+"[]")
 			}
 			return "[" + strings.Join(parts, ", ") + "]"
 		}
@@ -224,7 +224,7 @@ func (c *conv) array(s *object, depth int) string {
 	if !ok {
 		return "unknown[]"
 	}
-	return paren(c.typ(it, depth+1)) + "[]"
+	return paren(c.typ(it, depth)) + "[]"
 }
 
 func (c *conv) object(s *object, depth int) string {
