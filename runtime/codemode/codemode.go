@@ -25,9 +25,10 @@
 // github.com/dop251/goja runs it, in strict mode), written as the body of
 // an async function whose return value is the program's answer; await is
 // allowed and never needed, since tool functions return their envelopes
-// directly. The global scope has the language's own objects, the frozen
-// object tools (one function per tool, on a null prototype) and a console
-// whose output is captured. There is no require, process, module system,
+// directly. The global scope has the language's own objects, the object
+// tools (a function per tool, made on first use; no prototype; its members
+// cannot be written, deleted or redefined) and a frozen console whose
+// output is captured. There is no require, process, module system,
 // file system, network, timer, typed array or host object, and source
 // maps are never loaded.
 //

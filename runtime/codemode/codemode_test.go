@@ -252,11 +252,14 @@ out.sameGlobal = g === globalThis && (0, eval)("this") === globalThis && tools.l
 out.globals = Object.getOwnPropertyNames(globalThis).filter(k => !/^[A-Z]/.test(k)).sort();
 try { tools.list_tickets = () => "forged"; out.assign = "allowed"; } catch (e) { out.assign = e.name; }
 try { tools.extra = 1; out.add = "allowed"; } catch (e) { out.add = e.name; }
-try { Object.setPrototypeOf(tools, {}); out.proto = "allowed"; } catch (e) { out.proto = e.name; }
-try { tools.list_tickets.call = null; out.fn = "allowed"; } catch (e) { out.fn = e.name; }
+Object.setPrototypeOf(tools, Object.assign(Object.create(null), {list_tickets: () => "forged"}));
+out.proto = typeof tools.list_tickets({status: "open"});
+try { Object.defineProperty(tools, "list_tickets", {value: () => "forged"}); out.define = "allowed"; } catch (e) { out.define = e.name; }
+out.keys = Object.keys(tools).join(",");
+try { delete tools.list_tickets; out.del = "allowed"; } catch (e) { out.del = e.name; }
 try { console.log = null; out.console = "allowed"; } catch (e) { out.console = e.name; }
 Object.prototype.close_everything = () => "polluted";
-out.polluted = typeof tools.close_everything;
+out.polluted = typeof tools.close_everything + typeof tools.constructor + typeof tools.toString;
 out.stillCalls = tools.list_tickets({status: "open"}).success;
 out.sourceMap = eval("1\n//# sourceMappingURL=/dev/zero");
 return out;
@@ -268,8 +271,8 @@ return out;
 	}
 	for k, want := range map[string]any{
 		"require": "undefined", "process": "undefined", "setTimeout": "undefined", "fetch": "undefined", "Uint8Array": "undefined",
-		"sameGlobal": true, "assign": "TypeError", "add": "TypeError", "proto": "TypeError", "fn": "TypeError", "console": "TypeError",
-		"polluted": "undefined", "stillCalls": true, "sourceMap": 1.0,
+		"sameGlobal": true, "assign": "TypeError", "add": "TypeError", "proto": "object", "del": "TypeError", "define": "TypeError", "keys": "close_ticket,fetch_page,list_tickets", "console": "TypeError",
+		"polluted": "undefinedundefinedundefined", "stillCalls": true, "sourceMap": 1.0,
 	} {
 		if got[k] != want {
 			t.Errorf("%s = %v, want %v", k, got[k], want)

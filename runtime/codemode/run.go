@@ -73,17 +73,13 @@ type program struct {
 
 // Run runs code in session s and returns execute_code's envelope.
 func (m *Mode) Run(ctx context.Context, s *runtime.Session, code string) runtime.Result {
-	tools, err := m.bound(ctx, s)
-	if err != nil {
-		return fail(runtime.DependencyUnavailable("the state of this conversation cannot be read right now"), nil)
-	}
 	sum := sha256.Sum256([]byte(code))
 	p := &program{m: m, s: s, limits: m.limits, counts: map[string]int{},
 		base: "codemode/" + s.ID() + "/" + hex.EncodeToString(sum[:16])}
 	ctx, cancel := context.WithTimeout(ctx, p.limits.Time)
 	defer cancel()
 	p.ctx = ctx
-	if err := p.setup(tools); err != nil {
+	if err := p.setup(); err != nil {
 		return p.finish(nil, runtime.Internal("the interpreter could not be set up: "+err.Error()), nil)
 	}
 	prg, te := compile(code)
@@ -377,6 +373,11 @@ type provenance struct {
 // envelope turns res into a value of the program, through JSON, so that
 // no host object reaches it.
 func (p *program) envelope(res runtime.Result) goja.Value {
+	if res.Untrusted == nil {
+		// The registry's own encoding, made once already to measure the
+		// result.
+		return p.fromJSON(res.JSON())
+	}
 	e := programEnvelope{Success: res.Success, Replayed: res.Replayed, Error: res.Error}
 	if res.Success {
 		switch d := res.Data.(type) {
@@ -398,8 +399,14 @@ func (p *program) envelope(res runtime.Result) goja.Value {
 	}
 	b, err := json.Marshal(e)
 	if err != nil {
-		b = []byte(`{"success":false,"error":{"code":"internal","message":"the envelope cannot be encoded","suggestion":"","retry_allowed":false}}`)
+		b = runtime.Fail(runtime.Internal("the envelope cannot be encoded")).JSON()
 	}
+	return p.fromJSON(b)
+}
+
+// fromJSON parses b with the program's JSON.parse (the original, whatever
+// the program did to the global JSON).
+func (p *program) fromJSON(b []byte) goja.Value {
 	v, err := p.parse(goja.Undefined(), p.vm.ToValue(string(b)))
 	if err != nil {
 		return goja.Undefined()

@@ -71,8 +71,8 @@ const guards = `(function (stop, maxChars, maxLen) {
 })`
 
 // setup makes the program's interpreter: its globals, the guards, the
-// console and the frozen tools.
-func (p *program) setup(tools []runtime.Meta) error {
+// console and the tools.
+func (p *program) setup() error {
 	vm := goja.New()
 	p.vm = vm
 	vm.SetMaxCallStackSize(p.limits.StackDepth)
@@ -122,18 +122,8 @@ func (p *program) setup(tools []runtime.Meta) error {
 	if _, err := freeze(goja.Undefined(), console); err != nil {
 		return err
 	}
-	api := vm.CreateObject(nil)
-	for i := range tools {
-		name := tools[i].Name
-		fn := vm.ToValue(func(c goja.FunctionCall) goja.Value { return p.call(name, c) })
-		if _, err := freeze(goja.Undefined(), fn); err != nil {
-			return err
-		}
-		if err := api.DefineDataProperty(name, fn, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
-			return err
-		}
-	}
-	if _, err := freeze(goja.Undefined(), api); err != nil {
+	api := vm.NewDynamicObject(&toolSet{p: p, fns: map[string]goja.Value{}})
+	if err := api.SetPrototype(nil); err != nil {
 		return err
 	}
 	for k, v := range map[string]goja.Value{"tools": api, "console": console} {
@@ -143,3 +133,41 @@ func (p *program) setup(tools []runtime.Meta) error {
 	}
 	return nil
 }
+
+// toolSet is the object tools: a function for each tool of the registry
+// (and each built-in tool of the session), made on first use, so that
+// start-up costs the same for 10 tools as for 5,000. It has no prototype,
+// and refuses every write and delete (a TypeError in the program's strict
+// mode): what tools.name is cannot change. Which calls the session allows
+// is Session.Call's to say, as with any call.
+type toolSet struct {
+	p   *program
+	fns map[string]goja.Value
+}
+
+func (t *toolSet) Get(name string) goja.Value {
+	if fn, ok := t.fns[name]; ok {
+		return fn
+	}
+	if !t.Has(name) {
+		return nil
+	}
+	fn := t.p.vm.ToValue(func(c goja.FunctionCall) goja.Value { return t.p.call(name, c) })
+	t.fns[name] = fn
+	return fn
+}
+
+func (t *toolSet) Has(name string) bool {
+	if _, ok := t.p.m.reg.Get(name); ok {
+		return true
+	}
+	switch name {
+	case runtime.SearchToolsByKeywords, runtime.SearchToolsByRegex, runtime.UndoLastActions:
+		return true
+	}
+	return false
+}
+
+func (t *toolSet) Set(string, goja.Value) bool { return false }
+func (t *toolSet) Delete(string) bool          { return false }
+func (t *toolSet) Keys() []string              { return t.p.m.reg.Names() }
