@@ -126,6 +126,8 @@ demo: build
 	$(BIN) lint examples/agent-host/tickets/catalog
 	$(GO) generate ./examples/agent-host/tickets
 	$(GO) run ./examples/agent-host
+	@echo "== the same host in code mode: search_api, one program over several tools with an approval in the middle, then the token figures"
+	$(GO) run ./examples/agent-host --code-mode
 
 # The hardware tools are a compiled catalog too.
 GEN_DIRS += hardware

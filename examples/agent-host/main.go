@@ -48,6 +48,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	model := fs.String("model", "", "the model asked, with --live (default $OPENAI_MODEL, else gpt-4o-mini)")
 	rounds := fs.Int("max-rounds", 10, "with --live, requests to the model at most before giving up")
 	yes := fs.Bool("yes", false, "with --live, approve every call that needs approval without asking")
+	codeMode := fs.Bool("code-mode", false, "replay the conversation in code mode (codemode.json, or --script): the model is offered search_api and execute_code, then the token figures")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agent-host [--script file.json]\n       agent-host --live [--model m] [--yes] message...")
 		fs.PrintDefaults()
@@ -65,6 +66,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			return 2
 		}
 		data := defaultScript
+		if *codeMode {
+			data = codeModeScript
+		}
 		if *script != "" {
 			var err error
 			if data, err = readLimited(*script, 1<<20); err != nil {
@@ -77,9 +81,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			fmt.Fprintln(stderr, "agent-host:", err)
 			return 2
 		}
-		if _, err := replay(ctx, stdout, stderr, s); err != nil {
+		if _, err := replayIn(ctx, stdout, stderr, s, *codeMode); err != nil {
 			fmt.Fprintln(stderr, "agent-host:", err)
 			return 1
+		}
+		if *codeMode {
+			if err := printTokenFigures(stdout, 50, 1000, 5000); err != nil {
+				fmt.Fprintln(stderr, "agent-host:", err)
+				return 1
+			}
 		}
 		return 0
 	}

@@ -85,11 +85,20 @@ func parseScript(data []byte) (*script, error) {
 // envelope as the model reads it. It returns the outcome of every envelope
 // the model read, in order: "ok", "replayed", or the error's code.
 func replay(ctx context.Context, out, logs io.Writer, s *script) ([]string, error) {
+	return replayIn(ctx, out, logs, s, false)
+}
+
+// replayIn is replay, in code mode when codeMode is set: the model's
+// calls go to code mode's tools (runtime/codemode).
+func replayIn(ctx context.Context, out, logs io.Writer, s *script, codeMode bool) ([]string, error) {
 	h, err := newHost(s.Session, logs)
 	if err != nil {
 		return nil, err
 	}
 	defer h.Close()
+	if codeMode {
+		h.useCodeMode(s.Session)
+	}
 	p := &printer{out: out}
 	var outcomes []string
 	var pending *runtime.PendingCall
@@ -105,7 +114,7 @@ func replay(ctx context.Context, out, logs io.Writer, s *script) ([]string, erro
 		}
 		switch {
 		case st.Tool != "":
-			res := h.sess.Call(ctx, st.Tool, st.Args, runtime.CallOptions{})
+			res := h.dispatch(ctx, st.Tool, st.Args)
 			fmt.Fprintf(out, "model calls %s %s\n", st.Tool, compact(st.Args))
 			p.envelope(res)
 			outcomes = append(outcomes, outcome(res))
@@ -119,6 +128,11 @@ func replay(ctx context.Context, out, logs io.Writer, s *script) ([]string, erro
 				return outcomes, err
 			}
 			fmt.Fprintf(out, "host sends %d tool definitions: %s\n", len(names), strings.Join(names, ", "))
+			if h.mode != nil {
+				if err := h.printOffer(ctx, out); err != nil {
+					return outcomes, err
+				}
+			}
 		case st.Host == hostApprove:
 			if pending == nil {
 				return outcomes, fmt.Errorf("step %d: no call waits for approval", i+1)

@@ -166,7 +166,7 @@ interface Tools {
    * Deletes an article, draft or published, from the site and the database.
    * Use when: the user asks to remove or take down one article whose id you know.
    * Do not use: to unpublish for a while or to fix a typo; deleting takes the article away from readers.
-   * Side effects; risk high; idempotent per program run; the user may be asked to approve it; can be undone.
+   * Side effects; risk high; the user may have to approve it; can be undone.
    * Error approval_required: Deleting needs the user's approval. Show the dry-run preview and ask.
    * Error dependency_unavailable: The article database is down. Tell the user the article cannot be deleted for now.
    * Error not_found: No article has this id. Search for it with search_articles_by_keyword and ask the user which one to delete.
@@ -195,7 +195,7 @@ interface Tools {
    * Publishes a drafted article on the site, where readers see it at once.
    * Use when: the user has approved the draft and asks to publish it.
    * Do not use: to save a draft; publishing is public and sends notifications.
-   * Side effects; risk medium; idempotent per program run; the user may be asked to approve it; can be undone.
+   * Side effects; risk medium; the user may have to approve it; can be undone.
    * Error approval_required: Publishing needs the user's approval. Show the dry-run preview and ask.
    * Error dependency_unavailable: The article database is down. Tell the user the article cannot be published for now.
    * Error not_found: No draft has this id. Ask the user which draft to publish.

@@ -193,11 +193,8 @@ func effects(m *runtime.Meta) string {
 		return "Read-only."
 	}
 	s := "Side effects; risk " + risk
-	if m.IdempotencyRequired {
-		s += "; idempotent per program run"
-	}
-	if m.SupportsDryRun {
-		s += "; the user may be asked to approve it"
+	if risk != "low" {
+		s += "; the user may have to approve it"
 	}
 	if m.Revertible {
 		s += "; can be undone"

@@ -88,7 +88,7 @@ type SendEmailNowError = CommonError;
 
   /**
    * Sends an email.
-   * Side effects; risk high; the user may be asked to approve it; can be undone.
+   * Side effects; risk high; the user may have to approve it; can be undone.
    * Returns outside content: its result carries untrusted, and taints the conversation.
    */
   "send.email-now"(args?: SendEmailNowArgs): Result<SendEmailNowResult, SendEmailNowError>;
