@@ -326,3 +326,19 @@ func TestCallPassesOtherToolsToTheSession(t *testing.T) {
 		t.Errorf("empty program: %s", res.JSON())
 	}
 }
+
+func TestHostCancellationStopsTheProgram(t *testing.T) {
+	d := newDesk()
+	m := codemode.New(d.registry(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	s := m.Registry().Session("cancel")
+	done := make(chan runtime.Result)
+	go func() { done <- m.Run(ctx, s, "tools.list_tickets({status: 'open'});\nfor (;;) {}") }()
+	// Whether the cancellation comes before the program starts or while it
+	// loops, it stops the program, and the envelope does not blame a limit.
+	cancel()
+	res := <-done
+	if res.Success || res.Error.Code != runtime.CodeTimeout || res.Error.Details["limit"] != nil {
+		t.Fatalf("got %s, want a timeout that is not the limit", res.JSON())
+	}
+}

@@ -76,6 +76,7 @@ func (m *Mode) Run(ctx context.Context, s *runtime.Session, code string) runtime
 	sum := sha256.Sum256([]byte(code))
 	p := &program{m: m, s: s, limits: m.limits, counts: map[string]int{},
 		base: "codemode/" + s.ID() + "/" + hex.EncodeToString(sum[:16])}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, p.limits.Time)
 	defer cancel()
 	p.ctx = ctx
@@ -87,16 +88,15 @@ func (m *Mode) Run(ctx context.Context, s *runtime.Session, code string) runtime
 		return p.finish(nil, te, nil)
 	}
 
-	timer := time.AfterFunc(p.limits.Time, func() {
+	stopCtx := context.AfterFunc(ctx, func() {
+		if parent.Err() != nil { // the host's deadline or cancellation, not the limit
+			p.vm.Interrupt(&stop{te: runtime.Timeout("the program was stopped: the request it ran for ended").
+				WithSuggestion("Run it again if the task still needs doing.")})
+			return
+		}
 		p.vm.Interrupt(&stop{te: runtime.Timeout(fmt.Sprintf("the program ran past its limit of %s of wall time", p.limits.Time)).
 			WithDetail("limit", LimitTime).
 			WithSuggestion("Make fewer or cheaper calls, or split the work into several programs.")})
-	})
-	defer timer.Stop()
-	stopCtx := context.AfterFunc(ctx, func() {
-		if ctx.Err() == context.Canceled {
-			p.vm.Interrupt(&stop{te: runtime.Timeout("the program was cancelled")})
-		}
 	})
 	defer stopCtx()
 	wd := startWatchdog(p.limits.Memory, func() { p.vm.Interrupt(p.memoryStop()) })
