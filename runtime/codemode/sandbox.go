@@ -53,14 +53,17 @@ const guards = `(function (stop, maxChars, maxLen) {
     if (len(this) > maxLen) return stop();
     return split.call(this, sep, limit);
   });
+  // Every method but the constant-time ones may walk the whole length,
+  // however sparse the array: new Array(2 ** 32 - 1).sort() never returns.
+  const constant = ["constructor", "push", "pop", "at"];
   for (const k of Object.getOwnPropertyNames(AP).concat(Object.getOwnPropertySymbols(AP))) {
     const f = AP[k];
-    if (typeof f !== "function" || k === "constructor") continue;
+    if (typeof f !== "function" || constant.includes(k)) continue;
     const join = k === "join" || k === "toString" || k === "toLocaleString";
-    define(AP, k, function (...args) {
-      const n = this == null ? 0 : Number(this.length) || 0;
-      if (n > maxLen || (join && n * (len(args[0]) + 1) > maxChars)) return stop();
-      return f.apply(this, args);
+    define(AP, k, function () {
+      const n = this == null ? 0 : +this.length || 0;
+      if (n > maxLen || (join && n * (len(arguments[0]) + 1) > maxChars)) return stop();
+      return f.apply(this, arguments);
     });
   }
   const from = Array.from;
