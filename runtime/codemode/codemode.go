@@ -44,8 +44,11 @@
 // join, every method of Array.prototype but push, pop and at, Array.from) check the size first,
 // and a watchdog reads the heap every millisecond and interrupts a program
 // whose live heap has grown past the limit (a collection confirms it, so
-// garbage does not count). The watchdog measures the process: a program
-// may be charged for what other goroutines allocate at the same time. A
+// garbage does not count), or at once when the heap's objects pass four
+// times the limit. The watchdog measures the process: a program may be
+// charged for what other goroutines allocate at the same time, and a
+// string doubled in a loop may overshoot the limit several times before
+// it is stopped (one native step doubles it). A
 // return value or captured log past its size is cut (the log) or refused
 // (the value).
 //
