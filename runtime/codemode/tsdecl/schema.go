@@ -324,7 +324,11 @@ func propDoc(s *object) []string {
 				cons = append(cons, k.say)
 			}
 		case strings.Contains(k.say, "%s"):
-			cons = append(cons, fmt.Sprintf(k.say, lit))
+			say := k.say
+			if lit == "1" {
+				say = strings.TrimSuffix(say, "s") // at least 1 character
+			}
+			cons = append(cons, fmt.Sprintf(say, lit))
 		case k.key == "pattern" || k.key == "format":
 			str, _ := v.(string)
 			cons = append(cons, k.say+" "+str)
