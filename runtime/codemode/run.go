@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,6 +21,8 @@ import (
 
 	"github.com/toolcat/toolcat/runtime"
 )
+
+var promiseType = reflect.TypeFor[*goja.Promise]()
 
 // programFile is the name positions in a program are reported under.
 const programFile = "program.js"
@@ -68,7 +71,7 @@ type program struct {
 	// returned.
 	untrusted string
 
-	stringify, parse goja.Callable
+	stringify, parse, describe goja.Callable
 }
 
 // Run runs code in session s and returns execute_code's envelope.
@@ -105,8 +108,13 @@ func (m *Mode) Run(ctx context.Context, s *runtime.Session, code string) runtime
 	if err != nil {
 		return p.failed(err)
 	}
-	promise, ok := v.Export().(*goja.Promise)
-	if !ok {
+	// Only a promise is exported: Export of another object would read its
+	// members, and run the program's getters outside the interpreter.
+	var promise *goja.Promise
+	if o, ok := v.(*goja.Object); ok && o.ExportType() == promiseType {
+		promise, _ = o.Export().(*goja.Promise)
+	}
+	if promise == nil {
 		return p.value(v)
 	}
 	switch promise.State() {
@@ -201,13 +209,16 @@ func (p *program) thrown(v goja.Value) runtime.Result {
 	msg := "the program threw"
 	line, col := 0, 0
 	if v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
-		msg += ": " + clip(v.String(), 500)
-		if o, ok := v.(*goja.Object); ok {
-			if st := o.Get("stack"); st != nil {
-				if mm := stackPos.FindStringSubmatch(st.String()); mm != nil {
-					line, _ = strconv.Atoi(mm[1])
-					col, _ = strconv.Atoi(mm[2])
-				}
+		d, err := p.describe(goja.Undefined(), v)
+		var ie *goja.InterruptedError
+		if errors.As(err, &ie) {
+			return p.failed(err) // its toString ran past a limit
+		}
+		if o, ok := d.(*goja.Object); ok && err == nil {
+			msg += ": " + clip(o.Get("0").String(), 500)
+			if mm := stackPos.FindStringSubmatch(o.Get("1").String()); mm != nil {
+				line, _ = strconv.Atoi(mm[1])
+				col, _ = strconv.Atoi(mm[2])
 			}
 		}
 	}
@@ -438,8 +449,10 @@ func (p *program) console(c goja.FunctionCall) goja.Value {
 // show is how the log writes a value: strings as they are, errors as
 // their message, the rest as JSON.
 func (p *program) show(v goja.Value) string {
-	if s, ok := v.Export().(string); ok {
-		return s
+	if _, obj := v.(*goja.Object); !obj {
+		if s, ok := v.Export().(string); ok {
+			return s
+		}
 	}
 	if o, ok := v.(*goja.Object); ok && o.ClassName() != "Error" && o.ClassName() != "Function" {
 		if s, err := p.stringify(goja.Undefined(), v); err == nil && !goja.IsUndefined(s) {

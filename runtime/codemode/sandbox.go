@@ -73,6 +73,20 @@ const guards = `(function (stop, maxChars, maxLen) {
   });
 })`
 
+// describe shows a thrown value: its text and its stack, each read inside
+// the interpreter (both may run the program's code: a toString, a getter),
+// with the String function of before the program.
+const describe = `(function () {
+  "use strict";
+  const S = String;
+  return function (e) {
+    let text = "(a value that cannot be shown)", stack = "";
+    try { text = S(e); } catch (x) {}
+    try { if (e !== null && typeof e === "object" && typeof e.stack === "string") stack = e.stack; } catch (x) {}
+    return [text, stack];
+  };
+})()`
+
 // setup makes the program's interpreter: its globals, the guards, the
 // console and the tools.
 func (p *program) setup() error {
@@ -96,6 +110,11 @@ func (p *program) setup() error {
 	if p.parse, ok = goja.AssertFunction(json.Get("parse")); !ok {
 		return fmt.Errorf("JSON.parse is missing")
 	}
+	d, err := vm.RunString(describe)
+	if err != nil {
+		return err
+	}
+	p.describe, _ = goja.AssertFunction(d)
 	g, err := vm.RunString(guards)
 	if err != nil {
 		return err
