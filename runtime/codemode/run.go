@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
@@ -144,25 +145,32 @@ func compile(code string) (*goja.Program, *runtime.ToolError) {
 	if err != nil {
 		var list parser.ErrorList
 		if errors.As(err, &list) && len(list) > 0 {
-			return nil, syntaxError(list[0].Message, list[0].Position.Line, list[0].Position.Column)
+			return nil, syntaxError(code, list[0].Message, list[0].Position.Line, list[0].Position.Column)
 		}
-		return nil, syntaxError(err.Error(), 0, 0)
+		return nil, syntaxError(code, err.Error(), 0, 0)
 	}
 	prg, err := goja.CompileAST(ast, true)
 	if err != nil {
 		var se *goja.CompilerSyntaxError
 		if errors.As(err, &se) && se.File != nil {
 			pos := se.File.Position(se.Offset)
-			return nil, syntaxError(se.Message, pos.Line, pos.Column)
+			return nil, syntaxError(code, se.Message, pos.Line, pos.Column)
 		}
-		return nil, syntaxError(err.Error(), 0, 0)
+		return nil, syntaxError(code, err.Error(), 0, 0)
 	}
 	return prg, nil
 }
 
-func syntaxError(msg string, line, col int) *runtime.ToolError {
+// syntaxError reports a parse error at line and col of the wrapped
+// source: one found in the wrapper's closing line (the program ended too
+// early) is placed just after the program's last character.
+func syntaxError(code, msg string, line, col int) *runtime.ToolError {
 	te := runtime.InvalidArgs("the program does not parse: "+clip(msg, 300)).WithDetail("field", "/code").
 		WithSuggestion("Fix the syntax at the line and column given; the program is JavaScript, the body of an async function.")
+	lines := strings.Split(code, "\n")
+	if line-1 > len(lines) {
+		line, col = len(lines)+1, utf8.RuneCountInString(lines[len(lines)-1])+1
+	}
 	return withPosition(te, line-1, col)
 }
 
