@@ -342,3 +342,38 @@ func TestHostCancellationStopsTheProgram(t *testing.T) {
 		t.Fatalf("got %s, want a timeout that is not the limit", res.JSON())
 	}
 }
+
+func TestInnerCallsGetTheProgramsDeadline(t *testing.T) {
+	reg := runtime.New()
+	reg.MustRegister(tool(t, runtime.Meta{Name: "wait_for_event", Description: "Waits.", ArgsSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, _ map[string]any) (any, error) {
+			<-ctx.Done() // a tool that waits until its context ends
+			return nil, ctx.Err()
+		}))
+	m := codemode.New(reg, codemode.ModeLimits(codemode.Limits{Time: 50 * time.Millisecond}))
+	// The call ends at the deadline; the loop after it ends by the interrupt.
+	res, _ := run(t, m, reg.Session("deadline"), "const r = tools.wait_for_event({});\nfor (;;) {}")
+	if res.Success || res.Error.Code != runtime.CodeTimeout || res.Error.Details["limit"] != codemode.LimitTime {
+		t.Fatalf("got %s", res.JSON())
+	}
+	if got := recordCodes(res.Error.Details["calls"]); !strings.HasPrefix(got, "wait_for_event:") {
+		t.Errorf("calls = %s", got)
+	}
+}
+
+func TestDeclarationsOfTheSession(t *testing.T) {
+	d := newDesk()
+	m := codemode.New(d.registry(t))
+	decl, err := m.Declarations(context.Background(), m.Registry().Session("decl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"type Result<T", "close_ticket(args: CloseTicketArgs)", "list_tickets(args: ListTicketsArgs)", `status: "open" | "closed";`, "declare const tools: Tools;"} {
+		if !strings.Contains(string(decl), want) {
+			t.Errorf("declarations lack %q", want)
+		}
+	}
+	if strings.Contains(string(decl), codemode.ExecuteCode) {
+		t.Errorf("code mode's own tools are declared")
+	}
+}
