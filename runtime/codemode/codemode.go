@@ -41,7 +41,9 @@
 // own limit. The interpreter has no allocation limit, so memory is bounded
 // two ways: the built-in functions that make a large string or array in
 // one native step (repeat, padStart, padEnd, split, replace, replaceAll,
-// join, every method of Array.prototype but push, pop and at, Array.from) check the size first,
+// every method of Array.prototype but push, pop and at, Array.from,
+// Function.prototype.apply, Reflect.apply and construct, JSON.stringify)
+// check the size first,
 // and a watchdog reads the heap every millisecond and interrupts a program
 // whose live heap has grown past the limit (a collection confirms it, so
 // garbage does not count), or at once when the heap's objects pass four

@@ -28,7 +28,22 @@ const guards = `(function (stop, maxChars, maxLen) {
   "use strict";
   const define = (o, k, f) => Object.defineProperty(o, k, { value: f, writable: true, configurable: true, enumerable: false });
   const len = (x) => (x == null ? 0 : String(x).length);
-  const SP = String.prototype, AP = Array.prototype;
+  const SP = String.prototype, AP = Array.prototype, FP = Function.prototype;
+  const apply = Reflect.apply, construct = Reflect.construct;
+  // An array-like's length becomes a list of arguments in one native step.
+  const tooLong = (list) => list != null && (+list.length || 0) > maxLen;
+  define(FP, "apply", function (self, list) {
+    if (tooLong(list)) return stop();
+    return apply(this, self, list == null ? [] : list);
+  });
+  define(Reflect, "apply", function (f, self, list) {
+    if (tooLong(list)) return stop();
+    return apply(f, self, list);
+  });
+  define(Reflect, "construct", function (f, list, target) {
+    if (tooLong(list)) return stop();
+    return arguments.length > 2 ? construct(f, list, target) : construct(f, list);
+  });
   const repeat = SP.repeat;
   define(SP, "repeat", function repeat_(n) {
     if (len(this) * Number(n) > maxChars) return stop();
@@ -63,9 +78,20 @@ const guards = `(function (stop, maxChars, maxLen) {
     define(AP, k, function () {
       const n = this == null ? 0 : +this.length || 0;
       if (n > maxLen || (join && n * (len(arguments[0]) + 1) > maxChars)) return stop();
-      return f.apply(this, arguments);
+      return apply(f, this, arguments);
     });
   }
+  // JSON.stringify walks an array's whole length natively: a replacer sees
+  // each array before its elements, and stops a huge one.
+  const stringify = JSON.stringify, isArray = Array.isArray;
+  define(JSON, "stringify", function (value, replacer, space) {
+    const allow = isArray(replacer) ? new Set(replacer.map(String)) : null;
+    return stringify(value, function (k, x) {
+      if (isArray(x) && x.length > maxLen) return stop();
+      if (allow !== null && k !== "" && !isArray(this) && !allow.has(k)) return undefined;
+      return typeof replacer === "function" ? apply(replacer, this, [k, x]) : x;
+    }, space);
+  });
   const from = Array.from;
   define(Array, "from", function (src, ...rest) {
     if (src != null && (Number(src.length) || 0) > maxLen) return stop();
@@ -102,14 +128,6 @@ func (p *program) setup() error {
 			return err
 		}
 	}
-	json := global.Get("JSON").ToObject(vm)
-	var ok bool
-	if p.stringify, ok = goja.AssertFunction(json.Get("stringify")); !ok {
-		return fmt.Errorf("JSON.stringify is missing")
-	}
-	if p.parse, ok = goja.AssertFunction(json.Get("parse")); !ok {
-		return fmt.Errorf("JSON.parse is missing")
-	}
 	d, err := vm.RunString(describe)
 	if err != nil {
 		return err
@@ -128,6 +146,16 @@ func (p *program) setup() error {
 	})
 	if _, err := install(goja.Undefined(), stop, vm.ToValue(maxChars), vm.ToValue(maxLen)); err != nil {
 		return err
+	}
+	// The guarded stringify and the original parse, taken before the
+	// program can change the global JSON.
+	json := global.Get("JSON").ToObject(vm)
+	var ok bool
+	if p.stringify, ok = goja.AssertFunction(json.Get("stringify")); !ok {
+		return fmt.Errorf("JSON.stringify is missing")
+	}
+	if p.parse, ok = goja.AssertFunction(json.Get("parse")); !ok {
+		return fmt.Errorf("JSON.parse is missing")
 	}
 
 	freeze, _ := goja.AssertFunction(global.Get("Object").ToObject(vm).Get("freeze"))
