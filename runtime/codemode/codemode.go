@@ -36,7 +36,9 @@
 //
 // Limits bound each program (see DefaultLimits), and the model is told them
 // in execute_code's description. Wall time interrupts the program, and
-// bounds its inner calls through their context. The number of tool calls
+// bounds its inner calls through their context; a backtracking
+// regular-expression match, which no interrupt reaches, ends after
+// MaxRegexpMatch. The number of tool calls
 // is counted by the bound functions. The call depth is the interpreter's
 // own limit. The interpreter has no allocation limit, so memory is bounded
 // two ways: the built-in functions that make a large string or array in

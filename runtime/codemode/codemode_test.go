@@ -199,6 +199,7 @@ func TestBadPrograms(t *testing.T) {
 		{desc: "a huge sparse array returned", code: "const a = [];\na.length = 1e9;\nreturn a;", want: runtime.CodeQuotaExceeded, limit: codemode.LimitMemory},
 		{desc: "a huge sparse array written as JSON", code: "const a = [];\na.length = 1e9;\nreturn JSON.stringify({a}, null, 1).length;", want: runtime.CodeQuotaExceeded, limit: codemode.LimitMemory, line: 3},
 		{desc: "a huge sparse array passed to a tool", code: "const a = [];\na.length = 1e9;\ntools.list_tickets({status: 'open', ids: a});", want: runtime.CodeQuotaExceeded, limit: codemode.LimitMemory, line: 3},
+		{desc: "a regular expression that backtracks without end", code: "const re = /^(a+)+(?=c)\\1$/;\nreturn re.test('a'.repeat(40) + 'b');", want: runtime.CodeTimeout, limit: codemode.LimitTime},
 		{desc: "too many calls", code: "for (let i = 0; i < 10; i++)\n  tools.list_tickets({status: 'open'});", want: runtime.CodeQuotaExceeded, limit: codemode.LimitCalls, line: 2},
 		{desc: "a value too large", code: "return 'x'.repeat(5000);", want: runtime.CodeQuotaExceeded, limit: codemode.LimitResultBytes},
 		{desc: "a throw", code: "const a = 1;\n  throw new Error('boom');", want: runtime.CodeInvalidArgs, line: 2, message: "Error: boom"},
