@@ -126,6 +126,8 @@ demo: build
 	$(BIN) lint examples/agent-host/tickets/catalog
 	$(GO) generate ./examples/agent-host/tickets
 	$(GO) run ./examples/agent-host $(if $(TRACE),--trace)
+	@echo "== the same host in code mode: search_api, one program over several tools with an approval in the middle, then the token figures"
+	$(GO) run ./examples/agent-host --code-mode
 
 # The hardware tools are a compiled catalog too.
 GEN_DIRS += hardware
@@ -178,6 +180,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzUntrusted -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzSessionCall -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime $(FUZZTIME) ./runtime/codemode/
 	$(GO) test -run '^$$' -fuzz FuzzFileToolPaths -fuzztime $(FUZZTIME) ./basetools/
 	$(GO) test -run '^$$' -fuzz FuzzCall -fuzztime $(FUZZTIME) ./hardware/
 	$(GO) test -run '^$$' -fuzz FuzzMemorySessionStore -fuzztime $(FUZZTIME) ./runtime/

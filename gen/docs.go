@@ -14,11 +14,17 @@ import (
 
 	"github.com/toolcat/toolcat/catalog"
 	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/codemode/tsdecl"
 	"github.com/toolcat/toolcat/runtime/export"
 )
 
 // DocsIndex is the index page of the generated docs.
 const DocsIndex = "index.md"
+
+// DocsDeclarations is the file of the generated docs that declares every
+// tool in TypeScript: the API a model programs against in code mode
+// (runtime/codemode), as its search_api tool returns it.
+const DocsDeclarations = "api.d.ts"
 
 // TokenCount is the size of one tool's definition as a model reads it.
 type TokenCount struct {
@@ -92,8 +98,22 @@ func Docs(cat *catalog.Catalog) (map[string][]byte, error) {
 		}
 		files[p.file] = b
 	}
-	files[DocsIndex] = docsIndex(cat, tokens, skipped, pages)
+	files[DocsDeclarations] = tsdecl.File(metas)
+	declTokens, err := countTokens(files[DocsDeclarations])
+	if err != nil {
+		return nil, err
+	}
+	files[DocsIndex] = docsIndex(cat, tokens, skipped, pages, declTokens)
 	return files, nil
+}
+
+// countTokens counts the o200k_base tokens of text.
+func countTokens(text []byte) (int, error) {
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		return 0, fmt.Errorf("loading the tokenizer: %w", err)
+	}
+	return codec.Count(string(text))
 }
 
 // refusedName says which tool name provider does not accept, or "".
@@ -121,7 +141,7 @@ var providers = []struct {
 	{"mcp.json", "mcp", export.MCP},
 }
 
-func docsIndex(cat *catalog.Catalog, tokens []TokenCount, skipped []string, pages map[string]string) []byte {
+func docsIndex(cat *catalog.Catalog, tokens []TokenCount, skipped []string, pages map[string]string, declTokens int) []byte {
 	var b bytes.Buffer
 	title := cat.Title
 	if title == "" {
@@ -150,6 +170,7 @@ func docsIndex(cat *catalog.Catalog, tokens []TokenCount, skipped []string, page
 		fmt.Fprintf(&b, "; the hidden ones, %d more once discovered", hidden)
 	}
 	b.WriteString(" (o200k_base).\n")
+	fmt.Fprintf(&b, "For code mode, [`%s`](%s) declares every tool in TypeScript (%d tokens).\n", DocsDeclarations, DocsDeclarations, declTokens)
 	cats := map[string][]*catalog.Tool{}
 	for _, t := range cat.Tools {
 		c := t.Category

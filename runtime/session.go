@@ -74,7 +74,11 @@ var ErrSessionState = errors.New("session state unavailable")
 //   - the call's step (the retry guard's) is the session's turn, its key
 //     scope the session, its sender and autonomy the session's;
 //   - a side-effect call that needs the user's approval is kept pending
-//     with a preview, and answers approval_required (see Approve);
+//     with a preview, and answers approval_required (see Approve); the
+//     same call made again with the same host idempotency key
+//     (CallOptions.IdempotencyKey) and arguments, once the user has
+//     answered, is not asked again: approved, it replays the approved run;
+//     denied, it answers the denial;
 //   - untrusted output taints the session, and executed side-effect calls
 //     go into the undo journal.
 //
@@ -131,7 +135,15 @@ func (s *Session) run(ctx context.Context, e *entry, raw []byte, opts CallOption
 				if parent != nil {
 					return s.r.fail(e, why.childError(e, parent))
 				}
-				return s.hold(ctx, e, raw, opts, why, st)
+				pc, err := s.decided(ctx, e, raw, opts.IdempotencyKey)
+				switch {
+				case err != nil:
+					return s.stateFailed(ctx, e, err)
+				case pc == nil:
+					return s.hold(ctx, e, raw, opts, why, st)
+				case pc.Status == PendingDenied:
+					return s.denied(e, *pc)
+				}
 			}
 			opts.Approved = true
 		}

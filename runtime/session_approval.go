@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -290,6 +291,11 @@ func (s *Session) Deny(ctx context.Context, id, reason string) (Result, error) {
 		return Result{}, err
 	}
 	s.resolved(ctx, pc, first)
+	return s.denied(s.r.tools.Load().byName[pc.Tool], pc), nil
+}
+
+// denied is the envelope of a call the user denied; e may be nil.
+func (s *Session) denied(e *entry, pc PendingCall) Result {
 	msg := "the user denied the call " + pc.ID + " of " + pc.Tool
 	if pc.Denial != "" {
 		msg += ": " + clip(pc.Denial, maxEchoText)
@@ -298,11 +304,32 @@ func (s *Session) Deny(ctx context.Context, id, reason string) (Result, error) {
 		WithSuggestion("Do not make this call again; tell the user you did not do it and ask what they want instead.").
 		WithRetryAllowed(false).WithDetail("call_id", pc.ID)
 	te.internal = true
-	e, ok := s.r.tools.Load().byName[pc.Tool]
-	if !ok {
-		return Result{Error: finish(te, nil), Tool: pc.Tool}, nil
+	if e == nil {
+		return Result{Error: finish(te, nil), Tool: pc.Tool}
 	}
-	return s.r.fail(e, te), nil
+	return s.r.fail(e, te)
+}
+
+// decided returns the call the user approved or denied that a call of e
+// with raw and the host's idempotency key repeats (same tool, key and
+// arguments), or nil. Such a call is not asked again: approved, it runs
+// under its key, which replays the approved run; denied, it answers the
+// denial. Without a key nothing repeats.
+func (s *Session) decided(ctx context.Context, e *entry, raw []byte, key string) (*PendingCall, error) {
+	if key == "" {
+		return nil, nil
+	}
+	p, err := s.loadPending(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(p.Calls) - 1; i >= 0; i-- {
+		c := &p.Calls[i]
+		if c.Key == key && c.Tool == e.meta.Name && c.Status != PendingWaiting && bytes.Equal(c.Args, raw) {
+			return c, nil
+		}
+	}
+	return nil, nil
 }
 
 // resolve applies decide to the pending call id, in one update of the

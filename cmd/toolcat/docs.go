@@ -21,6 +21,8 @@ directory (default: docs/tools):
                   errors with their suggestions, side effects, examples
   openai.json, openai-responses.json, anthropic.json, gemini.json, mcp.json
                   the tool definitions each provider is sent
+  api.d.ts        every tool as TypeScript declarations: the API a model
+                  programs against in code mode (runtime/codemode)
   anthropic-deferred.json, openai-responses-deferred.json
                   with --defer-hidden: the same with hidden tools deferred
                   and the provider's tool-search tool, for a host that lets

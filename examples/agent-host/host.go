@@ -11,6 +11,7 @@ import (
 	"github.com/toolcat/toolcat/basetools"
 	"github.com/toolcat/toolcat/examples/agent-host/tickets"
 	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/codemode"
 )
 
 // host is what an agent host holds for one conversation: the registry of
@@ -22,6 +23,8 @@ type host struct {
 	desk *tickets.Desk
 	base *basetools.Set
 	dir  string // the temporary workspace
+	// mode is set when the host answers in code mode (useCodeMode).
+	mode *codemode.Mode
 }
 
 // newHost makes the registry — the domain tools, then the base tools over
@@ -80,8 +83,11 @@ func (h *host) Close() error {
 
 // toolNames lists the tools the model sees now, in the order sent.
 func (h *host) toolNames(ctx context.Context) ([]string, error) {
-	tools, err := h.sess.Tools(ctx)
-	if err != nil {
+	var tools []runtime.Meta
+	var err error
+	if h.mode != nil {
+		tools = h.mode.Tools()
+	} else if tools, err = h.sess.Tools(ctx); err != nil {
 		return nil, err
 	}
 	names := make([]string, len(tools))

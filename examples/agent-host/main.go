@@ -49,6 +49,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	rounds := fs.Int("max-rounds", 10, "with --live, requests to the model at most before giving up")
 	yes := fs.Bool("yes", false, "with --live, approve every call that needs approval without asking")
 	traced := fs.Bool("trace", false, "print the conversation's OpenTelemetry spans after it (with $OTEL_EXPORTER_OTLP_ENDPOINT set they are sent over OTLP/HTTP too)")
+	codeMode := fs.Bool("code-mode", false, "replay the conversation in code mode (codemode.json, or --script): the model is offered search_api and execute_code, then the token figures")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agent-host [--trace] [--script file.json]\n       agent-host --live [--trace] [--model m] [--yes] message...")
 		fs.PrintDefaults()
@@ -76,6 +77,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			return 2
 		}
 		data := defaultScript
+		if *codeMode {
+			data = codeModeScript
+		}
 		if *script != "" {
 			var err error
 			if data, err = readLimited(*script, 1<<20); err != nil {
@@ -89,11 +93,17 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			return 2
 		}
 		ctx, end := tr.conversation(ctx, s.Session)
-		_, err = replay(ctx, stdout, stderr, s, tr.options()...)
+		_, err = replayIn(ctx, stdout, stderr, s, *codeMode, tr.options()...)
 		end(err)
 		if err != nil {
 			fmt.Fprintln(stderr, "agent-host:", err)
 			return 1
+		}
+		if *codeMode {
+			if err := printTokenFigures(stdout, 50, 1000, 5000); err != nil {
+				fmt.Fprintln(stderr, "agent-host:", err)
+				return 1
+			}
 		}
 		return 0
 	}

@@ -88,11 +88,20 @@ func parseScript(data []byte) (*script, error) {
 // are added to the registry's. The model's calls get the ids call_<step>,
 // as a provider names its tool calls.
 func replay(ctx context.Context, out, logs io.Writer, s *script, opts ...runtime.Option) ([]string, error) {
+	return replayIn(ctx, out, logs, s, false, opts...)
+}
+
+// replayIn is replay, in code mode when codeMode is set: the model's
+// calls go to code mode's tools (runtime/codemode).
+func replayIn(ctx context.Context, out, logs io.Writer, s *script, codeMode bool, opts ...runtime.Option) ([]string, error) {
 	h, err := newHost(s.Session, logs, opts...)
 	if err != nil {
 		return nil, err
 	}
 	defer h.Close()
+	if codeMode {
+		h.useCodeMode(s.Session)
+	}
 	p := &printer{out: out}
 	var outcomes []string
 	var pending *runtime.PendingCall
@@ -108,7 +117,7 @@ func replay(ctx context.Context, out, logs io.Writer, s *script, opts ...runtime
 		}
 		switch {
 		case st.Tool != "":
-			res := h.sess.Call(runtime.ContextWithCallID(ctx, "call_"+strconv.Itoa(i+1)), st.Tool, st.Args, runtime.CallOptions{})
+			res := h.dispatch(runtime.ContextWithCallID(ctx, "call_"+strconv.Itoa(i+1)), st.Tool, st.Args)
 			fmt.Fprintf(out, "model calls %s %s\n", st.Tool, compact(st.Args))
 			p.envelope(res)
 			outcomes = append(outcomes, outcome(res))
@@ -122,6 +131,11 @@ func replay(ctx context.Context, out, logs io.Writer, s *script, opts ...runtime
 				return outcomes, err
 			}
 			fmt.Fprintf(out, "host sends %d tool definitions: %s\n", len(names), strings.Join(names, ", "))
+			if h.mode != nil {
+				if err := h.printOffer(ctx, out); err != nil {
+					return outcomes, err
+				}
+			}
 		case st.Host == hostApprove:
 			if pending == nil {
 				return outcomes, fmt.Errorf("step %d: no call waits for approval", i+1)

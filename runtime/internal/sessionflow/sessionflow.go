@@ -210,6 +210,7 @@ func Run(t *testing.T, newStore func() runtime.SessionStore) {
 		{"Definitions", definitions},
 		{"Approval", approvalFlow},
 		{"ApprovalWithoutDryRun", approvalWithoutDryRun},
+		{"ApprovalRepeatedWithHostKey", approvalRepeatedWithHostKey},
 		{"Trust", trust},
 		{"Taint", taint},
 		{"TaintSession", taintSession},
@@ -479,6 +480,52 @@ func approvalFlow(t *testing.T, store runtime.SessionStore) {
 	// A low-risk side effect needs no approval when supervised.
 	mustOK(t, call(t, a, runtime.SearchToolsByRegex, `{"pattern":"create_label"}`))
 	mustOK(t, call(t, a, "create_label", `{"label":"ok"}`))
+}
+
+// approvalRepeatedWithHostKey: a call the user answered, made again with
+// the same host key and arguments (as a code-mode program run again
+// makes it), is not asked again.
+func approvalRepeatedWithHostKey(t *testing.T, store runtime.SessionStore) {
+	w := NewWorld()
+	regs := w.Replicas(t, 2, store)
+	a := regs[0].Session("conv-repeat", runtime.SessionAutonomy(runtime.AutonomySupervised))
+	b := regs[1].Session("conv-repeat", runtime.SessionAutonomy(runtime.AutonomySupervised))
+	keyed := func(s *runtime.Session, args, key string) runtime.Result {
+		return s.Call(ctx, "publish_post", []byte(args), runtime.CallOptions{IdempotencyKey: key})
+	}
+	held := keyed(a, `{"title":"Once"}`, "prog/publish_post#1")
+	if held.Pending == nil {
+		t.Fatalf("want a pending call: %s", held.JSON())
+	}
+	if _, err := b.Approve(ctx, held.Pending.ID); err != nil {
+		t.Fatal(err)
+	}
+	again := keyed(a, `{"title":"Once"}`, "prog/publish_post#1")
+	if !again.Success || !again.Replayed || w.executed.Load() != 1 {
+		t.Fatalf("the approved call made again: %s, executed %d", again.JSON(), w.executed.Load())
+	}
+	if p, _ := a.Pending(ctx); len(p) != 0 {
+		t.Fatalf("asked again: %+v", p)
+	}
+	// Other arguments under the same key are a new call: asked again.
+	if other := keyed(a, `{"title":"Other"}`, "prog/publish_post#1"); other.Pending == nil {
+		t.Fatalf("other arguments ran without approval: %s", other.JSON())
+	}
+	// Without a key nothing repeats.
+	if bare := call(t, a, "publish_post", `{"title":"Once"}`); bare.Pending == nil {
+		t.Fatalf("a call without a key ran without approval: %s", bare.JSON())
+	}
+	// Denied: the denial is the answer, and nothing is held.
+	held = keyed(b, `{"title":"No"}`, "prog/publish_post#2")
+	if _, err := a.Deny(ctx, held.Pending.ID, "no"); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := a.Pending(ctx)
+	denied := keyed(b, `{"title":"No"}`, "prog/publish_post#2")
+	after, _ := a.Pending(ctx)
+	if code(denied) != runtime.CodePermissionDenied || len(after) != len(before) || w.executed.Load() != 1 {
+		t.Fatalf("the denied call made again: %s, pending %d then %d", denied.JSON(), len(before), len(after))
+	}
 }
 
 func approvalWithoutDryRun(t *testing.T, store runtime.SessionStore) {
