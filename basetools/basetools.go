@@ -41,6 +41,14 @@ type Config struct {
 	// there.
 	ReadOnly []string
 
+	// ReadHardLinks lets the read tools read a regular file that has more
+	// than one hard link. Such a file may be a name in the workspace for a
+	// file outside it (os.Root confines names, not the files they name),
+	// so by default it is refused; set it for workspaces that pnpm, git
+	// clone --local or a deduplicating tool filled with links. No write
+	// tool ever changes such a file, whatever this says.
+	ReadHardLinks bool
+
 	// MaxReadBytes caps what one read_file returns (default and most
 	// 1 MiB, the catalog's bound on max_bytes).
 	MaxReadBytes int64
