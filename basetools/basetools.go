@@ -98,6 +98,14 @@ type ShellConfig struct {
 	// Env is the environment of the commands; nil means PATH and LANG
 	// from the host, and HOME set to the workspace.
 	Env []string
+	// Cgroup, on Linux, is a cgroup v2 folder the host may create groups
+	// in (as root, or a subtree delegated to its user). Each command then
+	// runs in a new cgroup below it, and every process left in that
+	// cgroup when the command ends — those that left its process group
+	// with setsid included — is killed, and the cgroup removed. Without
+	// it, the process group is killed, which a process that called setsid
+	// has left. Needs Linux 5.14 or later (cgroup.kill).
+	Cgroup string
 }
 
 // DefaultDenyPatterns are the deny patterns used when ShellConfig.Deny is

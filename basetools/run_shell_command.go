@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolcat/toolcat/runtime"
@@ -24,10 +26,11 @@ var _ RunShellCommand = (*runShellCommand)(nil)
 
 // shellRunner is ShellConfig, checked, over the workspace folder.
 type shellRunner struct {
-	cfg  ShellConfig
-	dir  string
-	deny []*regexp.Regexp
-	env  []string
+	cfg    ShellConfig
+	dir    string
+	deny   []*regexp.Regexp
+	env    []string
+	cgroup *cgroupParent // nil: none
 }
 
 func newShellRunner(cfg ShellConfig, dir string) (*shellRunner, error) {
@@ -46,6 +49,13 @@ func newShellRunner(cfg ShellConfig, dir string) (*shellRunner, error) {
 	}
 	if s.env == nil {
 		s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+	}
+	if cfg.Cgroup != "" {
+		c, err := openCgroup(cfg.Cgroup)
+		if err != nil {
+			return nil, err
+		}
+		s.cgroup = c
 	}
 	return s, nil
 }
@@ -135,10 +145,7 @@ func (t *runShellCommand) Execute(ctx context.Context, args *RunShellCommandArgs
 	}
 	stdout := &capped{max: t.sh.cfg.MaxOutputBytes}
 	stderr := &capped{max: t.sh.cfg.MaxOutputBytes}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	killGroup(cmd)
-	cmd.WaitDelay = time.Second
-	err = cmd.Run()
+	err = t.sh.run(cmd, stdout, stderr)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
@@ -153,7 +160,7 @@ func (t *runShellCommand) Execute(ctx context.Context, args *RunShellCommandArgs
 	case err == nil:
 	case errors.As(err, &exit):
 		res.ExitCode = int64(exit.ExitCode())
-	case res.TimedOut || errors.Is(err, exec.ErrWaitDelay):
+	case res.TimedOut:
 		res.ExitCode = -1
 	default:
 		return nil, fmt.Errorf("running %s: %w", quote(args.Argv[0]), err)
@@ -162,6 +169,62 @@ func (t *runShellCommand) Execute(ctx context.Context, args *RunShellCommandArgs
 		res.ExitCode = -1
 	}
 	return res, nil
+}
+
+// outputWait is how long the output of a command is read after it ended:
+// a process that left its process group can hold its streams open.
+const outputWait = time.Second
+
+// run runs cmd with its output to stdout and stderr. When the program
+// ends — by itself, or killed at the timeout — every process it left
+// behind is killed: its process group, and with a cgroup every process of
+// the cgroup. The output is then read to its end, for outputWait at most.
+func (s *shellRunner) run(cmd *exec.Cmd, stdout, stderr *capped) error {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer outR.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		return err
+	}
+	defer errR.Close()
+	cmd.Stdout, cmd.Stderr = outW, errW
+	startGroup(cmd)
+	started, end := func() {}, func() {}
+	if s.cgroup != nil {
+		if started, end, err = s.cgroup.enter(cmd); err != nil {
+			outW.Close()
+			errW.Close()
+			return fmt.Errorf("creating the command's cgroup: %w", err)
+		}
+	}
+	err = cmd.Start()
+	started()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		end()
+		return err
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { io.Copy(stdout, outR) })
+	wg.Go(func() { io.Copy(stderr, errR) })
+	err = cmd.Wait()
+	_ = killGroup(cmd.Process.Pid)
+	end()
+	read := make(chan struct{})
+	go func() { wg.Wait(); close(read) }()
+	select {
+	case <-read:
+	case <-time.After(outputWait):
+		outR.SetReadDeadline(time.Now())
+		errR.SetReadDeadline(time.Now())
+		<-read
+	}
+	return err
 }
 
 // DryRun checks the command against the host's rules and says what would
