@@ -81,8 +81,15 @@ type ShellConfig struct {
 	// Allow, when not empty, is the only programs that may run, by name
 	// as found on PATH (argv[0] without a slash), such as "go" or "git".
 	// Shell mode is refused while an allow-list is set, since a script
-	// cannot be checked against it.
+	// cannot be checked against it. Each program needs an argument
+	// policy (ArgPolicies, else DefaultArgPolicies): Open refuses one
+	// without.
 	Allow []string
+	// ArgPolicies are the argument policies of the allowed programs, by
+	// name, over DefaultArgPolicies: CodeArgPolicies for an agent that
+	// runs its workspace's code, AnyArgs for a program the host lets run
+	// with any arguments, DenyOptions or OnlyOptions for others.
+	ArgPolicies map[string]ArgPolicy
 	// Deny are regular expressions matched against the command line
 	// (argv joined by spaces, or the script); a match is refused. They
 	// are a second line of defence, easy to get around; nil means

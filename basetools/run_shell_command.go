@@ -31,6 +31,8 @@ type shellRunner struct {
 	deny   []*regexp.Regexp
 	env    []string
 	cgroup *cgroupParent // nil: none
+	// policies are the argument policies of the allowed programs.
+	policies map[string]ArgPolicy
 }
 
 func newShellRunner(cfg ShellConfig, dir string) (*shellRunner, error) {
@@ -42,10 +44,19 @@ func newShellRunner(cfg ShellConfig, dir string) (*shellRunner, error) {
 		}
 		s.deny = append(s.deny, re)
 	}
+	s.policies = map[string]ArgPolicy{}
 	for _, a := range cfg.Allow {
 		if a == "" || strings.ContainsRune(a, '/') {
 			return nil, fmt.Errorf("basetools: Shell.Allow: %q is not a program name", a)
 		}
+		p, ok := cfg.ArgPolicies[a]
+		if !ok {
+			p, ok = DefaultArgPolicies[a]
+		}
+		if !ok || p.Check == nil {
+			return nil, fmt.Errorf("basetools: Shell.Allow: %q has no argument policy, and an allowed program may run others through its arguments: give one in Shell.ArgPolicies (basetools.DenyOptions, basetools.OnlyOptions), or basetools.AnyArgs to allow any arguments knowingly", a)
+		}
+		s.policies[a] = p
 	}
 	if s.env == nil {
 		s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
@@ -88,6 +99,11 @@ func (s *shellRunner) command(ctx context.Context, args *RunShellCommandArgs) (*
 		name, argv = args.Argv[0], args.Argv[1:]
 		if len(s.cfg.Allow) > 0 && (strings.ContainsRune(name, '/') || !slices.Contains(s.cfg.Allow, name)) {
 			return nil, "", RunShellCommandPermissionDenied(fmt.Sprintf("%s is not among the programs the host allows (%s)", quote(name), strings.Join(s.cfg.Allow, ", ")))
+		}
+		if p, ok := s.policies[name]; ok {
+			if err := p.Check(argv); err != nil {
+				return nil, "", RunShellCommandPermissionDenied(fmt.Sprintf("the host's argument policy for %s refuses this command: %v", name, err))
+			}
 		}
 	}
 	for _, re := range s.deny {
