@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path"
+	"strings"
 )
 
 // The write tools never write into an existing file. os.Root confines
@@ -29,8 +30,12 @@ type target struct {
 	name string
 }
 
-// openTarget opens the folder of l; close the target after use.
+// openTarget opens the folder of l; close the target after use. A path
+// into a repository's .git folder is refused (see outsideGitDir).
 func (w *workspace) openTarget(l loc) (*target, error) {
+	if err := w.outsideGitDir(l); err != nil {
+		return nil, err
+	}
 	dir, err := l.root.r.OpenRoot(path.Dir(l.rel))
 	if err != nil {
 		return nil, w.classify(loc{root: l.root, rel: path.Dir(l.rel), show: path.Dir(l.show)}, err)
@@ -149,4 +154,32 @@ func (w *workspace) write(l loc, data []byte, mode fs.FileMode, keep bool) error
 	}
 	defer t.close()
 	return w.classify(l, t.replace(data, mode, keep))
+}
+
+// outsideGitDir refuses l if it names a .git folder, a file in one, or a
+// .git file (which points git to another folder), in any letter case,
+// or reaches the workspace's .git folder through a symlink: git runs the
+// programs its configuration and hooks there name (core.fsmonitor,
+// core.hooksPath, diff.external, aliases), so writing them would let the
+// model run any program through an allowed git. A repository is changed
+// with git itself.
+func (w *workspace) outsideGitDir(l loc) error {
+	refuse := func() error {
+		return denied("%s is in a repository's .git folder, whose configuration and hooks name programs git runs: the file tools do not write there; change the repository with git", quote(l.show))
+	}
+	for part := range strings.SplitSeq(l.rel, "/") {
+		if strings.EqualFold(part, ".git") {
+			return refuse()
+		}
+	}
+	git, err := l.root.r.Stat(".git")
+	if err != nil {
+		return nil
+	}
+	for dir := path.Dir(l.rel); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if fi, err := l.root.r.Stat(dir); err == nil && os.SameFile(fi, git) {
+			return refuse()
+		}
+	}
+	return nil
 }

@@ -59,7 +59,7 @@ func newShellRunner(cfg ShellConfig, dir string) (*shellRunner, error) {
 		s.policies[a] = p
 	}
 	if s.env == nil {
-		s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+		s.env = defaultEnv(dir)
 	}
 	if cfg.Cgroup != "" {
 		c, err := openCgroup(cfg.Cgroup)
@@ -121,6 +121,26 @@ func (s *shellRunner) command(ctx context.Context, args *RunShellCommandArgs) (*
 	cmd.Env = s.env
 	cmd.Stdin = nil
 	return cmd, line, nil
+}
+
+// defaultEnv is the commands' environment when the host sets none: PATH
+// and LANG, HOME the workspace, and what keeps programs from taking
+// settings the model can write there for their own (which can name
+// programs they run): git reads no global settings file
+// (GIT_CONFIG_GLOBAL: $HOME/.gitconfig and $HOME/.config/git/config are
+// in the workspace) and takes no folder for a bare repository unless told
+// (safe.bareRepository=explicit, given as command-line settings, which a
+// repository cannot override); go reads no settings file
+// ($HOME/.config/go/env); python imports nothing from the user's site
+// folder ($HOME/.local).
+func defaultEnv(workspace string) []string {
+	return []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + workspace, "LANG=C.UTF-8",
+		"GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.bareRepository", "GIT_CONFIG_VALUE_0=explicit",
+		"GOENV=off",
+		"PYTHONNOUSERSITE=1",
+	}
 }
 
 // lookPath finds name on the PATH of env.

@@ -193,3 +193,61 @@ func TestArgPolicyRequired(t *testing.T) {
 		}
 	}
 }
+
+// TestGitSettingsOutOfReach: what git reads its settings from is out of
+// the model's reach — the file tools do not write a repository's .git
+// folder, and with the default environment git reads no settings from the
+// workspace as its home, nor takes a folder the model made for a
+// repository — so git status, git diff and the like run no program the
+// model named.
+func TestGitSettingsOutOfReach(t *testing.T) {
+	j := newShellJail(t, ShellConfig{Allow: []string{"git"}})
+	if out, err := exec.Command("git", "init", "-q", j.ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	if err := os.Symlink(".git", filepath.Join(j.ws, "dotgit")); err != nil {
+		t.Fatal(err)
+	}
+	hook := "[core]\n\tfsmonitor = touch pwned #\n[diff]\n\texternal = touch pwned #\n"
+	before, _ := os.ReadFile(filepath.Join(j.ws, ".git/config"))
+	for _, p := range []string{".git/config", ".git/hooks/pre-commit", ".GIT/config", "sub/.git/config", "sub/.git", "dotgit/config", ".git"} {
+		for _, tool := range writeTools {
+			args := map[string]any{"path": p, "content": hook}
+			if tool == "edit_file" {
+				args = map[string]any{"path": p, "old_text": "[core]", "new_text": hook}
+			}
+			if res := j.call(t, tool, args); res.Success || res.Error.Code != runtime.CodePermissionDenied {
+				t.Errorf("%s %s: %.300s", tool, p, res.JSON())
+			}
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(j.ws, ".git/config")); string(after) != string(before) {
+		t.Errorf(".git/config changed:\n%s", after)
+	}
+	// Settings in the workspace as git's home folder.
+	for _, p := range []string{".gitconfig", ".config/git/config"} {
+		if res := j.call(t, "write_file", map[string]any{"path": p, "content": hook}); !res.Success {
+			t.Fatalf("write_file %s: %s", p, res.JSON())
+		}
+	}
+	for _, argv := range [][]string{{"git", "status"}, {"git", "diff", "--no-index", "a.txt", "big.txt"}} {
+		j.call(t, "run_shell_command", map[string]any{"argv": argv})
+		if _, err := os.Lstat(filepath.Join(j.ws, "pwned")); err == nil {
+			t.Errorf("%q ran the program a settings file in the workspace named", argv)
+			os.Remove(filepath.Join(j.ws, "pwned"))
+		}
+	}
+
+	// A folder made to look like a bare repository, in a workspace that
+	// is none.
+	b := newShellJail(t, ShellConfig{Allow: []string{"git"}})
+	for p, content := range map[string]string{"HEAD": "ref: refs/heads/main\n", "config": hook, "objects/keep": "", "refs/keep": ""} {
+		if res := b.call(t, "write_file", map[string]any{"path": p, "content": content}); !res.Success {
+			t.Fatalf("write_file %s: %s", p, res.JSON())
+		}
+	}
+	b.call(t, "run_shell_command", map[string]any{"argv": []string{"git", "diff", "--no-index", "a.txt", "big.txt"}})
+	if _, err := os.Lstat(filepath.Join(b.ws, "pwned")); err == nil {
+		t.Error("git took the workspace for a bare repository and ran the program its config named")
+	}
+}

@@ -145,7 +145,8 @@ func (e fileErrs) toolError(err error) error {
 
 // resolve finds the root of p, a path the model gave, and its cleaned
 // path inside it. Relative paths are in the workspace; absolute ones must
-// lie in the workspace or, when write is false, in a read-only root.
+// lie in the workspace or, when write is false, in a read-only root. A
+// path to write must lie outside every .git folder (outsideGitDir).
 // Symlinks are not looked at here: os.Root refuses those that leave the
 // root when the path is opened.
 func (w *workspace) resolve(p string, write bool) (loc, error) {
@@ -164,7 +165,11 @@ func (w *workspace) resolve(p string, write bool) (loc, error) {
 		if rel == ".." || strings.HasPrefix(rel, "../") {
 			return loc{}, denied("%s leaves the workspace", quote(p))
 		}
-		return loc{root: w.roots[0], rel: rel, show: rel}, nil
+		l := loc{root: w.roots[0], rel: rel, show: rel}
+		if write {
+			return l, w.outsideGitDir(l)
+		}
+		return l, nil
 	}
 	abs := filepath.Clean(p)
 	for _, r := range w.roots {
@@ -180,7 +185,11 @@ func (w *workspace) resolve(p string, write bool) (loc, error) {
 			if r != w.roots[0] {
 				show = abs
 			}
-			return loc{root: r, rel: rel, show: show}, nil
+			l := loc{root: r, rel: rel, show: show}
+			if write {
+				return l, w.outsideGitDir(l)
+			}
+			return l, nil
 		}
 	}
 	return loc{}, denied("%s is outside the workspace", quote(p))
