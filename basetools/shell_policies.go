@@ -25,8 +25,9 @@ var DefaultArgPolicies = map[string]ArgPolicy{
 	"sort": DenyOptions("--compress-program", "-o", "--output"),
 	// rg's preprocessor is any command, run on each file.
 	"rg": DenyOptions("--pre", "--pre-glob"),
-	// find runs commands and writes files named in its expression.
-	"find": DenyOptions("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"),
+	// find runs commands and writes files named in its expression, which
+	// "--" does not end (find -- . -exec cmd ; runs cmd).
+	"find": denyWords("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"),
 
 	"git":     gitPolicy,
 	"go":      goPolicy(false),
@@ -190,4 +191,21 @@ func npmPolicy(code bool) ArgPolicy {
 		doc = "npm's commands, installs and scripts included, which run any code of the packages and the workspace"
 	}
 	return commandPolicy(doc, []string{"--no-color", "--prefix", "--silent", "-s", "--json", "--version", "-v"}, m)
+}
+
+// denyWords refuses the words given wherever they stand, "--" or not.
+func denyWords(words ...string) ArgPolicy {
+	return ArgPolicy{
+		Doc: "any arguments but " + strings.Join(words, ", "),
+		Check: func(args []string) error {
+			for _, a := range args {
+				for _, w := range words {
+					if a == w {
+						return fmt.Errorf("%s is refused: it runs a command, deletes or writes files", quoteArg(a))
+					}
+				}
+			}
+			return nil
+		},
+	}
 }

@@ -35,6 +35,7 @@ func TestArgPoliciesStopPrograms(t *testing.T) {
 		{"find", ".", "-maxdepth", "0", "-fprint", "pwned"},
 		{"find", ".", "-maxdepth", "0", "-fprintf", "pwned", "%p"},
 		{"find", ".", "-maxdepth", "0", "-fls", "pwned"},
+		{"find", "--", ".", "-maxdepth", "0", "-exec", "touch", "pwned", ";"},
 		{"git", "-c", "alias.x=!touch pwned", "x"},
 		{"git", "-calias.x=!touch pwned", "x"},
 		{"git", "--config-env=alias.x=HOME", "x"},
