@@ -9,7 +9,7 @@ import (
 )
 
 // appendFile implements the tool append_file. Its result says how many
-// bytes it added, so Revert truncates them away, or removes the file it
+// bytes it added, so Revert cuts them away, or removes the file it
 // created.
 type appendFile struct{ ws *workspace }
 
@@ -17,74 +17,69 @@ var _ AppendFile = (*appendFile)(nil)
 
 var appendFileErrs = fileErrs{denied: AppendFilePermissionDenied, notFound: AppendFileNotFound, invalid: AppendFileInvalidArgs}
 
-// stat returns the size of the file at p (-1 when it does not exist).
-func (t *appendFile) stat(p string) (loc, int64, error) {
+// plan reads the file at p as it is now (not existing is not an error).
+func (t *appendFile) plan(p string) (loc, current, error) {
 	l, err := t.ws.resolve(p, true)
 	if err != nil {
-		return l, 0, err
+		return l, current{}, err
 	}
 	if l.rel == "." {
-		return l, 0, invalid("%s is the workspace folder, not a file", quote(p))
+		return l, current{}, invalid("%s is the workspace folder, not a file", quote(p))
 	}
-	fi, err := l.root.r.Stat(l.rel)
+	if dirs, err := t.ws.missingDirs(l); err != nil {
+		return l, current{}, err
+	} else if len(dirs) > 0 {
+		return l, current{}, notFound("the folder %s does not exist; create the file with write_file", quote(dirs[0]))
+	}
+	tg, err := t.ws.openTarget(l)
 	if err != nil {
-		if fe := asFileError(t.ws.classify(l, err)); fe != nil && fe.kind == kindNotFound {
-			if dirs, err := t.ws.missingDirs(l); err != nil {
-				return l, 0, err
-			} else if len(dirs) > 0 {
-				return l, 0, notFound("the folder %s does not exist; create the file with write_file", quote(dirs[0]))
-			}
-			return l, -1, nil
-		}
-		return l, 0, t.ws.classify(l, err)
+		return l, current{}, err
 	}
-	if !fi.Mode().IsRegular() {
-		return l, 0, invalid("%s is not a regular file", quote(l.show))
-	}
-	return l, fi.Size(), nil
+	defer tg.close()
+	cur, err := t.ws.read(tg, t.ws.cfg.MaxFileBytes)
+	return l, cur, err
 }
 
-func (t *appendFile) check(args *AppendFileArgs) (loc, int64, error) {
-	l, size, err := t.stat(args.Path)
+func (t *appendFile) check(args *AppendFileArgs) (loc, current, error) {
+	l, cur, err := t.plan(args.Path)
 	if err != nil {
-		return l, 0, err
+		return l, cur, err
 	}
-	if after := max(size, 0) + int64(len(args.Content)); after > t.ws.cfg.MaxFileBytes {
-		return l, 0, invalid("%s would grow to %d bytes, above the limit of %d", quote(l.show), after, t.ws.cfg.MaxFileBytes)
+	if after := int64(len(cur.content)) + int64(len(args.Content)); after > t.ws.cfg.MaxFileBytes {
+		return l, cur, invalid("%s would grow to %d bytes, above the limit of %d", quote(l.show), after, t.ws.cfg.MaxFileBytes)
 	}
-	return l, size, nil
+	return l, cur, nil
 }
 
-// Execute appends the content.
+// Execute appends the content: the file's content and the new text go to
+// a new file renamed over the name, as every write of this package does.
 func (t *appendFile) Execute(ctx context.Context, args *AppendFileArgs) (*AppendFileResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	l, size, err := t.check(args)
+	l, cur, err := t.check(args)
 	if err != nil {
 		return nil, appendFileErrs.toolError(err)
 	}
-	f, err := l.root.r.OpenFile(l.rel, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, appendFileErrs.toolError(t.ws.classify(l, err))
+	mode := cur.mode
+	if !cur.exists {
+		mode = 0o644
 	}
-	n, werr := f.WriteString(args.Content)
-	fi, serr := f.Stat()
-	cerr := f.Close()
-	if err := firstErr(werr, serr, cerr); err != nil {
-		return nil, appendFileErrs.toolError(t.ws.classify(l, err))
+	next := append(cur.content, args.Content...)
+	if err := t.ws.write(l, next, mode, cur.exists); err != nil {
+		return nil, appendFileErrs.toolError(err)
 	}
-	return &AppendFileResult{Path: l.show, BytesAppended: int64(n), Size: fi.Size(), Created: size < 0}, nil
+	return &AppendFileResult{Path: l.show, BytesAppended: int64(len(args.Content)), Size: int64(len(next)), Created: !cur.exists}, nil
 }
 
 // DryRun says where the content would go.
 func (t *appendFile) DryRun(ctx context.Context, args *AppendFileArgs) (*runtime.Preview, error) {
-	l, size, err := t.check(args)
+	l, cur, err := t.check(args)
 	if err != nil {
 		return nil, appendFileErrs.toolError(err)
 	}
-	n := len(args.Content)
-	if size < 0 {
+	n, size := len(args.Content), len(cur.content)
+	if !cur.exists {
 		return &runtime.Preview{Summary: fmt.Sprintf("would create %s with %d bytes", l.show, n),
 			Effects: []string{fmt.Sprintf("%s: created, %d bytes", l.show, n)}}, nil
 	}
@@ -92,7 +87,7 @@ func (t *appendFile) DryRun(ctx context.Context, args *AppendFileArgs) (*runtime
 		Effects: []string{fmt.Sprintf("%s: %d bytes appended", l.show, n)}}, nil
 }
 
-// Revert truncates the file back to its size before the call, or removes
+// Revert cuts the file back to its size before the call, or removes
 // it if the call created it.
 func (t *appendFile) Revert(ctx context.Context, args *AppendFileArgs, result *AppendFileResult) error {
 	l, err := t.ws.resolve(result.Path, true)
@@ -103,18 +98,17 @@ func (t *appendFile) Revert(ctx context.Context, args *AppendFileArgs, result *A
 		return appendFileErrs.toolError(t.ws.classify(l, l.root.r.Remove(l.rel)))
 	}
 	before := result.Size - result.BytesAppended
-	f, err := l.root.r.OpenFile(l.rel, os.O_WRONLY, 0)
+	_, cur, err := t.plan(result.Path)
 	if err != nil {
-		return appendFileErrs.toolError(t.ws.classify(l, err))
+		return appendFileErrs.toolError(err)
 	}
-	fi, serr := f.Stat()
-	if serr == nil && (before < 0 || fi.Size() < before) {
-		f.Close()
-		return AppendFileInvalidArgs(fmt.Sprintf("%s is %d bytes, shorter than before the append: it changed since, so it is left as it is", quote(l.show), fi.Size()))
+	if !cur.exists {
+		return AppendFileNotFound(fmt.Sprintf("%s does not exist any more", quote(l.show)))
 	}
-	terr := f.Truncate(before)
-	cerr := f.Close()
-	return appendFileErrs.toolError(t.ws.classify(l, firstErr(serr, terr, cerr)))
+	if before < 0 || int64(len(cur.content)) < before {
+		return AppendFileInvalidArgs(fmt.Sprintf("%s is %d bytes, shorter than before the append: it changed since, so it is left as it is", quote(l.show), len(cur.content)))
+	}
+	return appendFileErrs.toolError(t.ws.write(l, cur.content[:before], cur.mode, true))
 }
 
 func firstErr(errs ...error) error {

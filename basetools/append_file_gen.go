@@ -62,9 +62,9 @@ func AppendFileNotFound(message string) *runtime.ToolError {
 }
 
 // AppendFilePermissionDenied returns the permission_denied error of append_file, with the catalog's suggestion:
-// "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.".
+// "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.".
 func AppendFilePermissionDenied(message string) *runtime.ToolError {
-	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.")
+	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.")
 }
 
 // The JSON Schemas of append_file, as the catalog gives them.
@@ -86,7 +86,7 @@ func appendFileMeta() runtime.Meta {
 			runtime.CodeApprovalRequired: "Appending needs the user's approval. Show the dry-run preview and ask.",
 			runtime.CodeInvalidArgs:      "The path names a folder or the file would grow above the host's size limit.",
 			runtime.CodeNotFound:         "No file or folder has this path. List the folder with list_dir or search with find_files.",
-			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.",
+			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.",
 		},
 		Exposure:            runtime.ExposureCore,
 		HasSideEffects:      true,

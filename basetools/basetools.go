@@ -41,6 +41,14 @@ type Config struct {
 	// there.
 	ReadOnly []string
 
+	// ReadHardLinks lets the read tools read a regular file that has more
+	// than one hard link. Such a file may be a name in the workspace for a
+	// file outside it (os.Root confines names, not the files they name),
+	// so by default it is refused; set it for workspaces that pnpm, git
+	// clone --local or a deduplicating tool filled with links. No write
+	// tool ever changes such a file, whatever this says.
+	ReadHardLinks bool
+
 	// MaxReadBytes caps what one read_file returns (default and most
 	// 1 MiB, the catalog's bound on max_bytes).
 	MaxReadBytes int64
@@ -73,8 +81,15 @@ type ShellConfig struct {
 	// Allow, when not empty, is the only programs that may run, by name
 	// as found on PATH (argv[0] without a slash), such as "go" or "git".
 	// Shell mode is refused while an allow-list is set, since a script
-	// cannot be checked against it.
+	// cannot be checked against it. Each program needs an argument
+	// policy (ArgPolicies, else DefaultArgPolicies): Open refuses one
+	// without.
 	Allow []string
+	// ArgPolicies are the argument policies of the allowed programs, by
+	// name, over DefaultArgPolicies: CodeArgPolicies for an agent that
+	// runs its workspace's code, AnyArgs for a program the host lets run
+	// with any arguments, DenyOptions or OnlyOptions for others.
+	ArgPolicies map[string]ArgPolicy
 	// Deny are regular expressions matched against the command line
 	// (argv joined by spaces, or the script); a match is refused. They
 	// are a second line of defence, easy to get around; nil means
@@ -90,6 +105,14 @@ type ShellConfig struct {
 	// Env is the environment of the commands; nil means PATH and LANG
 	// from the host, and HOME set to the workspace.
 	Env []string
+	// Cgroup, on Linux, is a cgroup v2 folder the host may create groups
+	// in (as root, or a subtree delegated to its user). Each command then
+	// runs in a new cgroup below it, and every process left in that
+	// cgroup when the command ends — those that left its process group
+	// with setsid included — is killed, and the cgroup removed. Without
+	// it, the process group is killed, which a process that called setsid
+	// has left. Needs Linux 5.14 or later (cgroup.kill).
+	Cgroup string
 }
 
 // DefaultDenyPatterns are the deny patterns used when ShellConfig.Deny is

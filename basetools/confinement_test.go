@@ -30,6 +30,12 @@ type jail struct {
 
 func newJail(t testing.TB) *jail {
 	t.Helper()
+	return newJailWith(t, Config{})
+}
+
+// newJailWith is newJail with cfg (its Workspace and ReadOnly are set).
+func newJailWith(t testing.TB, cfg Config) *jail {
+	t.Helper()
 	base := t.TempDir()
 	j := &jail{base: base, ws: filepath.Join(base, "ws"), out: filepath.Join(base, "outside"), ro: filepath.Join(base, "ro")}
 	writeTree(t, base, map[string]string{
@@ -61,7 +67,8 @@ func newJail(t testing.TB) *jail {
 			t.Fatal(err)
 		}
 	}
-	set, err := Open(Config{Workspace: j.ws, ReadOnly: []string{j.ro}})
+	cfg.Workspace, cfg.ReadOnly = j.ws, []string{j.ro}
+	set, err := Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,11 +31,22 @@ func (t *editFile) plan(args *EditFileArgs) (*edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, mode, err := t.ws.readAll(l, t.ws.cfg.MaxFileBytes)
+	if l.rel == "." {
+		return nil, invalid("%s is the workspace folder, not a file", quote(args.Path))
+	}
+	tg, err := t.ws.openTarget(l)
 	if err != nil {
 		return nil, err
 	}
-	s := string(b)
+	defer tg.close()
+	cur, err := t.ws.read(tg, t.ws.cfg.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	if !cur.exists {
+		return nil, notFound("%s does not exist", quote(l.show))
+	}
+	s, mode := string(cur.content), cur.mode
 	switch n := strings.Count(s, args.OldText); n {
 	case 0:
 		hint := ""
@@ -71,9 +82,9 @@ func (t *editFile) Execute(ctx context.Context, args *EditFileArgs) (*EditFileRe
 		return nil, editFileErrs.toolError(err)
 	}
 	id := t.ws.journal.put(&undo{rel: e.l.rel, existed: true, prev: []byte(e.prev), mode: fileMode(e.mode)})
-	if err := e.l.root.r.WriteFile(e.l.rel, []byte(e.next), fileMode(e.mode)); err != nil {
+	if err := t.ws.write(e.l, []byte(e.next), fileMode(e.mode), true); err != nil {
 		t.ws.journal.take(id)
-		return nil, editFileErrs.toolError(t.ws.classify(e.l, err))
+		return nil, editFileErrs.toolError(err)
 	}
 	return &EditFileResult{Path: e.l.show, Line: int64(e.line), Size: int64(len(e.next)), UndoID: id}, nil
 }

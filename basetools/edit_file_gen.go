@@ -64,9 +64,9 @@ func EditFileNotFound(message string) *runtime.ToolError {
 }
 
 // EditFilePermissionDenied returns the permission_denied error of edit_file, with the catalog's suggestion:
-// "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.".
+// "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.".
 func EditFilePermissionDenied(message string) *runtime.ToolError {
-	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.")
+	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.")
 }
 
 // The JSON Schemas of edit_file, as the catalog gives them.
@@ -88,7 +88,7 @@ func editFileMeta() runtime.Meta {
 			runtime.CodeApprovalRequired: "Editing needs the user's approval. Show the dry-run preview (a diff) and ask.",
 			runtime.CodeInvalidArgs:      "old_text occurs more than once; quote more surrounding lines so it is unique.",
 			runtime.CodeNotFound:         "The file or old_text was not found. Read the file with read_file and copy the text exactly.",
-			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.",
+			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.",
 		},
 		Exposure:            runtime.ExposureCore,
 		HasSideEffects:      true,

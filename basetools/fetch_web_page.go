@@ -118,7 +118,8 @@ func (w *webFetcher) dial(ctx context.Context, network, addr string) (net.Conn, 
 
 // notPublic are ranges refused besides what netip classifies: shared
 // address space, benchmarking, IETF protocol assignments, documentation,
-// reserved, NAT64 and 6to4 (which embed IPv4 addresses), ORCHID.
+// reserved, discard-only, site-local. The IPv6 forms that embed an IPv4
+// address are judged by embeddedIPv4.
 var notPublic = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
@@ -128,15 +129,27 @@ var notPublic = []netip.Prefix{
 	netip.MustParsePrefix("198.51.100.0/24"),
 	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"),
-	netip.MustParsePrefix("64:ff9b::/96"),
-	netip.MustParsePrefix("64:ff9b:1::/48"),
-	netip.MustParsePrefix("2001:db8::/32"),
-	netip.MustParsePrefix("2001:10::/28"),
-	netip.MustParsePrefix("2002::/16"),
-	netip.MustParsePrefix("fec0::/10"),
+	netip.MustParsePrefix("100::/64"),      // discard-only
+	netip.MustParsePrefix("2001::/23"),     // IETF protocol assignments: benchmarking, ORCHID, ...
+	netip.MustParsePrefix("2001:db8::/32"), // documentation
+	netip.MustParsePrefix("fec0::/10"),     // site-local
 }
 
+// The IPv6 forms that carry an IPv4 address.
+var (
+	ipv4Compatible = netip.MustParsePrefix("::/96")           // deprecated (RFC 4291)
+	ipv4Translated = netip.MustParsePrefix("::ffff:0:0:0/96") // SIIT (RFC 2765)
+	nat64          = netip.MustParsePrefix("64:ff9b::/96")    // well-known NAT64 (RFC 6052)
+	nat64Local     = netip.MustParsePrefix("64:ff9b:1::/48")  // local-use NAT64 (RFC 8215)
+	sixToFour      = netip.MustParsePrefix("2002::/16")       // 6to4 (RFC 3056, deprecated by RFC 7526)
+	teredo         = netip.MustParsePrefix("2001::/32")       // Teredo (RFC 4380)
+)
+
 // refused says why ip may not be fetched, or "" if it may.
+// AllowAddresses is matched against ip as it is given (an IPv4-mapped
+// address as IPv4): an allowed IPv4 range does not allow the IPv6 forms
+// that embed it, since a NAT64 gateway or a relay, not this host, would
+// make that connection.
 func (w *webFetcher) refused(ip netip.Addr) string {
 	ip = ip.Unmap()
 	for _, p := range w.cfg.AllowAddresses {
@@ -144,6 +157,11 @@ func (w *webFetcher) refused(ip netip.Addr) string {
 			return ""
 		}
 	}
+	return refusedAddress(ip)
+}
+
+// refusedAddress says why ip is not a public address, or "" if it is.
+func refusedAddress(ip netip.Addr) string {
 	switch {
 	case ip.IsLoopback():
 		return "loopback"
@@ -158,12 +176,61 @@ func (w *webFetcher) refused(ip netip.Addr) string {
 	case !ip.IsGlobalUnicast():
 		return "non-public"
 	}
+	if why, ok := embeddedIPv4(ip); ok {
+		return why
+	}
 	for _, p := range notPublic {
 		if p.Contains(ip) {
 			return "reserved"
 		}
 	}
 	return ""
+}
+
+// embeddedIPv4 judges the IPv6 forms that embed an IPv4 address: ok is
+// true when ip is one, and why is then why it is refused, or "" when it
+// may be fetched. Only the well-known NAT64 form of a public address may:
+// it is how a host on an IPv6-only network reaches an IPv4 site (DNS64
+// answers with it). The others are refused whatever they embed: the
+// IPv4-compatible form is deprecated and some stacks send it over IPv4;
+// the IPv4-translated form reaches IPv4 through a translator too; the
+// local-use NAT64 prefix puts the IPv4 address where the network chooses,
+// so it cannot be read; 6to4 (deprecated) and Teredo (obsolete) route
+// through relays towards an address the URL's owner picks (Teredo embeds
+// a server and, inverted, a client address), and no public site is
+// reachable only through them.
+func embeddedIPv4(ip netip.Addr) (why string, ok bool) {
+	if !ip.Is6() {
+		return "", false
+	}
+	b := ip.As16()
+	v4 := func(i int) netip.Addr { return netip.AddrFrom4([4]byte{b[i], b[i+1], b[i+2], b[i+3]}) }
+	of := func(form string, a netip.Addr) string {
+		if r := refusedAddress(a); r != "" {
+			return fmt.Sprintf("%s (of %s, %s)", form, a, r)
+		}
+		return fmt.Sprintf("%s (of %s)", form, a)
+	}
+	switch {
+	case nat64.Contains(ip):
+		a := v4(12)
+		if r := refusedAddress(a); r != "" {
+			return fmt.Sprintf("NAT64 (of %s, %s)", a, r), true
+		}
+		return "", true
+	case ipv4Compatible.Contains(ip):
+		return of("IPv4-compatible", v4(12)), true
+	case ipv4Translated.Contains(ip):
+		return of("IPv4-translated", v4(12)), true
+	case nat64Local.Contains(ip):
+		return "local-use NAT64", true
+	case sixToFour.Contains(ip):
+		return of("6to4", v4(2)), true
+	case teredo.Contains(ip):
+		client := netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]})
+		return fmt.Sprintf("Teredo (server %s, client %s)", v4(4), client), true
+	}
+	return "", false
 }
 
 // textTypes are the media types whose text is returned.

@@ -50,9 +50,9 @@ func FindFilesNotFound(message string) *runtime.ToolError {
 }
 
 // FindFilesPermissionDenied returns the permission_denied error of find_files, with the catalog's suggestion:
-// "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.".
+// "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.".
 func FindFilesPermissionDenied(message string) *runtime.ToolError {
-	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.")
+	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.")
 }
 
 // The JSON Schemas of find_files, as the catalog gives them.
@@ -73,7 +73,7 @@ func findFilesMeta() runtime.Meta {
 		ErrorHints: map[runtime.Code]string{
 			runtime.CodeInvalidArgs:      "The pattern is not a valid glob. Escape [ ] with a backslash, or simplify it.",
 			runtime.CodeNotFound:         "No file or folder has this path. List the folder with list_dir or search with find_files.",
-			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.",
+			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.",
 		},
 		Exposure:         runtime.ExposureCore,
 		Idempotent:       true,

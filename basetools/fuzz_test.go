@@ -1,6 +1,8 @@
 package basetools
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -24,6 +26,48 @@ func FuzzFileToolPaths(f *testing.F) {
 		}
 		if after := snapshotOutside(t, j); after != before {
 			t.Fatalf("%s %q changed the folders outside the workspace", tool, p)
+		}
+	})
+}
+
+// FuzzArgPolicies sends arbitrary argument lists to every shipped policy:
+// none may panic, and none lets through an argument that names a program
+// to run (find's -exec family, git's upload and receive packs, git's and
+// go's program options, a git remote helper).
+func FuzzArgPolicies(f *testing.F) {
+	for _, s := range []string{"status", "-c\x00alias.x=!sh\x00x", "clone\x00ext::sh", ".\x00-exec\x00sh\x00;",
+		"ls-remote\x00--upload-p=sh\x00.", "build\x00-toolexec=sh", "--\x00-exec", "-calias=1", "env\x00-w\x00X=1"} {
+		f.Add(s, uint8(0))
+	}
+	names := slices.Sorted(maps.Keys(DefaultArgPolicies))
+	f.Fuzz(func(t *testing.T, s string, which uint8) {
+		name := names[int(which)%len(names)]
+		args := strings.Split(s, "\x00")
+		if DefaultArgPolicies[name].Check(args) != nil {
+			return
+		}
+		for _, a := range args {
+			if name == "find" && (a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir") {
+				t.Fatalf("find %q: allowed %s", args, a)
+			}
+		}
+		for _, a := range options(args) {
+			refused := map[string][]string{"go": {"-toolexec", "-vettool", "-exec"}}
+			for _, bad := range refused[name] {
+				if a == bad || strings.HasPrefix(a, bad+"=") {
+					t.Fatalf("%s %q: allowed %s", name, args, a)
+				}
+			}
+			if name == "git" && (strings.HasPrefix(a, "--upload-pack") || strings.HasPrefix(a, "--receive-pack") || strings.HasPrefix(a, "--exec-path") || a == "-c") {
+				t.Fatalf("git %q: allowed %s", args, a)
+			}
+		}
+		if name == "git" {
+			for _, a := range args {
+				if remoteHelper.MatchString(a) {
+					t.Fatalf("git %q: allowed the remote helper %s", args, a)
+				}
+			}
 		}
 	})
 }

@@ -71,9 +71,9 @@ func ListDirNotFound(message string) *runtime.ToolError {
 }
 
 // ListDirPermissionDenied returns the permission_denied error of list_dir, with the catalog's suggestion:
-// "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.".
+// "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.".
 func ListDirPermissionDenied(message string) *runtime.ToolError {
-	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.")
+	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.")
 }
 
 // The JSON Schemas of list_dir, as the catalog gives them.
@@ -94,7 +94,7 @@ func listDirMeta() runtime.Meta {
 		ErrorHints: map[runtime.Code]string{
 			runtime.CodeInvalidArgs:      "The path names a file. Use read_file for files.",
 			runtime.CodeNotFound:         "No file or folder has this path. List the folder with list_dir or search with find_files.",
-			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.",
+			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.",
 		},
 		Exposure:         runtime.ExposureCore,
 		Idempotent:       true,

@@ -38,6 +38,9 @@ func (t *readFile) Execute(ctx context.Context, args *ReadFileArgs) (*ReadFileRe
 	if !fi.Mode().IsRegular() {
 		return nil, ReadFileInvalidArgs(quote(l.show) + " is not a regular file")
 	}
+	if err := t.ws.checkLinks(l, fi, false); err != nil {
+		return nil, readFileErrs.toolError(err)
+	}
 	limit := min(max(args.MaxBytes, 1), t.ws.cfg.MaxReadBytes)
 	size := fi.Size()
 	off := min(args.Offset, size)

@@ -54,9 +54,9 @@ func ReadFileNotFound(message string) *runtime.ToolError {
 }
 
 // ReadFilePermissionDenied returns the permission_denied error of read_file, with the catalog's suggestion:
-// "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.".
+// "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.".
 func ReadFilePermissionDenied(message string) *runtime.ToolError {
-	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.")
+	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.")
 }
 
 // The JSON Schemas of read_file, as the catalog gives them.
@@ -77,7 +77,7 @@ func readFileMeta() runtime.Meta {
 		ErrorHints: map[runtime.Code]string{
 			runtime.CodeInvalidArgs:      "The path names a folder. Use list_dir for folders.",
 			runtime.CodeNotFound:         "No file or folder has this path. List the folder with list_dir or search with find_files.",
-			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders. Use a path relative to the workspace root.",
+			runtime.CodePermissionDenied: "The path is outside the workspace or its read-only folders, or the message says why the host refuses it (a .git folder, a file with several hard links). Use a path relative to the workspace root.",
 		},
 		Exposure:         runtime.ExposureCore,
 		Idempotent:       true,

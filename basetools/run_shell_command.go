@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolcat/toolcat/runtime"
@@ -24,10 +26,13 @@ var _ RunShellCommand = (*runShellCommand)(nil)
 
 // shellRunner is ShellConfig, checked, over the workspace folder.
 type shellRunner struct {
-	cfg  ShellConfig
-	dir  string
-	deny []*regexp.Regexp
-	env  []string
+	cfg    ShellConfig
+	dir    string
+	deny   []*regexp.Regexp
+	env    []string
+	cgroup *cgroupParent // nil: none
+	// policies are the argument policies of the allowed programs.
+	policies map[string]ArgPolicy
 }
 
 func newShellRunner(cfg ShellConfig, dir string) (*shellRunner, error) {
@@ -39,13 +44,29 @@ func newShellRunner(cfg ShellConfig, dir string) (*shellRunner, error) {
 		}
 		s.deny = append(s.deny, re)
 	}
+	s.policies = map[string]ArgPolicy{}
 	for _, a := range cfg.Allow {
 		if a == "" || strings.ContainsRune(a, '/') {
 			return nil, fmt.Errorf("basetools: Shell.Allow: %q is not a program name", a)
 		}
+		p, ok := cfg.ArgPolicies[a]
+		if !ok {
+			p, ok = DefaultArgPolicies[a]
+		}
+		if !ok || p.Check == nil {
+			return nil, fmt.Errorf("basetools: Shell.Allow: %q has no argument policy, and an allowed program may run others through its arguments: give one in Shell.ArgPolicies (basetools.DenyOptions, basetools.OnlyOptions), or basetools.AnyArgs to allow any arguments knowingly", a)
+		}
+		s.policies[a] = p
 	}
 	if s.env == nil {
-		s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+		s.env = defaultEnv(dir)
+	}
+	if cfg.Cgroup != "" {
+		c, err := openCgroup(cfg.Cgroup)
+		if err != nil {
+			return nil, err
+		}
+		s.cgroup = c
 	}
 	return s, nil
 }
@@ -79,6 +100,11 @@ func (s *shellRunner) command(ctx context.Context, args *RunShellCommandArgs) (*
 		if len(s.cfg.Allow) > 0 && (strings.ContainsRune(name, '/') || !slices.Contains(s.cfg.Allow, name)) {
 			return nil, "", RunShellCommandPermissionDenied(fmt.Sprintf("%s is not among the programs the host allows (%s)", quote(name), strings.Join(s.cfg.Allow, ", ")))
 		}
+		if p, ok := s.policies[name]; ok {
+			if err := p.Check(argv); err != nil {
+				return nil, "", RunShellCommandPermissionDenied(fmt.Sprintf("the host's argument policy for %s refuses this command: %v", name, err))
+			}
+		}
 	}
 	for _, re := range s.deny {
 		if re.MatchString(line) {
@@ -95,6 +121,26 @@ func (s *shellRunner) command(ctx context.Context, args *RunShellCommandArgs) (*
 	cmd.Env = s.env
 	cmd.Stdin = nil
 	return cmd, line, nil
+}
+
+// defaultEnv is the commands' environment when the host sets none: PATH
+// and LANG, HOME the workspace, and what keeps programs from taking
+// settings the model can write there for their own (which can name
+// programs they run): git reads no global settings file
+// (GIT_CONFIG_GLOBAL: $HOME/.gitconfig and $HOME/.config/git/config are
+// in the workspace) and takes no folder for a bare repository unless told
+// (safe.bareRepository=explicit, given as command-line settings, which a
+// repository cannot override); go reads no settings file
+// ($HOME/.config/go/env); python imports nothing from the user's site
+// folder ($HOME/.local).
+func defaultEnv(workspace string) []string {
+	return []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + workspace, "LANG=C.UTF-8",
+		"GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.bareRepository", "GIT_CONFIG_VALUE_0=explicit",
+		"GOENV=off",
+		"PYTHONNOUSERSITE=1",
+	}
 }
 
 // lookPath finds name on the PATH of env.
@@ -135,10 +181,7 @@ func (t *runShellCommand) Execute(ctx context.Context, args *RunShellCommandArgs
 	}
 	stdout := &capped{max: t.sh.cfg.MaxOutputBytes}
 	stderr := &capped{max: t.sh.cfg.MaxOutputBytes}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	killGroup(cmd)
-	cmd.WaitDelay = time.Second
-	err = cmd.Run()
+	err = t.sh.run(cmd, stdout, stderr)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
@@ -153,7 +196,7 @@ func (t *runShellCommand) Execute(ctx context.Context, args *RunShellCommandArgs
 	case err == nil:
 	case errors.As(err, &exit):
 		res.ExitCode = int64(exit.ExitCode())
-	case res.TimedOut || errors.Is(err, exec.ErrWaitDelay):
+	case res.TimedOut:
 		res.ExitCode = -1
 	default:
 		return nil, fmt.Errorf("running %s: %w", quote(args.Argv[0]), err)
@@ -162,6 +205,62 @@ func (t *runShellCommand) Execute(ctx context.Context, args *RunShellCommandArgs
 		res.ExitCode = -1
 	}
 	return res, nil
+}
+
+// outputWait is how long the output of a command is read after it ended:
+// a process that left its process group can hold its streams open.
+const outputWait = time.Second
+
+// run runs cmd with its output to stdout and stderr. When the program
+// ends — by itself, or killed at the timeout — every process it left
+// behind is killed: its process group, and with a cgroup every process of
+// the cgroup. The output is then read to its end, for outputWait at most.
+func (s *shellRunner) run(cmd *exec.Cmd, stdout, stderr *capped) error {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer outR.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		return err
+	}
+	defer errR.Close()
+	cmd.Stdout, cmd.Stderr = outW, errW
+	startGroup(cmd)
+	started, end := func() {}, func() {}
+	if s.cgroup != nil {
+		if started, end, err = s.cgroup.enter(cmd); err != nil {
+			outW.Close()
+			errW.Close()
+			return fmt.Errorf("creating the command's cgroup: %w", err)
+		}
+	}
+	err = cmd.Start()
+	started()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		end()
+		return err
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { io.Copy(stdout, outR) })
+	wg.Go(func() { io.Copy(stderr, errR) })
+	err = cmd.Wait()
+	_ = killGroup(cmd.Process.Pid)
+	end()
+	read := make(chan struct{})
+	go func() { wg.Wait(); close(read) }()
+	select {
+	case <-read:
+	case <-time.After(outputWait):
+		outR.SetReadDeadline(time.Now())
+		errR.SetReadDeadline(time.Now())
+		<-read
+	}
+	return err
 }
 
 // DryRun checks the command against the host's rules and says what would

@@ -58,9 +58,9 @@ func RunShellCommandNotFound(message string) *runtime.ToolError {
 }
 
 // RunShellCommandPermissionDenied returns the permission_denied error of run_shell_command, with the catalog's suggestion:
-// "The host does not allow this program or command. Do the task with the file tools, or ask the user to run it.".
+// "The host does not allow this program, or these arguments (the message names the rule). Do the task another way, such as with the file tools, or ask the user to run it.".
 func RunShellCommandPermissionDenied(message string) *runtime.ToolError {
-	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The host does not allow this program or command. Do the task with the file tools, or ask the user to run it.")
+	return runtime.NewError(runtime.CodePermissionDenied, message).WithSuggestion("The host does not allow this program, or these arguments (the message names the rule). Do the task another way, such as with the file tools, or ask the user to run it.")
 }
 
 // RunShellCommandUnsupported returns the unsupported error of run_shell_command, with the catalog's suggestion:
@@ -83,11 +83,11 @@ func runShellCommandMeta() runtime.Meta {
 		CapabilityRequired: "shell:exec",
 		Category:           "system",
 		Dependencies:       []string{"shell", "workspace"},
-		Description:        "Runs a program in the workspace folder and returns its exit code and output, cut at the host's limits.\nUse when: you need to build, test or inspect the project with a command-line program, such as [\"go\", \"test\", \"./...\"].\nDo not use: to read or write files (use the file tools); the host may allow only some programs.",
+		Description:        "Runs a program in the workspace folder and returns its exit code and output, cut at the host's limits.\nUse when: you need to build, test or inspect the project with a command-line program, such as [\"go\", \"test\", \"./...\"].\nDo not use: to read or write files (use the file tools), or to start a server that must keep running: every process the command starts is stopped when it ends. The host may allow only some programs, and some of their arguments.",
 		ErrorHints: map[runtime.Code]string{
 			runtime.CodeApprovalRequired: "Running commands needs the user's approval. Show the dry-run preview and ask.",
 			runtime.CodeNotFound:         "No program of this name is installed. Check the name, or ask the user.",
-			runtime.CodePermissionDenied: "The host does not allow this program or command. Do the task with the file tools, or ask the user to run it.",
+			runtime.CodePermissionDenied: "The host does not allow this program, or these arguments (the message names the rule). Do the task another way, such as with the file tools, or ask the user to run it.",
 			runtime.CodeUnsupported:      "Shell mode is off on this host. Pass the program and its arguments as argv items instead.",
 		},
 		Exposure:            runtime.ExposureCore,

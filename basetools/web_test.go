@@ -154,6 +154,10 @@ func TestFetchWebPageSSRF(t *testing.T) {
 		"cgnat.test":    "100.64.0.1",
 		"zero.test":     "0.0.0.0",
 		"loop2.test":    "127.0.0.2",
+		"compat.test":   "::127.0.0.1",
+		"siit.test":     "::ffff:0:127.0.0.1",
+		"teredo.test":   "2001:0:7f00:1::1",
+		"nat64.test":    "64:ff9b::169.254.169.254",
 	}
 	w := newWebJail(t, mux, names, WebConfig{AllowAddresses: loopbackOnly})
 	if res := w.call(t, "fetch_web_page", map[string]any{"url": w.url("public.test", "/ok")}); !res.Success {
@@ -168,6 +172,12 @@ func TestFetchWebPageSSRF(t *testing.T) {
 		w.url("cgnat.test", "/ok"),
 		w.url("zero.test", "/ok"),
 		w.url("loop2.test", "/ok"),
+		w.url("compat.test", "/ok"),
+		w.url("siit.test", "/ok"),
+		w.url("teredo.test", "/ok"),
+		w.url("nat64.test", "/ok"),
+		"http://[::127.0.0.1]/ok",
+		"http://[64:ff9b::a9fe:a9fe]/ok",
 		w.url("127.0.0.2", "/ok"),
 		w.url("169.254.169.254", "/ok"),
 		"http://[::1]/ok",
@@ -225,5 +235,62 @@ func TestFetchWebPageAllowedHosts(t *testing.T) {
 	res := w.call(t, "fetch_web_page", map[string]any{"url": "http://user:pw@" + strings.TrimPrefix(w.url("example.com", "/"), "http://")})
 	if res.Success || res.Error.Code != runtime.CodePermissionDenied {
 		t.Errorf("credentials in the URL: %s", res.JSON())
+	}
+}
+
+// TestAddressGuardEmbeddedIPv4 checks every IPv6 form that carries an IPv4
+// address: each is refused when the address it embeds is, and the NAT64
+// form of a public address (how an IPv6-only host reaches an IPv4 site)
+// is fetched.
+func TestAddressGuardEmbeddedIPv4(t *testing.T) {
+	w := newWebFetcher(WebConfig{})
+	allowLocal := newWebFetcher(WebConfig{AllowAddresses: loopbackOnly})
+	for _, c := range []struct {
+		desc, addr string
+		refused    bool
+	}{
+		{"IPv4-mapped loopback", "::ffff:127.0.0.1", true},
+		{"IPv4-compatible loopback", "::127.0.0.1", true},
+		{"IPv4-compatible metadata", "::169.254.169.254", true},
+		{"IPv4-compatible public", "::8.8.8.8", true}, // deprecated form: refused whatever it holds
+		{"IPv4-translated loopback", "::ffff:0:127.0.0.1", true},
+		{"IPv4-translated private", "::ffff:0:10.0.0.1", true},
+		{"IPv4-translated public", "::ffff:0:8.8.8.8", true},
+		{"Teredo, loopback server", "2001:0:7f00:1::1", true},
+		{"Teredo, private client", "2001:0:4136:e378:8000:63bf:f5ff:fffe", true}, // client 10.0.0.1 xored
+		{"Teredo, public server and client", "2001:0:4136:e378:8000:63bf:3fff:fdd2", true},
+		{"6to4 of loopback", "2002:7f00:1::1", true},
+		{"6to4 of metadata", "2002:a9fe:a9fe::1", true},
+		{"6to4 of a public address", "2002:808:808::1", true},
+		{"NAT64 of loopback", "64:ff9b::127.0.0.1", true},
+		{"NAT64 of metadata", "64:ff9b::169.254.169.254", true},
+		{"NAT64 of private", "64:ff9b::192.168.1.1", true},
+		{"NAT64 of shared space", "64:ff9b::100.64.0.1", true},
+		{"NAT64 of a public address", "64:ff9b::8.8.8.8", false},
+		{"local-use NAT64", "64:ff9b:1::a00:1", true},
+		{"local-use NAT64 of a public address", "64:ff9b:1:808:800::", true},
+		{"discard-only", "100::1", true},
+		{"benchmarking", "2001:2::1", true},
+		{"public IPv6", "2606:4700:4700::1111", false},
+		{"public IPv4", "8.8.8.8", false},
+	} {
+		if got := w.refused(netip.MustParseAddr(c.addr)) != ""; got != c.refused {
+			t.Errorf("%s (%s): refused %v, want %v", c.desc, c.addr, got, c.refused)
+		}
+	}
+	// An allowed IPv4 range is not allowed through an IPv6 form: the NAT64
+	// gateway, not this host, would reach 127.0.0.1 (its own loopback).
+	// The IPv6 range itself can be allowed.
+	for _, a := range []string{"64:ff9b::127.0.0.1", "::127.0.0.1", "2002:7f00:1::1"} {
+		if why := allowLocal.refused(netip.MustParseAddr(a)); why == "" {
+			t.Errorf("%s with 127.0.0.1/32 allowed: fetched", a)
+		}
+	}
+	nat64 := newWebFetcher(WebConfig{AllowAddresses: []netip.Prefix{netip.MustParsePrefix("64:ff9b::7f00:1/128")}})
+	if why := nat64.refused(netip.MustParseAddr("64:ff9b::127.0.0.1")); why != "" {
+		t.Errorf("an allowed NAT64 address: refused (%s)", why)
+	}
+	if why := w.refused(netip.MustParseAddr("64:ff9b::127.0.0.1")); !strings.Contains(why, "127.0.0.1") {
+		t.Errorf("the reason does not name the embedded address: %q", why)
 	}
 }

@@ -145,7 +145,8 @@ func (e fileErrs) toolError(err error) error {
 
 // resolve finds the root of p, a path the model gave, and its cleaned
 // path inside it. Relative paths are in the workspace; absolute ones must
-// lie in the workspace or, when write is false, in a read-only root.
+// lie in the workspace or, when write is false, in a read-only root. A
+// path to write must lie outside every .git folder (outsideGitDir).
 // Symlinks are not looked at here: os.Root refuses those that leave the
 // root when the path is opened.
 func (w *workspace) resolve(p string, write bool) (loc, error) {
@@ -164,7 +165,11 @@ func (w *workspace) resolve(p string, write bool) (loc, error) {
 		if rel == ".." || strings.HasPrefix(rel, "../") {
 			return loc{}, denied("%s leaves the workspace", quote(p))
 		}
-		return loc{root: w.roots[0], rel: rel, show: rel}, nil
+		l := loc{root: w.roots[0], rel: rel, show: rel}
+		if write {
+			return l, w.outsideGitDir(l)
+		}
+		return l, nil
 	}
 	abs := filepath.Clean(p)
 	for _, r := range w.roots {
@@ -180,7 +185,11 @@ func (w *workspace) resolve(p string, write bool) (loc, error) {
 			if r != w.roots[0] {
 				show = abs
 			}
-			return loc{root: r, rel: rel, show: show}, nil
+			l := loc{root: r, rel: rel, show: show}
+			if write {
+				return l, w.outsideGitDir(l)
+			}
+			return l, nil
 		}
 	}
 	return loc{}, denied("%s is outside the workspace", quote(p))
@@ -249,39 +258,25 @@ func openRead(l loc) (*os.File, error) {
 	return l.root.r.OpenFile(l.path(), os.O_RDONLY|oNonblock, 0)
 }
 
-// readFile reads the whole file at l, refusing folders and files above max.
-func (w *workspace) readAll(l loc, max int64) ([]byte, fs.FileMode, error) {
-	f, err := openRead(l)
-	if err != nil {
-		return nil, 0, w.classify(l, err)
+// readUpTo reads f, a regular file of size bytes at l, to its end,
+// refusing more than max bytes.
+func readUpTo(f *os.File, size, max int64, l loc) ([]byte, error) {
+	if size > max {
+		return nil, invalid("%s is %d bytes, above the limit of %d", quote(l.show), size, max)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0, w.classify(l, err)
-	}
-	if fi.IsDir() {
-		return nil, 0, invalid("%s is a folder", quote(l.show))
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, invalid("%s is not a regular file", quote(l.show))
-	}
-	if fi.Size() > max {
-		return nil, 0, invalid("%s is %d bytes, above the limit of %d", quote(l.show), fi.Size(), max)
-	}
-	b := make([]byte, 0, fi.Size())
+	b := make([]byte, 0, size)
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := f.Read(buf)
 		b = append(b, buf[:n]...)
 		if int64(len(b)) > max {
-			return nil, 0, invalid("%s grew above the limit of %d bytes", quote(l.show), max)
+			return nil, invalid("%s grew above the limit of %d bytes", quote(l.show), max)
 		}
 		if err != nil {
 			break
 		}
 	}
-	return b, fi.Mode().Perm(), nil
+	return b, nil
 }
 
 // missingDirs returns the folders above l.rel that do not exist yet,
@@ -372,5 +367,7 @@ func (w *workspace) restore(u *undo) error {
 		}
 		return nil
 	}
-	return w.classify(l, r.r.WriteFile(u.rel, u.prev, u.mode))
+	// A new file renamed over the name: if the name was made a hard link
+	// to another file since, that file is not changed.
+	return w.write(l, u.prev, u.mode, true)
 }

@@ -38,18 +38,25 @@ func (ws *workspace) planWrite(p string, size int64) (*plan, error) {
 		return nil, invalid("the content is %d bytes, above the limit of %d", size, ws.cfg.MaxFileBytes)
 	}
 	pl := &plan{l: l, mode: 0o644}
-	prev, mode, err := ws.readAll(l, ws.cfg.MaxFileBytes)
-	switch fe := asFileError(err); {
-	case err == nil:
-		pl.existed, pl.prev, pl.mode = true, prev, uint32(mode)
-	case fe != nil && fe.kind == kindNotFound:
-		dirs, err := ws.missingDirs(l)
-		if err != nil {
-			return nil, err
-		}
-		pl.dirs = dirs
-	default:
+	dirs, err := ws.missingDirs(l)
+	if err != nil {
 		return nil, err
+	}
+	if len(dirs) > 0 {
+		pl.dirs = dirs
+		return pl, nil
+	}
+	t, err := ws.openTarget(l)
+	if err != nil {
+		return nil, err
+	}
+	defer t.close()
+	cur, err := ws.read(t, ws.cfg.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	if cur.exists {
+		pl.existed, pl.prev, pl.mode = true, cur.content, uint32(cur.mode)
 	}
 	return pl, nil
 }
@@ -69,11 +76,11 @@ func (t *writeFile) Execute(ctx context.Context, args *WriteFileArgs) (*WriteFil
 		}
 	}
 	id := t.ws.journal.put(&undo{rel: pl.l.rel, existed: pl.existed, prev: pl.prev, mode: fileMode(pl.mode), dirs: pl.dirs})
-	if err := pl.l.root.r.WriteFile(pl.l.rel, []byte(args.Content), fileMode(pl.mode)); err != nil {
+	if err := t.ws.write(pl.l, []byte(args.Content), fileMode(pl.mode), pl.existed); err != nil {
 		if u, ok := t.ws.journal.take(id); ok && !u.existed {
 			_ = t.ws.restore(u)
 		}
-		return nil, writeFileErrs.toolError(t.ws.classify(pl.l, err))
+		return nil, writeFileErrs.toolError(err)
 	}
 	return &WriteFileResult{Path: pl.l.show, BytesWritten: int64(len(args.Content)), Created: !pl.existed, UndoID: id}, nil
 }

@@ -72,6 +72,13 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 		return Result{Success: true, Data: data, Tool: e.meta.Name}, nil
 	}
 	var enc []byte // the envelope, when encoded here
+	if raw == nil && e.maxResult > 0 {
+		// Refuse what is surely over the cap before encoding it: a
+		// result of 200 MB would cost several times that to encode.
+		if n, over := jsonSizeAtLeast(data, e.maxResult); over {
+			return Result{}, r.tooLargeAtLeast(ctx, e, n)
+		}
+	}
 	if raw == nil {
 		if e.meta.ReturnsUntrusted {
 			b, err := marshalNoEscape(data)
@@ -152,11 +159,21 @@ func (r *Registry) checkResult(ctx context.Context, e *entry, raw json.RawMessag
 
 // tooLarge is the error of a result of n bytes, above e's cap.
 func (r *Registry) tooLarge(ctx context.Context, e *entry, n int) *ToolError {
+	return r.tooLargeBy(ctx, e, n, "")
+}
+
+// tooLargeAtLeast is the error of a result refused before it was encoded,
+// of n bytes at least.
+func (r *Registry) tooLargeAtLeast(ctx context.Context, e *entry, n int) *ToolError {
+	return r.tooLargeBy(ctx, e, n, "at least ")
+}
+
+func (r *Registry) tooLargeBy(ctx context.Context, e *entry, n int, atLeast string) *ToolError {
 	m := e.meta
 	r.log.LogAttrs(ctx, slog.LevelWarn, "toolcat: result above its size cap",
-		slog.String("tool", m.Name), slog.Int("bytes", n), slog.Int("max_result_bytes", e.maxResult))
-	te := Unsupported(fmt.Sprintf("the result of %s is %s, above the %s a result may have",
-		m.Name, byteSize(n), byteSize(e.maxResult))).
+		slog.String("tool", m.Name), slog.Int("bytes", n), slog.Bool("at_least", atLeast != ""), slog.Int("max_result_bytes", e.maxResult))
+	te := Unsupported(fmt.Sprintf("the result of %s is %s%s, above the %s a result may have",
+		m.Name, atLeast, byteSize(n), byteSize(e.maxResult))).
 		WithDetails(map[string]any{"result_bytes": n, "max_result_bytes": e.maxResult})
 	if m.HasSideEffects {
 		te.Suggestion = "The call may have taken effect, but its result is too large to return: do not repeat it. " +

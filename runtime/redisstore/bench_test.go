@@ -4,6 +4,9 @@ import (
 	"context"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/internal/redistest"
@@ -43,4 +46,32 @@ func BenchmarkCallRedis(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkDeadlineGuard measures the replay path with two clients of
+// go-redis's default options but one: with ContextTimeoutEnabled the
+// client keeps the call's deadline; without, the store runs each command
+// on a goroutine of its own to keep it.
+func BenchmarkDeadlineGuard(b *testing.B) {
+	srv := redistest.Start(b)
+	args := []byte(`{"order_id":"B1","amount_cents":100}`)
+	for _, keeps := range []bool{true, false} {
+		b.Run("ContextTimeoutEnabled="+strconv.FormatBool(keeps), func(b *testing.B) {
+			c := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: keeps})
+			defer c.Close()
+			reg := storetest.New(b, func() runtime.IdempotencyStore { return redisstore.NewIdempotencyStore(c) }, storetest.NewCounter())
+			opts := runtime.CallOptions{IdempotencyKey: "bench-guard"}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+			defer cancel()
+			if res := reg.Call(ctx, "refund_order", args, opts); !res.Success {
+				b.Fatal(string(res.JSON()))
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if res := reg.Call(ctx, "refund_order", args, opts); !res.Replayed {
+					b.Fatal(string(res.JSON()))
+				}
+			}
+		})
+	}
 }

@@ -33,6 +33,24 @@ func safeClient(t testing.TB, addr string) *redis.Client {
 	return c
 }
 
+// defaultClient is a client as people first write it: go-redis's defaults
+// (no ContextTimeoutEnabled, 5s timeouts, three retries). The stores keep
+// the deadlines themselves with it.
+func defaultClient(t testing.TB, addr string) *redis.Client {
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// clients are the clients the hung-Redis tests run with.
+var clients = []struct {
+	name string
+	new  func(testing.TB, string) *redis.Client
+}{
+	{"documented options", safeClient},
+	{"default options", defaultClient},
+}
+
 func TestDocumentedClientOptions(t *testing.T) {
 	for _, doc := range []string{"../README.md", "redisstore.go"} {
 		b, err := os.ReadFile(doc)
@@ -73,9 +91,23 @@ func TestHungRedis(t *testing.T) {
 			code: runtime.CodeTimeout, says: "the call ended before the idempotency store answered"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
+		for _, client := range clients {
+			t.Run(tt.desc+", "+client.name, func(t *testing.T) { testHungRedis(t, client.new, tt.deadline, tt.bound, tt.code, tt.says) })
+		}
+	}
+}
+
+func testHungRedis(t *testing.T, newClient func(testing.TB, string) *redis.Client, deadline, bound time.Duration, code runtime.Code, says string) {
+	tt := struct {
+		deadline, bound time.Duration
+		code            runtime.Code
+		says            string
+	}{deadline, bound, code, says}
+	const sla = time.Second
+	{
+		{
 			srv := redistest.Start(t)
-			cl := safeClient(t, srv.Addr)
+			cl := newClient(t, srv.Addr)
 			c := storetest.NewCounter()
 			reg := runtime.New(runtime.WithIdempotencyStore(redisstore.NewIdempotencyStore(cl)), runtime.WithLogger(quiet()))
 			if err := reg.Register(refund(c, sla)); err != nil {
@@ -130,7 +162,7 @@ func TestHungRedis(t *testing.T) {
 			if res := reg.Call(context.Background(), "refund_order", args, opts); !res.Success || c.Runs("H1") != 1 {
 				t.Fatalf("after Redis answers again: %s (runs %d)", res.JSON(), c.Runs("H1"))
 			}
-		})
+		}
 	}
 }
 

@@ -15,11 +15,14 @@
 //	reg := runtime.New(runtime.WithIdempotencyStore(redisstore.NewIdempotencyStore(rdb)))
 //	sessions := redisstore.NewSessionStore(rdb)
 //
-// Give the stores a client with these options: without ContextTimeoutEnabled,
-// go-redis ignores context deadlines on the socket, so a hung Redis holds a
-// call for ReadTimeout (5s by default) times its retries, past the call's
-// deadline and the tool's SLA. The registry bounds every store operation by
-// the caller's deadline and the tool's SLA (runtime.WithIdempotencyStoreTimeout).
+// Give the stores a client with these options. Without ContextTimeoutEnabled
+// (go-redis's default), go-redis ignores context deadlines on the socket, so a
+// hung Redis would hold a command for ReadTimeout (5s by default) times its
+// retries; the stores then keep the deadline themselves (the command runs on a
+// goroutine of its own and the store answers when the context ends), but the
+// connection stays busy until go-redis gives up. The registry bounds every
+// store operation by the caller's deadline and the tool's SLA
+// (runtime.WithIdempotencyStoreTimeout).
 // A claim whose SET got no answer may still be written when Redis answers;
 // the Store takes it over on the key's next use, and other processes wait
 // until its lease ends.
@@ -58,6 +61,7 @@ import (
 // IdempotencyStore implements runtime.IdempotencyStore on a go-redis client.
 type IdempotencyStore struct {
 	c       redis.UniversalClient
+	guard   bool // c does not keep deadlines: within does
 	prefix  string
 	minPoll time.Duration
 	maxPoll time.Duration
@@ -87,7 +91,7 @@ func IdempotencyStorePollInterval(first, longest time.Duration) IdempotencyStore
 
 // NewIdempotencyStore returns a Store using c.
 func NewIdempotencyStore(c redis.UniversalClient, opts ...IdempotencyStoreOption) *IdempotencyStore {
-	s := &IdempotencyStore{c: c, prefix: "toolcat:idem:", minPoll: 2 * time.Millisecond, maxPoll: 50 * time.Millisecond, doubt: map[string]string{}}
+	s := &IdempotencyStore{c: c, guard: !keepsDeadlines(c), prefix: "toolcat:idem:", minPoll: 2 * time.Millisecond, maxPoll: 50 * time.Millisecond, doubt: map[string]string{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -130,7 +134,9 @@ func (s *IdempotencyStore) Acquire(ctx context.Context, key, fp string, lease ti
 	claim := "P" + tok + fp
 	wait := s.minPoll
 	for {
-		old, err := s.c.SetArgs(ctx, rkey, claim, redis.SetArgs{Mode: "NX", TTL: lease, Get: true}).Result()
+		old, err := within(ctx, s.guard, func(ctx context.Context) (string, error) {
+			return s.c.SetArgs(ctx, rkey, claim, redis.SetArgs{Mode: "NX", TTL: lease, Get: true}).Result()
+		})
 		if errors.Is(err, redis.Nil) {
 			s.forget(rkey)
 			return runtime.Claim{Token: tok}, nil
@@ -214,7 +220,9 @@ func (s *IdempotencyStore) Complete(ctx context.Context, key, token string, rec 
 	if err != nil {
 		return err
 	}
-	n, err := completeScript.Run(ctx, s.c, []string{s.prefix + key}, "P"+token, "D"+string(b), ttl.Milliseconds()).Int()
+	n, err := within(ctx, s.guard, func(ctx context.Context) (int, error) {
+		return completeScript.Run(ctx, s.c, []string{s.prefix + key}, "P"+token, "D"+string(b), ttl.Milliseconds()).Int()
+	})
 	if err != nil {
 		return fmt.Errorf("redis: storing idempotent result: %w", err)
 	}
@@ -226,7 +234,10 @@ func (s *IdempotencyStore) Complete(ctx context.Context, key, token string, rec 
 
 // Release implements runtime.IdempotencyStore.
 func (s *IdempotencyStore) Release(ctx context.Context, key, token string) error {
-	if err := releaseScript.Run(ctx, s.c, []string{s.prefix + key}, "P"+token).Err(); err != nil && !errors.Is(err, redis.Nil) {
+	_, err := within(ctx, s.guard, func(ctx context.Context) (any, error) {
+		return nil, releaseScript.Run(ctx, s.c, []string{s.prefix + key}, "P"+token).Err()
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
 		return fmt.Errorf("redis: releasing idempotency key: %w", err)
 	}
 	return nil

@@ -37,6 +37,7 @@ import (
 // answers again.
 type SessionStore struct {
 	c        redis.UniversalClient
+	guard    bool // c does not keep deadlines: within does
 	prefix   string
 	attempts int
 	first    time.Duration
@@ -64,7 +65,7 @@ func SessionStoreRetries(attempts int, first, longest time.Duration) SessionStor
 // package doc shows (ContextTimeoutEnabled above all), so that a hung Redis
 // cannot hold a call past its context's deadline.
 func NewSessionStore(c redis.UniversalClient, opts ...SessionStoreOption) *SessionStore {
-	s := &SessionStore{c: c, prefix: "toolcat:session:", attempts: 50, first: time.Millisecond, longest: 50 * time.Millisecond}
+	s := &SessionStore{c: c, guard: !keepsDeadlines(c), prefix: "toolcat:session:", attempts: 50, first: time.Millisecond, longest: 50 * time.Millisecond}
 	for _, o := range opts {
 		o(s)
 	}
@@ -109,7 +110,9 @@ func (s *SessionStore) Load(ctx context.Context, id string) ([]byte, error) {
 	if err := runtime.CheckSessionLoad(ctx, id); err != nil {
 		return nil, err
 	}
-	b, err := s.c.HGet(ctx, s.prefix+id, "state").Bytes()
+	b, err := within(ctx, s.guard, func(ctx context.Context) ([]byte, error) {
+		return s.c.HGet(ctx, s.prefix+id, "state").Bytes()
+	})
 	if errors.Is(err, redis.Nil) {
 		return nil, nil
 	}
@@ -134,7 +137,9 @@ func (s *SessionStore) Update(ctx context.Context, id string, ttl time.Duration,
 	key := s.prefix + id
 	bound := s.first
 	for attempt := 1; ; attempt++ {
-		vals, err := s.c.HMGet(ctx, key, "state", "ver").Result()
+		vals, err := within(ctx, s.guard, func(ctx context.Context) ([]any, error) {
+			return s.c.HMGet(ctx, key, "state", "ver").Result()
+		})
 		if err != nil {
 			return redisErr(ctx, "reading session", err)
 		}
@@ -154,7 +159,9 @@ func (s *SessionStore) Update(ctx context.Context, id string, ttl time.Duration,
 		if len(state) > 0 {
 			next = runtime.NewToken()
 		}
-		n, err := casScript.Run(ctx, s.c, []string{key}, ver, next, state, ms).Int()
+		n, err := within(ctx, s.guard, func(ctx context.Context) (int, error) {
+			return casScript.Run(ctx, s.c, []string{key}, ver, next, state, ms).Int()
+		})
 		if err != nil {
 			return redisErr(ctx, "writing session", err)
 		}

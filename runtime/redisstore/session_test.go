@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/internal/redistest"
 	"github.com/toolcat/toolcat/runtime/internal/sessionflow"
@@ -227,9 +229,15 @@ func TestSessionStoreConflictDeadline(t *testing.T) {
 // the write. The bound is the property under test, with slack for a loaded
 // machine, not a performance check.
 func TestSessionStoreHungRedis(t *testing.T) {
+	for _, client := range clients {
+		t.Run(client.name, func(t *testing.T) { testSessionStoreHungRedis(t, client.new) })
+	}
+}
+
+func testSessionStoreHungRedis(t *testing.T, newClient func(testing.TB, string) *redis.Client) {
 	const deadline, bound = 200 * time.Millisecond, 2 * time.Second
 	srv := redistest.Start(t)
-	c := safeClient(t, srv.Addr)
+	c := newClient(t, srv.Addr)
 	s := redisstore.NewSessionStore(c)
 	put := func(id, state string) error {
 		ctx, cancel := context.WithTimeout(context.Background(), deadline)

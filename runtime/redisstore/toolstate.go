@@ -32,6 +32,7 @@ import (
 // reason saying so: a corrupt record never turns a tool on.
 type ToolStateStore struct {
 	c      redis.UniversalClient
+	guard  bool // c does not keep deadlines: within does
 	prefix string
 	poll   time.Duration
 }
@@ -54,7 +55,7 @@ func ToolStateStorePoll(d time.Duration) ToolStateStoreOption {
 // NewToolStateStore returns ToolStateStore using c. Give it a client configured as
 // the package doc says (ContextTimeoutEnabled and timeouts).
 func NewToolStateStore(c redis.UniversalClient, opts ...ToolStateStoreOption) *ToolStateStore {
-	s := &ToolStateStore{c: c, prefix: "toolcat:tools:", poll: 5 * time.Second}
+	s := &ToolStateStore{c: c, guard: !keepsDeadlines(c), prefix: "toolcat:tools:", poll: 5 * time.Second}
 	for _, o := range opts {
 		o(s)
 	}
@@ -89,12 +90,17 @@ func (s *ToolStateStore) Save(ctx context.Context, tool string, st runtime.ToolS
 		value = string(b)
 	}
 	keys := []string{s.prefix + "state", s.prefix + "version"}
-	return saveScript.Run(ctx, s.c, keys, s.prefix+"changed", tool, value).Err()
+	_, err := within(ctx, s.guard, func(ctx context.Context) (any, error) {
+		return nil, saveScript.Run(ctx, s.c, keys, s.prefix+"changed", tool, value).Err()
+	})
+	return err
 }
 
 // Load implements runtime.ToolStateStore.
 func (s *ToolStateStore) Load(ctx context.Context) (map[string]runtime.ToolSetting, error) {
-	m, err := s.c.HGetAll(ctx, s.prefix+"state").Result()
+	m, err := within(ctx, s.guard, func(ctx context.Context) (map[string]string, error) {
+		return s.c.HGetAll(ctx, s.prefix+"state").Result()
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +157,9 @@ func (s *ToolStateStore) Watch(ctx context.Context, changed func()) error {
 
 // version reads the settings' version ("" when none was written).
 func (s *ToolStateStore) version(ctx context.Context) (string, error) {
-	v, err := s.c.Get(ctx, s.prefix+"version").Result()
+	v, err := within(ctx, s.guard, func(ctx context.Context) (string, error) {
+		return s.c.Get(ctx, s.prefix+"version").Result()
+	})
 	if errors.Is(err, redis.Nil) {
 		return "", nil
 	}
