@@ -78,7 +78,7 @@ type Rule struct {
 	// ID names the rule in configuration, suppressions and output:
 	// upper snake case, such as TOOL_NAME_VERB_NOUN.
 	ID string
-	// Category groups rules: names, descriptions, schemas, safety, graph,
+	// Category groups rules: names, descriptions, schemas, safety, security, graph,
 	// catalog.
 	Category string
 	// Purpose says in one sentence what the rule checks and why.
@@ -99,7 +99,8 @@ type Pass struct {
 // shared holds work that several rules of one run would otherwise repeat.
 // Rules run one after the other, so it needs no lock.
 type shared struct {
-	schemas map[schemaKey][]schemaRef
+	schemas  map[schemaKey][]schemaRef
+	security map[*catalog.Tool][]securityFinding // by tool, from securityFindings
 }
 
 func newShared() *shared { return &shared{schemas: map[schemaKey][]schemaRef{}} }

@@ -195,7 +195,7 @@ func (s *scan) hidden(depth int) {
 			msg += fmt.Sprintf(": they spell %q", clip(t, 60))
 			if depth < maxDepth {
 				if ms := matches(fold(t).s, s.ctx); len(ms) > 0 && !ms[0].weak {
-					msg += ", an " + ms[0].msg
+					msg += ", which reads as: " + ms[0].msg
 				}
 			}
 		}
@@ -298,7 +298,7 @@ func (s *scan) decodedMessage(kind, dec string, depth int) string {
 		sub := &scan{field: s.field, orig: dec, ctx: s.ctx}
 		sub.run(depth + 1)
 		if len(sub.found) > 0 {
-			msg += ", a " + sub.found[0].Message
+			msg += ", which reads as: " + sub.found[0].Message
 		}
 	}
 	return msg
