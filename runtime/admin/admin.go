@@ -16,6 +16,7 @@
 //	GET  /api/tools/{name}        one tool's metadata, schemas and state
 //	GET  /api/tools/{name}/state  its state
 //	PUT  /api/tools/{name}/state  {"enabled": false, "reason": "..."} switches it off; {"enabled": true} on
+//	GET  /api/holds               the tools the host holds for review (runtime/mcpclient: poisoned, changed, new)
 //	GET  /api/metrics             per-tool metrics, JSON
 //	GET  /metrics                 the same in the Prometheus text format (0.0.4)
 //
