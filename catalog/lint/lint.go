@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime/toolscan"
 )
 
 // Severity is how much a finding matters.
@@ -99,8 +100,9 @@ type Pass struct {
 // shared holds work that several rules of one run would otherwise repeat.
 // Rules run one after the other, so it needs no lock.
 type shared struct {
-	schemas  map[schemaKey][]schemaRef
-	security map[*catalog.Tool][]securityFinding // by tool, from securityFindings
+	schemas     map[schemaKey][]schemaRef
+	security    map[*catalog.Tool][]securityFinding // by tool, from securityFindings
+	securityCtx *toolscan.Context                   // from securityContext
 }
 
 func newShared() *shared { return &shared{schemas: map[schemaKey][]schemaRef{}} }

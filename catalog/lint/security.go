@@ -1,7 +1,10 @@
 package lint
 
 import (
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolcat/toolcat/catalog"
 	"github.com/toolcat/toolcat/runtime/toolscan"
@@ -21,39 +24,67 @@ type securityFinding struct {
 	Pos catalog.Pos
 }
 
-// securityFindings returns the findings of tool t, computed once per run.
+// securityFindings returns the findings of tool t. The first call of a
+// run checks every tool, on one worker per CPU; the security rules share
+// the result.
 func securityFindings(p *Pass, t *catalog.Tool) []securityFinding {
-	if p.shared != nil {
-		if p.shared.security == nil {
-			p.shared.security = map[*catalog.Tool][]securityFinding{}
+	if p.shared == nil {
+		return scanTool(securityContext(p), t)
+	}
+	if p.shared.security == nil {
+		base := securityContext(p)
+		tools := p.Catalog.Tools
+		found := make([][]securityFinding, len(tools))
+		workers := min(runtime.GOMAXPROCS(0), len(tools)/20+1)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for i := w; i < len(tools); i += workers {
+					found[i] = scanTool(base, tools[i])
+				}
+			})
 		}
-		if fs, ok := p.shared.security[t]; ok {
-			return fs
+		wg.Wait()
+		p.shared.security = make(map[*catalog.Tool][]securityFinding, len(tools))
+		for i, tl := range tools {
+			p.shared.security[tl] = found[i]
 		}
 	}
-	fs := scanTool(p.Catalog, t)
-	if p.shared != nil {
-		p.shared.security[t] = fs
+	if fs, ok := p.shared.security[t]; ok {
+		return fs
 	}
-	return fs
+	return scanTool(securityContext(p), t)
 }
 
-func scanTool(cat *catalog.Catalog, t *catalog.Tool) []securityFinding {
-	c := &toolscan.Context{Self: t.Name, OriginalName: t.OriginalName, Allowed: append([]string(nil), t.Dependencies...)}
-	if t.FallbackTool != "" {
-		c.Allowed = append(c.Allowed, t.FallbackTool)
+// securityContext is what every tool's check shares: the catalog's tool
+// names (and wire names) as siblings, its services as allowed, prepared
+// once per run.
+func securityContext(p *Pass) *toolscan.Context {
+	if p.shared != nil && p.shared.securityCtx != nil {
+		return p.shared.securityCtx
 	}
-	for _, o := range cat.Tools {
-		if o != t {
-			c.Siblings = append(c.Siblings, o.Name)
-			if o.OriginalName != "" {
-				c.Siblings = append(c.Siblings, o.OriginalName)
-			}
+	c := &toolscan.Context{}
+	for _, o := range p.Catalog.Tools {
+		c.Siblings = append(c.Siblings, o.Name)
+		if o.OriginalName != "" {
+			c.Siblings = append(c.Siblings, o.OriginalName)
 		}
 	}
-	for _, s := range cat.Services {
+	for _, s := range p.Catalog.Services {
 		c.Allowed = append(c.Allowed, s.Name)
 	}
+	c.Prepare()
+	if p.shared != nil {
+		p.shared.securityCtx = c
+	}
+	return c
+}
+
+func scanTool(base *toolscan.Context, t *catalog.Tool) []securityFinding {
+	cc := *base
+	c := &cc
+	c.Self, c.OriginalName = t.Name, t.OriginalName
+	c.Allowed = append(append(slices.Clip(base.Allowed), t.Dependencies...), t.FallbackTool)
 	var texts []posText
 	collectTexts(&texts, "args", t.Args, false)
 	collectTexts(&texts, "result", t.Result, false)

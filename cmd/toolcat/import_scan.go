@@ -19,9 +19,13 @@ func scanImported(tools []importer.Tool) (lines []string, flagged int) {
 	for i, t := range tools {
 		names[i] = t.Name
 	}
+	base := &toolscan.Context{Siblings: names}
+	base.Prepare()
 	for _, t := range tools {
 		st := toolscan.Tool{Name: t.Name, Description: t.Description, InputSchema: nodeJSON(t.Input), OutputSchema: nodeJSON(t.Output)}
-		fs := toolscan.ScanTool(st, &toolscan.Context{Self: t.Name, Siblings: names})
+		c := *base
+		c.Self = t.Name
+		fs := toolscan.ScanTool(st, &c)
 		if len(fs) > 0 {
 			flagged++
 		}

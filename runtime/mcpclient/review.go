@@ -115,6 +115,7 @@ func (m *Mounted) scanContext(tools []*mcp.Tool) *toolscan.Context {
 			c.Others = append(c.Others, n)
 		}
 	}
+	c.Prepare()
 	return c
 }
 

@@ -61,8 +61,8 @@ func corpusTools(t *testing.T, dir string) []realTool {
 }
 
 // poolTools reads the discovery pool (TOOLCAT_DISCOVERY_POOL): one file
-// per server, as internal/discoverypool writes it. The corpus's servers,
-// which the pool holds too, are left out (corpusTools reads them).
+// per server, as internal/discoverypool writes it, the corpus's servers
+// included.
 func poolTools(t *testing.T, dir string) []realTool {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -77,9 +77,6 @@ func poolTools(t *testing.T, dir string) []realTool {
 			Tools   []listedTool
 		}
 		readJSON(t, f, &l)
-		if l.Package == "" {
-			continue // from the corpus
-		}
 		for _, x := range l.Tools {
 			out = append(out, realTool{l.Server, x.tool()})
 		}
@@ -108,10 +105,16 @@ func scanServers(tools []realTool) map[string][]Finding {
 	for _, rt := range tools {
 		names[rt.server] = append(names[rt.server], rt.tool.Name)
 	}
+	bases := map[string]*Context{}
+	for s, n := range names {
+		bases[s] = &Context{Siblings: n}
+		bases[s].Prepare()
+	}
 	flagged := map[string][]Finding{}
 	for _, rt := range tools {
-		c := &Context{Self: rt.tool.Name, Siblings: names[rt.server]}
-		if fs := ScanTool(rt.tool, c); len(fs) > 0 {
+		c := *bases[rt.server]
+		c.Self = rt.tool.Name
+		if fs := ScanTool(rt.tool, &c); len(fs) > 0 {
 			flagged[rt.server+"/"+rt.tool.Name] = fs
 		}
 	}

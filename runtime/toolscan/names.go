@@ -33,6 +33,8 @@ func Skeleton(name string) string {
 		}
 		b.WriteByte(c)
 	}
-	s := b.String()
-	return strings.NewReplacer("rn", "m", "vv", "w", "cl", "d", "nn", "m").Replace(s)
+	return pairs.Replace(b.String())
 }
+
+// pairs are the letter pairs that read as one letter.
+var pairs = strings.NewReplacer("rn", "m", "vv", "w", "cl", "d", "nn", "m")

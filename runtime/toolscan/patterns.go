@@ -17,6 +17,8 @@ type pattern struct {
 	// "[IMPORTANT]", a sensitive file named as an example): reported only
 	// beside a finding that is not weak in the same text.
 	weak bool
+	// lits are sets of strings every match holds one of each (see literals).
+	lits [][]string
 	// foreignOnly marks a tool pattern whose tool must be one the context
 	// lists as another server's (Context.Others) to stand: "instead of
 	// execute_command" may name a renamed tool of the same server.
@@ -45,7 +47,7 @@ const (
 func p(class Class, msg string, exprs ...string) []pattern {
 	out := make([]pattern, len(exprs))
 	for i, e := range exprs {
-		out[i] = pattern{class: class, re: regexp.MustCompile(e), msg: msg}
+		out[i] = pattern{class: class, re: regexp.MustCompile(e), msg: msg, lits: literals(e)}
 	}
 	return out
 }

@@ -136,6 +136,16 @@ func loadPoisoned(t *testing.T) []poisoned {
 	return out
 }
 
+// loadPoisonedTexts returns the poisoned set's definitions' descriptions
+// and texts as the scan reads them.
+func loadPoisonedTexts(t *testing.T) []string {
+	var out []string
+	for _, p := range loadPoisoned(t) {
+		out = append(out, p.tool.Description, p.text)
+	}
+	return out
+}
+
 // tagSpell writes s in Unicode tag characters, which render as nothing.
 func tagSpell(s string) string {
 	var b strings.Builder

@@ -117,6 +117,9 @@ func matches(text string, c *Context) []match {
 	var out []match
 	for _, set := range [][]pattern{patterns, foreignLanguage} {
 		for _, pt := range set {
+			if !mayMatch(text, pt.lits) {
+				continue
+			}
 			for _, m := range pt.re.FindAllStringSubmatchIndex(text, 8) {
 				if tool := toolGroup(pt.re, text, m); tool != "" && (!isToolName(tool, c) || pt.foreignOnly && !c.other(tool)) {
 					continue

@@ -107,6 +107,28 @@ type Context struct {
 	// beside this one: an order to use this tool in their place ("instead
 	// of send_email") is shadowing.
 	Others []string
+
+	// index holds what Prepare computes: shared by the copies made after.
+	index *contextIndex
+}
+
+type contextIndex struct {
+	skeletons map[string][]string // skeleton → siblings that have it
+	known     map[string]bool     // looseName of the siblings
+}
+
+// Prepare computes once what the checks of many tools of one catalog or
+// server share (the siblings' skeletons and loose names), so that checking
+// n tools costs no n² work. Copies of c made after it share the result;
+// change Siblings in none of them.
+func (c *Context) Prepare() {
+	ix := &contextIndex{skeletons: map[string][]string{}, known: map[string]bool{}}
+	for _, s := range c.Siblings {
+		sk := Skeleton(s)
+		ix.skeletons[sk] = append(ix.skeletons[sk], s)
+		ix.known[looseName(s)] = true
+	}
+	c.index = ix
 }
 
 // other reports whether name is one of c.Others.
@@ -120,7 +142,13 @@ func (c *Context) known(name string) bool {
 		return false
 	}
 	eq := func(s string) bool { return s != "" && sameName(s, name) }
-	return eq(c.Self) || eq(c.OriginalName) || slices.ContainsFunc(c.Siblings, eq) || slices.ContainsFunc(c.Allowed, eq)
+	if eq(c.Self) || eq(c.OriginalName) || slices.ContainsFunc(c.Allowed, eq) {
+		return true
+	}
+	if c.index != nil {
+		return c.index.known[looseName(name)]
+	}
+	return slices.ContainsFunc(c.Siblings, eq)
 }
 
 // sameName compares tool names loosely: case, and - . _ as one separator,
@@ -299,11 +327,13 @@ func ScanName(field, name string, c *Context) []Finding {
 	}
 	if c != nil {
 		sk := Skeleton(name)
-		for _, o := range c.Siblings {
-			if o != name && o != c.OriginalName && o != c.Self && Skeleton(o) == sk {
-				s.add(NameShadow, 0, len(name), fmt.Sprintf("tool name looks like tool %q's (same skeleton %q); a model cannot tell them apart", o, sk))
-				break
-			}
+		same := func(o string) bool { return o != name && o != c.OriginalName && o != c.Self && Skeleton(o) == sk }
+		others := c.Siblings
+		if c.index != nil {
+			others = c.index.skeletons[sk]
+		}
+		if i := slices.IndexFunc(others, same); i >= 0 {
+			s.add(NameShadow, 0, len(name), fmt.Sprintf("tool name looks like tool %q's (same skeleton %q); a model cannot tell them apart", others[i], sk))
 		}
 	}
 	return s.sorted()
