@@ -61,9 +61,11 @@ type poisoned struct {
 
 // loadPoisoned builds the poisoned set: each line of testdata/poisoned.txt
 // put into a carrier, the carriers taken in turn.
-func loadPoisoned(t *testing.T) []poisoned {
+func loadPoisoned(t *testing.T) []poisoned { return loadPoisonedFile(t, "testdata/poisoned.txt") }
+
+func loadPoisonedFile(t *testing.T, file string) []poisoned {
 	t.Helper()
-	f, err := os.Open("testdata/poisoned.txt")
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +80,7 @@ func loadPoisoned(t *testing.T) []poisoned {
 		}
 		placement, text, ok := strings.Cut(l, "\t")
 		if !ok {
-			t.Fatalf("testdata/poisoned.txt:%d: no tab", line)
+			t.Fatalf("%s:%d: no tab", file, line)
 		}
 		c := carriers[n%len(carriers)]
 		n++
@@ -118,12 +120,12 @@ func loadPoisoned(t *testing.T) []poisoned {
 		case "name":
 			name, imitated, ok := strings.Cut(text, "=")
 			if !ok {
-				t.Fatalf("testdata/poisoned.txt:%d: name without =", line)
+				t.Fatalf("%s:%d: name without =", file, line)
 			}
 			p.tool.Name = name
 			p.siblings = append(p.siblings, imitated)
 		default:
-			t.Fatalf("testdata/poisoned.txt:%d: unknown placement %q", line, placement)
+			t.Fatalf("%s:%d: unknown placement %q", file, line, placement)
 		}
 		if p.tool.Name == "" {
 			p.tool.Name = c.name
@@ -196,5 +198,27 @@ func TestPoisonedSet(t *testing.T) {
 	t.Logf("poisoned set: %d of %d detected (%.1f%%): %s", len(set)-missed, len(set), 100*rate, strings.Join(parts, ", "))
 	if rate < minDetectionRate {
 		t.Errorf("detected %d of %d poisoned definitions (%.1f%%), below %.0f%%", len(set)-missed, len(set), 100*rate, 100*minDetectionRate)
+	}
+}
+
+// TestPoisonedHoldout reports the detection rate on texts written after
+// the check was tuned on every round of the poisoned set, and never tuned
+// on: the figure for phrasings the patterns were not written from, far
+// below the tuned set's (docs/security.md, "Measured"). Each earlier
+// held-out round was measured once, then added to the poisoned set. The
+// floor guards against a regression; it is no target.
+func TestPoisonedHoldout(t *testing.T) {
+	set := loadPoisonedFile(t, "testdata/poisoned_holdout.txt")
+	missed := 0
+	for _, p := range set {
+		if len(ScanTool(p.tool, &Context{Self: p.tool.Name, Siblings: p.siblings, Others: otherServers})) == 0 {
+			missed++
+			t.Logf("missed: testdata/poisoned_holdout.txt:%d: %s %q", p.line, p.placement, p.text)
+		}
+	}
+	rate := float64(len(set)-missed) / float64(len(set))
+	t.Logf("held-out set: %d of %d detected (%.1f%%)", len(set)-missed, len(set), 100*rate)
+	if rate < 0.35 {
+		t.Errorf("held-out set: %d of %d detected (%.1f%%), below 35%%", len(set)-missed, len(set), 100*rate)
 	}
 }

@@ -32,17 +32,24 @@ func (s *scan) addMatch(c Class, start, end int, msg string, weak bool) {
 	s.weak = append(s.weak, weak)
 }
 
-// dropWeak drops the findings when all of them are weak, unless the text
-// is a value the model sends (a default, constant or enum value): a
-// default of ~/.ssh/id_rsa is no example.
+// dropWeak drops the findings when all of them are weak and of one class,
+// unless the text is a value the model sends (a default, constant or enum
+// value): a default of ~/.ssh/id_rsa is no example.
 func (s *scan) dropWeak() {
 	if isValueField(s.field) {
 		return
 	}
-	for _, w := range s.weak {
+	classes := map[Class]bool{}
+	for i, w := range s.weak {
 		if !w {
 			return
 		}
+		classes[s.found[i].Class] = true
+	}
+	// Weak signals of two kinds (a note to the model naming a sensitive
+	// file) stand together.
+	if len(classes) >= 2 {
+		return
 	}
 	s.found, s.weak = nil, nil
 }
