@@ -148,6 +148,7 @@ type Mounted struct {
 	// tool and the tools held for an operator, by the server's name.
 	pins          *Pins
 	approved      map[string]approved
+	registered    map[string]string // hash of the definition registered
 	held          map[string]*held
 	reviewMu      sync.Mutex // serialises review
 	firstSync     bool       // the sync of Mount is running
@@ -190,9 +191,10 @@ func Mount(ctx context.Context, reg *runtime.Registry, src Source, opts ...Optio
 		relist:  make(chan struct{}, 1),
 		regErrs: map[string]struct{}{},
 
-		pins:     cfg.pins,
-		approved: map[string]approved{},
-		held:     map[string]*held{},
+		pins:       cfg.pins,
+		approved:   map[string]approved{},
+		registered: map[string]string{},
+		held:       map[string]*held{},
 	}
 	if m.pins == nil {
 		m.pins = NewPins()

@@ -56,7 +56,8 @@ type held struct {
 	meta runtime.Meta
 }
 
-// approved is the definition a registered tool runs with.
+// approved is the definition an operator (or trust on first use)
+// approved for a tool.
 type approved struct {
 	hash string
 	def  json.RawMessage
@@ -189,17 +190,20 @@ func (m *Mounted) review() {
 			continue // still held, or not registered yet
 		}
 		m.mu.Lock()
-		cur := m.approved[h.Remote]
+		registered := m.registered[h.Remote]
 		still := m.held[h.Remote] == h
 		m.mu.Unlock()
 		if !still {
 			continue
 		}
-		if cur.hash != "" && cur.hash != h.SHA256 {
+		if registered != h.SHA256 {
 			if err := m.reg.ReplaceTool(runtime.Tool{Meta: h.meta, Execute: m.execute(h.Remote)}); err != nil {
 				m.cfg.logger.Error("mcpclient: approving a changed definition", "server", m.server, "tool", h.Tool, "err", err)
 				continue
 			}
+			m.mu.Lock()
+			m.registered[h.Remote] = h.SHA256
+			m.mu.Unlock()
 		}
 		if err := m.pins.Approve(m.server, h.Remote, h.def, time.Now()); err != nil {
 			m.cfg.logger.Error("mcpclient: pinning an approved definition", "server", m.server, "tool", h.Tool, "err", err)
@@ -280,6 +284,7 @@ func (m *Mounted) check(ctx context.Context, t *mcp.Tool, sc *toolscan.Context) 
 	m.mu.Lock()
 	m.local[t.Name] = meta.Name
 	m.remote[meta.Name] = t.Name
+	m.registered[t.Name] = h
 	if kind == "" {
 		m.approved[t.Name] = approved{h, def}
 	} else if pinned {
