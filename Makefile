@@ -189,6 +189,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/datamode/
 	$(GO) test -run '^$$' -fuzz FuzzDataPass -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzUntrusted -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz FuzzScanText -fuzztime $(FUZZTIME) ./runtime/toolscan/
 	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzSessionCall -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzFileToolPaths -fuzztime $(FUZZTIME) ./basetools/

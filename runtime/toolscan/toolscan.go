@@ -319,9 +319,10 @@ func ScanText(field, text string, c *Context) []Finding {
 // (see [Skeleton]) equal to another tool's.
 func ScanName(field, name string, c *Context) []Finding {
 	s := &scan{field: field, orig: name, ctx: c}
-	for i, r := range name {
-		if r >= utf8.RuneSelf {
-			s.add(NameShadow, i, i+utf8.RuneLen(r), "tool name holds a character outside ASCII, as a look-alike of another name would")
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			_, n := utf8.DecodeRuneInString(name[i:])
+			s.add(NameShadow, i, i+n, "tool name holds a character outside ASCII, as a look-alike of another name would")
 			break
 		}
 	}
