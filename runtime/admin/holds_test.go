@@ -6,11 +6,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/toolcat/toolcat/runtime"
+	"github.com/toolcat/toolcat/runtime/internal/redistest"
 	"github.com/toolcat/toolcat/runtime/mcpclient"
+	"github.com/toolcat/toolcat/runtime/redisstore"
 )
 
 // TestHolds mounts a real MCP server (runtime/mcpclient's test server)
@@ -74,5 +79,51 @@ func TestHolds(t *testing.T) {
 	}
 	if res := reg.Call(ctx, "notes_count_notes", []byte(`{}`), runtime.CallOptions{}); !res.Success {
 		t.Errorf("call after approval: %+v", res.Error)
+	}
+}
+
+// TestHoldsAcrossReplicas: two replicas share a Redis state store, each
+// mounting the poisoned server; the hold shows on both, and approving the
+// tool through one replica's admin API releases it on both mounts.
+func TestHoldsAcrossReplicas(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "notesserver")
+	if out, err := exec.Command("go", "build", "-o", bin, "../mcpclient/testdata/notesserver").CombinedOutput(); err != nil {
+		t.Fatalf("building the test server: %v\n%s", err, out)
+	}
+	srv := redistest.Start(t)
+	replica := func() (*runtime.Registry, *mcpclient.Mounted) {
+		c := redis.NewClient(&redis.Options{Addr: srv.Addr, DialTimeout: 200 * time.Millisecond, ReadTimeout: time.Second,
+			WriteTimeout: time.Second, MaxRetries: -1, ContextTimeoutEnabled: true})
+		t.Cleanup(func() { _ = c.Close() })
+		reg := runtime.New(runtime.WithToolStateStore(redisstore.NewToolStateStore(c, redisstore.ToolStateStorePoll(time.Second))))
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { _ = reg.WatchToolStates(ctx) })
+		t.Cleanup(func() { cancel(); wg.Wait() })
+		mctx, mcancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer mcancel()
+		m, err := mcpclient.Mount(mctx, reg, mcpclient.Command(bin, "-poison"), mcpclient.WithLogger(quiet()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { m.Close() })
+		return reg, m
+	}
+	a, ma := replica()
+	b, mb := replica()
+	_, hsB := server(t, b)
+	if st, _ := a.ToolStatus("notes_count_notes"); st.Hold == nil || st.Hold.Kind != runtime.HoldFlagged {
+		t.Fatalf("replica A: %+v", st)
+	}
+	if a := do(t, hsB, "PUT", "/api/tools/notes_count_notes/state", token, "application/json", `{"enabled": true}`); a.status != 200 {
+		t.Fatalf("PUT on replica B: %d %s", a.status, a.body)
+	}
+	for deadline := time.Now().Add(15 * time.Second); len(ma.Reviews())+len(mb.Reviews()) > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("held after approval: A %+v, B %+v", ma.Reviews(), mb.Reviews())
+		}
+	}
+	if res := a.Call(context.Background(), "notes_count_notes", []byte(`{}`), runtime.CallOptions{}); !res.Success {
+		t.Errorf("call on replica A after approval on B: %+v", res.Error)
 	}
 }
