@@ -22,8 +22,9 @@
 //
 // Errors are JSON, {"error": {"code": "...", "message": "..."}}, with the
 // status: 400 for a body that is not the object above, 401, 404 for an
-// unknown path or tool, 405 (with Allow), 413 for a body over the limit
-// (WithMaxBodyBytes, 64 KiB), 415 for a body that is not
+// unknown path or tool, 405 (with Allow), 409 for an approval ("approve":
+// a hash) of a definition the tool is not held for, 413 for a body over
+// the limit (WithMaxBodyBytes, 64 KiB), 415 for a body that is not
 // application/json, 503 when the state store cannot be written.
 package admin
 

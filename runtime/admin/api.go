@@ -270,6 +270,11 @@ func schema(raw json.RawMessage) json.RawMessage {
 type StateRequest struct {
 	Enabled *bool  `json:"enabled"`
 	Reason  string `json:"reason"`
+	// Approve, with enabled true, is the hash of the held definition the
+	// operator reviewed (hold.hash): when the tool is held for another
+	// definition now (its server changed it again), nothing changes and
+	// the answer is 409.
+	Approve string `json:"approve,omitempty"`
 }
 
 func (s *Server) putState(w http.ResponseWriter, r *http.Request, name string) {
@@ -306,6 +311,20 @@ func (s *Server) putState(w http.ResponseWriter, r *http.Request, name string) {
 	if req.Enabled == nil {
 		writeError(w, http.StatusBadRequest, "bad_request", `"enabled" is required: true or false`)
 		return
+	}
+	if req.Approve != "" {
+		st, _ := s.reg.ToolStatus(name)
+		switch {
+		case !*req.Enabled:
+			writeError(w, http.StatusBadRequest, "bad_request", `"approve" goes with "enabled": true`)
+			return
+		case st.Hold == nil || st.State != runtime.ToolDisabled:
+			writeError(w, http.StatusConflict, "conflict", "tool "+quote(name)+" is not held for review")
+			return
+		case st.Hold.Hash != req.Approve:
+			writeError(w, http.StatusConflict, "conflict", "tool "+quote(name)+" is held for another definition now (hash "+st.Hold.Hash+"); review it again")
+			return
+		}
 	}
 	if *req.Enabled {
 		err = s.reg.EnableTool(r.Context(), name)

@@ -63,7 +63,13 @@ func TestHolds(t *testing.T) {
 		}
 	}
 
-	if a := do(t, hs, "PUT", "/api/tools/notes_count_notes/state", token, "application/json", `{"enabled": true}`); a.status != 200 {
+	if a := do(t, hs, "PUT", "/api/tools/notes_count_notes/state", token, "application/json", `{"enabled": true, "approve": "`+strings.Repeat("0", 64)+`"}`); a.status != 409 {
+		t.Fatalf("PUT approving another hash: %d %s", a.status, a.body)
+	}
+	if st, _ := reg.ToolStatus("notes_count_notes"); st.State != runtime.ToolDisabled {
+		t.Fatalf("a refused approval changed the state: %+v", st)
+	}
+	if a := do(t, hs, "PUT", "/api/tools/notes_count_notes/state", token, "application/json", `{"enabled": true, "approve": "`+holds.Tools[0].Hold.Hash+`"}`); a.status != 200 {
 		t.Fatalf("PUT: %d %s", a.status, a.body)
 	}
 	for deadline := time.Now().Add(15 * time.Second); len(m.Reviews()) > 0; time.Sleep(10 * time.Millisecond) {
