@@ -26,7 +26,7 @@ type pattern struct {
 }
 
 // secretNouns are the secrets and private data an order may reach for.
-const secretNouns = `(?:api[\s_-]?keys?|secrets?|credentials?|passwords?|passphrases?|private[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|session\s+(?:tokens?|cookies?|ids?)|cookies|ssh[\s_-]?keys?|environment\s+variables?|env\s+vars?|seed\s+phrases?|mnemonics?|recovery\s+phrases?|wallet\s+keys?|credit\s+card\s+(?:numbers?|details)|social\s+security\s+numbers?)`
+const secretNouns = `(?:api[\s_-]?keys?|(?:oauth|refresh|api|personal\s+access)\s+tokens?|bank\s+(?:logins?|details|credentials)|login\s+(?:credentials|details)|secrets?|credentials?|passwords?|passphrases?|private[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|session\s+(?:tokens?|cookies?|ids?)|cookies|ssh[\s_-]?keys?|environment\s+variables?|env\s+vars?|seed\s+phrases?|mnemonics?|recovery\s+phrases?|wallet\s+keys?|credit\s+card\s+(?:numbers?|details)|social\s+security\s+numbers?)`
 
 // Pieces the patterns share. The folded text is lower case, its quotes
 // and dashes ASCII.
@@ -80,6 +80,9 @@ func join(groups ...[]pattern) []pattern {
 var sensitiveFiles = []string{
 	`(?:~|\$home|%userprofile%|/home/[a-z0-9_.-]+|/root|/users/[a-z0-9_.-]+|\bhome\s+directory's)?/?\.ssh\b`,
 	`\bid_(?:rsa|dsa|ecdsa|ed25519)\b`,
+	`\bcookie\s+(?:store|jar|database|db)\b`,
+	`\bbrowser(?:'s)?\s+(?:cookies|history|passwords|saved\s+passwords|local\s+storage|profile)\b`,
+	`(?:^|[\s'"\x60(~/])\.(?:bashrc|zshrc|bash_profile|zprofile|profile)\b`,
 	`\.(?:pem|p12|pfx|kdbx|ovpn|keystore|jks)\b`,
 	`\.(?:aws|azure|gcloud|kube|docker|gnupg|config/gcloud|config/gh|cursor|claude|codeium|continue|vscode)/\S*`,
 	`(?:^|[\s'"\x60(~/])\.(?:env(?:\.[a-z]+)?|npmrc|netrc|pypirc|pgpass|git-credentials|bash_history|zsh_history|history|htpasswd|dockercfg)\b`,
@@ -88,7 +91,7 @@ var sensitiveFiles = []string{
 }
 
 // readVerb is an order to read or pass a file's content on.
-const readVerb = `\b(?:read|reads|cat|open|load|include|pass|send|upload|copy|attach|append|put|paste|collect|fetch|retrieve|get|dump|print|grab|extract|summari[sz]e|check|contents?\s+of|text\s+of|copy\s+of|values?\s+of|is)\b`
+const readVerb = `\b(?:read|reads|cat|open|load|look\s+(?:inside|in|into|through)|include|pass|send|upload|copy|attach|append|put|paste|collect|fetch|retrieve|get|dump|print|grab|extract|summari[sz]e|check|contents?\s+of|text\s+of|copy\s+of|values?\s+of|is)\b`
 
 func withPrefix(prefix string, exprs []string) []string {
 	out := make([]string, len(exprs))
@@ -128,7 +131,11 @@ var patterns = join(
 		`\b(?:ignore|disregard|forget)\s+(?:everything|anything|all)\s+(?:above|before|else|previously|you\s+(?:were|have\s+been)\s+told)`,
 		`\b(?:disregard|ignore|forget|drop|abandon)\s+(?:whatever|any|all|the|your|every)\s+`+gap+`\b(?:instructions?|restrictions?|guidelines?|guardrails?|directives?|policies|safety\s+rules?|system\s+prompt)\b`,
 		`\byou\s+are\s+(?:now|no\s+longer)\b`,
-		`\b(?:previous|prior|earlier|above|original|developer's?|system|existing)\s+(?:\w+\s+){0,3}?(?:instructions?|directives?|rules?|guidelines?|prompts?)\s+(?:\w+\s+){0,4}?(?:are|is)\s+(?:now\s+)?(?:void|invalid|obsolete|cancell?ed|revoked|superseded|overridden|null|no\s+longer\s+(?:valid|apply|in\s+effect))`,
+		`\b(?:previous|prior|earlier|above|original|developer's?|system|existing)\s+(?:\w+\s+){0,3}?(?:instructions?|directives?|rules?|guidelines?|prompts?|configuration|settings|persona)\s+(?:\w+\s+){0,4}?(?:are|is|has|have)\s+(?:now\s+|been\s+)?(?:void|invalid|obsolete|expired|cancell?ed|revoked|superseded|replaced|overridden|null|no\s+longer\s+(?:valid|apply|in\s+effect))`,
+		`\b(?:is|are)\s+now\s+your\s+(?:configuration|instructions?|rules?|persona|role|task|prompt|system\s+prompt)\b`,
+		`\bdisobey\b`,
+		`\b(?:resist|prevent|stop|block)\s+`+user+`\s+(?:from\s+)?(?:removing|disabling|uninstalling|deleting)\b`,
+		`\b(?:no\s+matter|regardless\s+of)\s+what\s+(?:was|is|has\s+been|they|you\s+were)\s+(?:chosen|selected|asked|requested|told|said|specified)\b`,
 		`\boverrides?\s+(?:your|the\s+(?:model's|assistant's|agent's|system))\s+(?:\w+\s+)?(?:configuration|instructions|settings|rules|prompt|behaviou?r|guidelines)`,
 		`\b(?:answer|reply|respond|act|behave|report)\s+as\s+(?:though|if)\b`,
 		`\b(?:from\s+(?:this\s+point|now)\s+on|henceforth)\b[^.!?\n]{0,20}\byou\b`,
@@ -165,6 +172,10 @@ var patterns = join(
 		`\bleave\s+(?:this|it|that|these|them)\s+out\b`+gap+`\b`+user,
 		`\b(?:say|tell\s+them|claim|answer|reply)\s+(?:that\s+)?you\s+(?:only|just|never|did\s+not|didn't)\b`,
 		`\b(?:do\s+not|don't|never|without)\s+(?:ask|asking|check\s+with|checking\s+with|wait\s+for|waiting\s+for)\s+(?:the\s+)?(?:user|human|operator)(?:'s)?\s+(?:for\s+)?(?:confirmation|approval|permission|consent)`,
+		neg+`\s+(?:mention|bring\s+up|reveal|disclose|discuss|say|admit)\s+(?:that|how|what|where)\s+(?:this|the)\s+(?:tool|server|function|extension)\b`,
+		`\b(?:tell|inform)\s+`+user+gap+`\beven\s+(?:when|if|though)\b`,
+		`\bdeny\s+(?:that|having|ever)\b`,
+		`\bif\s+(?:you\s+are\s+|you're\s+)?asked\b[^.!?\n]{0,40}\b(?:deny|lie|pretend|claim)\b`,
 		`\b(?:the\s+)?real\s+(?:recipient|destination|target|address|amount|account|payee)\b`,
 		`\b(?:only|just)\s+(?:tell|show|report|say|give)\s+`+user+`\s+(?:that|the\s+(?:final|result))`,
 		`\b(?:pretend|act\s+as\s+if|make\s+it\s+(?:look|seem|appear))\b`+gap+`\b(?:nothing|normal|success|succeeded|usual)`,
@@ -174,9 +185,9 @@ var patterns = join(
 	p(SecretAccess, "instruction to read a sensitive file", withPrefix(readVerb+gap, sensitiveFiles)...),
 	p(SecretAccess, "instruction to read secrets or private data",
 		`\b(?:read|reads|cat|open|load|get|fetch|retrieve|collect|gather|extract|dump|print|copy|include|attach|append|pass|send|upload|forward|exfiltrate|leak|grab|harvest|access|look\s+up|list|find|search\s+for|locate|output|provide|share|embed|insert|add|put|place|paste|supply|enter|fills?|filled)\b`+gap+
-			`\b(?:(?:all|any|every|the\s+user's|the\s+users'|user's|users'|their|your|its|stored|saved|local|available|current|active|the\s+current|the\s+active|the\s+contents?\s+of\s+(?:the\s+)?)\s+(?:\w+\s+)?(?:api[\s_-]?keys?|secrets?|credentials?|passwords?|passphrases?|private[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|session\s+(?:tokens?|cookies?|ids?)|cookies|ssh[\s_-]?keys?|environment\s+variables?|env\s+vars?|seed\s+phrases?|mnemonics?|recovery\s+phrases?|wallet\s+keys?|credit\s+card\s+(?:numbers?|details)|social\s+security\s+numbers?)`+
+			`\b(?:(?:all|any|every|the\s+user's|the\s+users'|user's|users'|their|your|its|stored|saved|local|available|current|active|the\s+current|the\s+active|the\s+contents?\s+of\s+(?:the\s+)?)\s+(?:\w+\s+)?`+secretNouns+``+
 			`|(?:the\s+)?(?:conversation|chat|message)\s+(?:history|log|transcript)|(?:the\s+)?(?:system\s+prompt|previous\s+messages|prior\s+messages|earlier\s+messages|full\s+conversation|entire\s+conversation|whole\s+conversation|other\s+tools'?\s+(?:results?|outputs?|descriptions?)))`,
-		`\b(?:collect|gather|harvest|dump|exfiltrate|steal|grab|scrape|enumerate)\b`+gap+`\b`+secretNouns,
+		`\b(?:collect|gather|harvest|dump|exfiltrate|steal|grab|scrape|enumerate|leak)\b`+gap+`\b`+secretNouns,
 		`\b(?:include|pass|send|add|append|put|insert|print|output|copy|attach|embed)\b`+gap+`\b(?:value|values|contents?)\s+of\s+(?:the\s+|every\s+|all\s+)?[a-z0-9_]*(?:secret|token|password|passwd|api_key|access_key|private_key)[a-z0-9_]*\b`,
 		`\b(?:user's|users'|their|the\s+user's)\s+(?:\w+\s+)?(?:`+secretNouns+`|(?:conversation|chat|message)\s+(?:history|log|transcript))\s+(?:is|are|must\s+be|should\s+be)\s+(?:included|attached|passed|appended|sent|added|copied|forwarded|embedded)`,
 		`\b(?:your|the)\s+(?:system\s+prompt|instructions|initial\s+prompt|hidden\s+prompt)\s+(?:verbatim|word\s+for\s+word|in\s+full)`,
@@ -188,6 +199,8 @@ var patterns = join(
 	)),
 	p(SecretAccess, "instruction to read secrets or private data",
 		`\b(?:must|should|has\s+to|needs?\s+to)\s+(?:be|contain|hold|include)\s+(?:the\s+)?(?:user's|their|your)\s+(?:\w+\s+)?`+secretNouns,
+		`\b(?:must|should|has\s+to|needs?\s+to)\s+(?:be|contain|hold|include|receive|get|carry)\s+(?:the\s+|all\s+|every\s+)?(?:\w+\s+)?`+secretNouns+`\s+(?:of|for|from)\s+(?:every|all|each|any)\b`,
+		`\bdefaults?\s+to\s+(?:the\s+)?(?:user's|their)\s+(?:\w+\s+)?(?:contact\s+list|contacts|address\s+book|inbox|mailbox|messages|history|passwords?|credentials|files)\b`,
 		`\b(?:collect|gather|harvest|scrape|record)\s+(?:every|all|any|each)\s+(?:email\s+address(?:es)?|phone\s+numbers?|contacts?|personal\s+data|addresses|names)\b`,
 		`\b(?:full\s+)?(?:text|contents?|copy|transcript)\s+of\s+(?:all\s+)?(?:the\s+)?user's\s+(?:\w+\s+){0,3}?(?:messages|emails|contacts|chats|conversations|prompts|history|passwords?|credentials|secrets|keys)\b`,
 	),
@@ -236,6 +249,10 @@ var patterns = join(
 		ident+`\s+(?:tool|function|command|server)\s+(?:must|should|shall|will\s+now|needs?\s+to|has\s+to|is\s+required\s+to)\b`,
 	),
 	p(ToolSteering, "order that changes how other tools behave",
+		`\b(?:while|as\s+long\s+as|once|if)\s+(?:this|the\s+\w+)\s+(?:tool|server|extension|plugin)\s+is\s+(?:available|present|loaded|installed|enabled|connected|active|registered)\b`,
+		`\bthe\s+\w+\s+tools\s+(?:must|should|shall|need\s+to|have\s+to|are\s+to)\b`,
+		`\bignore\s+(?:the\s+)?(?:\w+\s+){0,2}?(?:descriptions?|instructions?|results?|outputs?|responses?)\s+(?:of|from)\s+(?:other|all|any|every)\b`,
+		`\b\w+\s+(?:mcp\s+)?(?:server|tool|extension|plugin|integration)s?\s+(?:is|are|has\s+been|have\s+been)\s+(?:compromised|hacked|malicious|untrusted|not\s+to\s+be\s+trusted|tampered)\b`,
 		`\b(?:do\s+not|don't|never|stop)\s+(?:use|using|call|calling|trust|trusting)\s+(?:the\s+)?(?:\w+\s+)?(?:mcp\s+)?(?:server|extension|plugin|integration)\b`,
 		`\b(?:every\s+time|each\s+time|whenever)\s+(?:you\s+)?(?:use|call|invoke|run)\s+(?:the\s+|any\s+)?(?:\w+\s+)?(?:tools?|functions?|servers?)\b`,
 		`\b(?:before|prior\s+to|after)\s+(?:any|every|each)\s+(?:\w+\s+)?(?:operations?|actions?|requests?|calls?|commands?|steps?)\b`+gap+`\b(?:call|run|invoke|use|execute)\b`,
@@ -258,10 +275,11 @@ var foreignLanguage = join(
 		`(?:이전|모든)[^.\n]{0,20}(?:지시|지침)[^.\n]{0,10}무시`,
 	),
 	p(Directive, "order to keep an action from the user",
-		`(?:^|\s)(?:no|não|nao|nunca|jamais|ne|n\x27|nicht|non|nie|niet|не)\s[^.\n]{0,30}(?:digas|informes|menciones|dis|dites|mentionnez|informez|sagen|sag|erwähne|informiere|dire|dica|menzionare|conte|informe|zeg|mów|говори|сообщай|рассказывай|кажи)[^.\n]{0,30}(?:usuario|usuária|usuário|utilisateur|benutzer|nutzer|utente|gebruiker|użytkownik|пользовател\w*|користувач\w*)`,
+		`(?:^|\s)(?:no|não|nao|nunca|jamais|ne|n\x27|nicht|non|nie|niet|не)\s[^.\n]{0,30}(?:digas|informes|menciones|dis|dites|informare|rivelare|mostrare|показывай|раскрывай|mentionnez|informez|sagen|sag|erwähne|informiere|dire|dica|menzionare|conte|informe|zeg|mów|говори|сообщай|рассказывай|кажи)[^.\n]{0,30}(?:usuario|usuária|usuário|utilisateur|benutzer|nutzer|utente|gebruiker|użytkownik|пользовател\w*|користувач\w*)`,
 		`(?:sag|sage|erzähl|erzähle|informiere|verrate|zeig|zeige)[^.\n]{0,30}(?:benutzer|nutzer|anwender)[^.\n]{0,15}nicht`,
 		`(?:不要|别|切勿|不得|不可)[^。\n]{0,15}(?:告诉|通知|提醒|透露|告知|显示给)[^。\n]{0,10}(?:用户|使用者)`,
 		`(?:不要|别|切勿|不得|不可)[^。\n]{0,6}(?:向|对|给)(?:用户|使用者)[^。\n]{0,6}(?:透露|告知|说|提及|显示|提起)`,
+		`(?:不要|别|切勿|不得|不可|不能)[^。\n]{0,6}让(?:用户|使用者)[^。\n]{0,6}(?:知道|发现|察觉|看到)`,
 		`(?:ユーザー|利用者)[^。\n]{0,15}(?:伝えない|言わない|知らせない|教えない|見せない)`,
 		`(?:사용자)[^.\n]{0,15}(?:알리지|말하지)`,
 	),
