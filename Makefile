@@ -13,7 +13,7 @@ GEN_DIRS := examples/articles gen/internal/validatortest
 GEN_DIRS += examples/mcp-conformance/fixtures basetools examples/agent-host/tickets
 
 .PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
-.PHONY: test-mcp-conformance test-cross bench-scale bench-discovery
+.PHONY: test-mcp-conformance test-cross bench-scale bench-discovery eval-poisoning
 
 all: build
 
@@ -75,7 +75,8 @@ test-corpus:
 	@if [ -d "$(CORPUS)" ]; then \
 	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^(TestCorpus|TestImportCorpus)$$' -v ./cmd/toolcat/ && \
 	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpusQuality$$' -v ./runtime/discovery/ && \
-	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestDirectMatchesCUEOnCorpus$$' -v ./catalog/; \
+	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestDirectMatchesCUEOnCorpus$$' -v ./catalog/ && \
+	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestFalsePositivesCorpus$$' ./runtime/toolscan/; \
 	else echo "test-corpus: no corpus at $(CORPUS); not run (CORPUS=dir to give one)"; fi
 
 # The discovery evaluation (runtime/discovery/README.md): a pool of public
@@ -88,10 +89,22 @@ POOL ?= ../discovery-pool
 discovery-pool:
 	cd internal/discoverypool && $(GO) run . -pool "$(abspath $(POOL))" $(if $(wildcard $(CORPUS)),-corpus "$(abspath $(CORPUS))")
 
+# The tool-poisoning check (runtime/toolscan, docs/security.md): the share
+# of the poisoned set detected (at least 95%) and of the real tools of the
+# corpus and the discovery pool flagged (at most 0.5%), each tool flagged
+# listed with its findings.
+eval-poisoning:
+	$(GO) test -count=1 -run '^TestPoisonedSet$$' -v ./runtime/toolscan/
+	@if [ -d "$(CORPUS)" ]; then TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestFalsePositivesCorpus$$' -v ./runtime/toolscan/; \
+	else echo "eval-poisoning: no corpus at $(CORPUS)"; fi
+	@if [ -f "$(POOL)/manifest.json" ]; then TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestFalsePositivesPool$$' -v ./runtime/toolscan/; \
+	else echo "eval-poisoning: no pool at $(POOL) (make discovery-pool POOL=dir builds one)"; fi
+
 eval-discovery:
 	@if [ -f "$(POOL)/manifest.json" ]; then \
 	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestDirectMatchesCUEOnCorpus$$' -v ./catalog/ && \
-	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^Test(Eval|Howto)' -v ./runtime/discovery/; \
+	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^Test(Eval|Howto)' -v ./runtime/discovery/ && \
+	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestFalsePositivesPool$$' ./runtime/toolscan/; \
 	else echo "eval-discovery: no pool at $(POOL); not run (make discovery-pool POOL=dir builds one)"; fi
 
 lint: build
@@ -178,6 +191,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/datamode/
 	$(GO) test -run '^$$' -fuzz FuzzDataPass -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzUntrusted -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz FuzzScanText -fuzztime $(FUZZTIME) ./runtime/toolscan/
 	$(GO) test -run '^$$' -fuzz FuzzTakeIdempotencyKey -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzSessionCall -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime $(FUZZTIME) ./runtime/codemode/

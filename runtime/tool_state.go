@@ -40,6 +40,8 @@ type ToolSetting struct {
 	Reason string `json:"reason,omitempty"`
 	// At is when the setting was made.
 	At time.Time `json:"at"`
+	// Hold is set when the host held the tool for review (HoldTool).
+	Hold *ToolHold `json:"hold,omitempty"`
 }
 
 // ToolStatus is a tool's state as the registry applies it now.
@@ -55,6 +57,9 @@ type ToolStatus struct {
 	// DisabledDependency names, for a blocked tool, the disabled tool it
 	// depends on.
 	DisabledDependency string `json:"disabled_dependency,omitempty"`
+	// Hold is why the host holds a disabled tool for an operator's
+	// review (HoldTool); nil for a tool an operator disabled.
+	Hold *ToolHold `json:"hold,omitempty"`
 }
 
 // MaxToolStateReason is the longest reason, in bytes, DisableTool accepts.
@@ -283,7 +288,7 @@ func (r *Registry) restopLocked() bool {
 	stops := map[string]*ToolStatus{}
 	for name, s := range ts.settings {
 		if _, ok := set.byName[name]; ok && !s.Enabled {
-			stops[name] = &ToolStatus{Tool: name, State: ToolDisabled, Reason: s.Reason, Since: s.At}
+			stops[name] = &ToolStatus{Tool: name, State: ToolDisabled, Reason: s.Reason, Since: s.At, Hold: s.Hold}
 		}
 	}
 	if len(stops) > 0 {
@@ -330,7 +335,7 @@ func (r *Registry) restopLocked() bool {
 		old = *p
 	}
 	same := maps.EqualFunc(old, stops, func(a, b *ToolStatus) bool {
-		return a.State == b.State && a.Reason == b.Reason && a.DisabledDependency == b.DisabledDependency && a.Since.Equal(b.Since)
+		return a.State == b.State && a.Reason == b.Reason && a.DisabledDependency == b.DisabledDependency && a.Since.Equal(b.Since) && a.Hold == b.Hold
 	})
 	if len(stops) == 0 {
 		ts.stops.Store(nil)
@@ -365,6 +370,8 @@ func stoppedError(st *ToolStatus) *ToolError {
 	if st.State == ToolBlocked {
 		te = PermissionDenied("tool " + st.Tool + " is unavailable: it depends on " + st.DisabledDependency +
 			", which an operator disabled: " + st.Reason)
+	} else if st.Hold != nil {
+		te = PermissionDenied("tool " + st.Tool + " is held for an operator's review: " + st.Reason)
 	} else {
 		te = PermissionDenied("tool " + st.Tool + " is disabled by an operator: " + st.Reason)
 	}

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/toolcat/toolcat/catalog"
+	"github.com/toolcat/toolcat/runtime/toolscan"
 )
 
 // Severity is how much a finding matters.
@@ -78,7 +79,7 @@ type Rule struct {
 	// ID names the rule in configuration, suppressions and output:
 	// upper snake case, such as TOOL_NAME_VERB_NOUN.
 	ID string
-	// Category groups rules: names, descriptions, schemas, safety, graph,
+	// Category groups rules: names, descriptions, schemas, safety, security, graph,
 	// catalog.
 	Category string
 	// Purpose says in one sentence what the rule checks and why.
@@ -99,7 +100,9 @@ type Pass struct {
 // shared holds work that several rules of one run would otherwise repeat.
 // Rules run one after the other, so it needs no lock.
 type shared struct {
-	schemas map[schemaKey][]schemaRef
+	schemas     map[schemaKey][]schemaRef
+	security    map[*catalog.Tool][]securityFinding // by tool, from securityFindings
+	securityCtx *toolscan.Context                   // from securityContext
 }
 
 func newShared() *shared { return &shared{schemas: map[schemaKey][]schemaRef{}} }

@@ -107,7 +107,7 @@ func TestRuleFixtures(t *testing.T) {
 
 var upperSnake = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`)
 
-var categories = []string{"names", "descriptions", "schemas", "safety", "graph", "catalog"}
+var categories = []string{"names", "descriptions", "schemas", "safety", "security", "graph", "catalog"}
 
 // TestRegistry checks the rule set itself.
 func TestRegistry(t *testing.T) {

@@ -35,6 +35,14 @@ var Rules = []*Rule{
 	UntrustedOutputMarked,
 	CapabilityFormat,
 	ErrorCodeSuggestion,
+	// security
+	SecurityHiddenText,
+	SecurityModelDirective,
+	SecuritySecretAccess,
+	SecurityExfiltration,
+	SecurityToolSteering,
+	SecurityEncodedBlob,
+	SecurityNameShadow,
 	// graph
 	FallbackValid,
 	FallbackArgsCompatible,
@@ -63,7 +71,7 @@ var Rules = []*Rule{
 var (
 	Minimal = &Set{
 		Name:    "MINIMAL",
-		Purpose: "What breaks generation, a provider or a safety guarantee: names providers reject, schemas that are not objects or contradict themselves, retries that repeat side effects, broken fallback and dependency graphs.",
+		Purpose: "What breaks generation, a provider or a safety guarantee: names providers reject, schemas that are not objects or contradict themselves, retries that repeat side effects, broken fallback and dependency graphs, and text aimed at the model rather than the user (the security rules: tool poisoning).",
 		Rules: map[string]Severity{
 			ToolNameFormat.ID:            Error,
 			ToolNameUnique.ID:            Error,
@@ -80,6 +88,13 @@ var (
 			DependencyAcyclic.ID:         Error,
 			RenamedFromValid.ID:          Error,
 			SuppressionUnused.ID:         Warning,
+			SecurityHiddenText.ID:        Error,
+			SecurityModelDirective.ID:    Error,
+			SecuritySecretAccess.ID:      Error,
+			SecurityExfiltration.ID:      Error,
+			SecurityToolSteering.ID:      Error,
+			SecurityEncodedBlob.ID:       Error,
+			SecurityNameShadow.ID:        Error,
 		},
 	}
 	Basic = &Set{

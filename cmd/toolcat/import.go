@@ -98,6 +98,10 @@ func runImport(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "  %s\n", n)
 		}
 	}
+	poison, poisoned := scanImported(tools)
+	for _, l := range poison {
+		fmt.Fprintf(e.stderr, "  %s\n", l)
+	}
 	dest := "standard output"
 	if *out == "" {
 		e.stdout.Write(res.YAML)
@@ -118,6 +122,9 @@ func runImport(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stderr, "toolcat import: %d tools (%d renamed, %d duplicates merged), %d values to decide; written to %s\n",
 		res.Tools, res.Renamed, res.Merged, res.Decide, dest)
+	if poisoned > 0 {
+		fmt.Fprintf(e.stderr, "toolcat import: %d tools hold text aimed at the model (possible tool poisoning); toolcat lint reports it as SECURITY_* errors\n", poisoned)
+	}
 	return exitOK
 }
 

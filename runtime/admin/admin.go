@@ -16,13 +16,15 @@
 //	GET  /api/tools/{name}        one tool's metadata, schemas and state
 //	GET  /api/tools/{name}/state  its state
 //	PUT  /api/tools/{name}/state  {"enabled": false, "reason": "..."} switches it off; {"enabled": true} on
+//	GET  /api/holds               the tools the host holds for review (runtime/mcpclient: poisoned, changed, new)
 //	GET  /api/metrics             per-tool metrics, JSON
 //	GET  /metrics                 the same in the Prometheus text format (0.0.4)
 //
 // Errors are JSON, {"error": {"code": "...", "message": "..."}}, with the
 // status: 400 for a body that is not the object above, 401, 404 for an
-// unknown path or tool, 405 (with Allow), 413 for a body over the limit
-// (WithMaxBodyBytes, 64 KiB), 415 for a body that is not
+// unknown path or tool, 405 (with Allow), 409 for an approval ("approve":
+// a hash) of a definition the tool is not held for, 413 for a body over
+// the limit (WithMaxBodyBytes, 64 KiB), 415 for a body that is not
 // application/json, 503 when the state store cannot be written.
 package admin
 

@@ -85,6 +85,12 @@ func (s *Server) routes() http.Handler {
 			default:
 				methodNotAllowed(w, "GET, HEAD")
 			}
+		case path == "/api/holds":
+			if !get {
+				methodNotAllowed(w, "GET, HEAD")
+				return
+			}
+			s.listHolds(w, r)
 		case path == "/api/metrics":
 			if !get {
 				methodNotAllowed(w, "GET, HEAD")
@@ -100,7 +106,7 @@ func (s *Server) routes() http.Handler {
 			w.Header().Set("Cache-Control", "no-store")
 			_ = s.metrics.writePrometheus(w, s.reg.ToolStatuses())
 		default:
-			writeError(w, http.StatusNotFound, "not_found", "no such path; see /api/tools, /api/metrics and /metrics")
+			writeError(w, http.StatusNotFound, "not_found", "no such path; see /api/tools, /api/holds, /api/metrics and /metrics")
 		}
 	})
 }
@@ -120,10 +126,14 @@ type State struct {
 	Reason             string            `json:"reason,omitempty"`
 	Since              *time.Time        `json:"since,omitempty"`
 	DisabledDependency string            `json:"disabled_dependency,omitempty"`
+	// Hold is why the host holds the tool for review (a mounted MCP
+	// server's tool flagged as poisoned, changed since it was approved,
+	// or new): enabling the tool approves it.
+	Hold *runtime.ToolHold `json:"hold,omitempty"`
 }
 
 func stateJSON(st runtime.ToolStatus) State {
-	out := State{State: st.State, Reason: st.Reason, DisabledDependency: st.DisabledDependency}
+	out := State{State: st.State, Reason: st.Reason, DisabledDependency: st.DisabledDependency, Hold: st.Hold}
 	if !st.Since.IsZero() {
 		t := st.Since.UTC()
 		out.Since = &t
@@ -168,6 +178,29 @@ func (s *Server) listTools(w http.ResponseWriter, _ *http.Request) {
 		m := &t.Meta
 		out.Tools = append(out.Tools, ToolSummary{Name: m.Name, Category: m.Category, Risk: riskOf(m),
 			Exposure: exposureOf(m), HasSideEffects: m.HasSideEffects, State: stateJSON(st)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// HeldTool is one tool in GET /api/holds.
+type HeldTool struct {
+	Name  string    `json:"name"`
+	Since time.Time `json:"since"`
+	// Reason is what a model calling the tool reads.
+	Reason string           `json:"reason"`
+	Hold   runtime.ToolHold `json:"hold"`
+}
+
+// listHolds answers the tools the host holds for review, sorted by name:
+// the operator's queue.
+func (s *Server) listHolds(w http.ResponseWriter, _ *http.Request) {
+	out := struct {
+		Tools []HeldTool `json:"tools"`
+	}{Tools: []HeldTool{}}
+	for _, st := range s.reg.ToolStatuses() {
+		if st.State == runtime.ToolDisabled && st.Hold != nil {
+			out.Tools = append(out.Tools, HeldTool{Name: st.Tool, Since: st.Since.UTC(), Reason: st.Reason, Hold: *st.Hold})
+		}
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -237,6 +270,11 @@ func schema(raw json.RawMessage) json.RawMessage {
 type StateRequest struct {
 	Enabled *bool  `json:"enabled"`
 	Reason  string `json:"reason"`
+	// Approve, with enabled true, is the hash of the held definition the
+	// operator reviewed (hold.hash): when the tool is held for another
+	// definition now (its server changed it again), nothing changes and
+	// the answer is 409.
+	Approve string `json:"approve,omitempty"`
 }
 
 func (s *Server) putState(w http.ResponseWriter, r *http.Request, name string) {
@@ -273,6 +311,20 @@ func (s *Server) putState(w http.ResponseWriter, r *http.Request, name string) {
 	if req.Enabled == nil {
 		writeError(w, http.StatusBadRequest, "bad_request", `"enabled" is required: true or false`)
 		return
+	}
+	if req.Approve != "" {
+		st, _ := s.reg.ToolStatus(name)
+		switch {
+		case !*req.Enabled:
+			writeError(w, http.StatusBadRequest, "bad_request", `"approve" goes with "enabled": true`)
+			return
+		case st.Hold == nil || st.State != runtime.ToolDisabled:
+			writeError(w, http.StatusConflict, "conflict", "tool "+quote(name)+" is not held for review")
+			return
+		case st.Hold.Hash != req.Approve:
+			writeError(w, http.StatusConflict, "conflict", "tool "+quote(name)+" is held for another definition now (hash "+st.Hold.Hash+"); review it again")
+			return
+		}
 	}
 	if *req.Enabled {
 		err = s.reg.EnableTool(r.Context(), name)

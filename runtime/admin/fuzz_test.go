@@ -11,7 +11,7 @@ import (
 )
 
 // FuzzPutState sends arbitrary bodies, media types and tool names to
-// PUT /api/tools/{name}/state: the answer is 200, 400, 404, 413 or 415,
+// PUT /api/tools/{name}/state: the answer is 200, 400, 404, 409, 413 or 415,
 // always JSON, and the tool's state is what the last 200 said.
 func FuzzPutState(f *testing.F) {
 	f.Add("get_order", "application/json", `{"enabled": false, "reason": "x"}`)
@@ -21,6 +21,7 @@ func FuzzPutState(f *testing.F) {
 	f.Add("nope", "application/json", `{"enabled": 1}`)
 	f.Add("get_order", "application/json", `{"enabled": false, "reason": "`+strings.Repeat("é", 300)+`"}`)
 	f.Add("get_order/../x", "application/json", `[`)
+	f.Add("get_order", "application/json", `{"enabled": true, "approve": "abc"}`)
 	reg := registry(f)
 	srv, err := admin.New(reg, admin.WithToken(token), admin.WithLogger(quiet()), admin.WithMaxBodyBytes(512))
 	if err != nil {
@@ -47,7 +48,7 @@ func FuzzPutState(f *testing.F) {
 			if st.State == runtime.ToolDisabled && (st.Reason == "" || len(st.Reason) > runtime.MaxToolStateReason) {
 				t.Fatalf("reason %q", st.Reason)
 			}
-		case 400, 404, 413, 415:
+		case 400, 404, 409, 413, 415:
 			if e, ok := out["error"].(map[string]any); !ok || e["code"] == "" {
 				t.Fatalf("error body %v", out)
 			}

@@ -377,6 +377,22 @@ func (m *Metrics) writePrometheus(w io.Writer, statuses []runtime.ToolStatus) er
 			sample("toolcat_tool_state", u(b2u(st.State == s)), "tool", st.Tool, "state", string(s))
 		}
 	}
+	family("toolcat_tools_held", "gauge", "Tools the host holds disabled for an operator's review, by kind: flagged (text aimed at the model), changed (definition changed since it was approved), new (offered newly by a pinned server).")
+	held := map[string]int{}
+	for _, st := range statuses {
+		if st.State == runtime.ToolDisabled && st.Hold != nil {
+			held[st.Hold.Kind]++
+		}
+	}
+	for _, k := range []string{runtime.HoldFlagged, runtime.HoldChanged, runtime.HoldNew} {
+		sample("toolcat_tools_held", strconv.Itoa(held[k]), "kind", k)
+	}
+	family("toolcat_tool_held", "gauge", "1 for each tool held for review, with the kind of its hold.")
+	for _, st := range statuses {
+		if st.State == runtime.ToolDisabled && st.Hold != nil {
+			sample("toolcat_tool_held", "1", "tool", st.Tool, "kind", st.Hold.Kind)
+		}
+	}
 	family("toolcat_unknown_tool_calls_total", "counter", "Calls of a tool the registry does not have.")
 	sample("toolcat_unknown_tool_calls_total", u(m.UnknownToolCalls()))
 	return bw.Flush()

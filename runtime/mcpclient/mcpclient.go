@@ -96,6 +96,8 @@ type config struct {
 	logger     *slog.Logger
 	prop       propagation.TextMapPropagator // trace context into _meta (trace.go)
 	tp         trace.TracerProvider          // client spans (trace.go)
+	pins       *Pins                         // nil: in memory, and the server is not a pinned one
+	noScan     bool
 }
 
 // WithPrefix sets what goes before each tool's name in the registry. The
@@ -145,6 +147,17 @@ type Mounted struct {
 	wake    chan struct{}       // a call saw the connection fail
 	relist  chan struct{}       // notifications/tools/list_changed
 	regErrs map[string]struct{} // registration failures already logged
+
+	// Review (review.go): the approved definition of each registered
+	// tool and the tools held for an operator, by the server's name.
+	pins          *Pins
+	approved      map[string]approved
+	registered    map[string]string // hash of the definition registered
+	held          map[string]*held
+	reviewMu      sync.Mutex // serialises review
+	firstSync     bool       // the sync of Mount is running
+	pinnedAtStart bool       // the pins knew the server when it was mounted
+	removeHook    func()
 }
 
 // Mount connects to the server, lists its tools and registers them in reg,
@@ -181,6 +194,14 @@ func Mount(ctx context.Context, reg *runtime.Registry, src Source, opts ...Optio
 		wake:    make(chan struct{}, 1),
 		relist:  make(chan struct{}, 1),
 		regErrs: map[string]struct{}{},
+
+		pins:       cfg.pins,
+		approved:   map[string]approved{},
+		registered: map[string]string{},
+		held:       map[string]*held{},
+	}
+	if m.pins == nil {
+		m.pins = NewPins()
 	}
 	m.client = mcp.NewClient(&mcp.Implementation{Name: "toolcat", Version: "1"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
@@ -207,10 +228,16 @@ func Mount(ctx context.Context, reg *runtime.Registry, src Source, opts ...Optio
 	} else if p := runtime.LegalName(m.server); p != "" {
 		m.prefix = p + "_"
 	}
-	if err := m.sync(ctx, cs); err != nil {
+	m.pinnedAtStart = m.pins.HasServer(m.server)
+	m.firstSync = true
+	err = m.sync(ctx, cs)
+	m.firstSync = false
+	if err != nil {
 		_ = cs.Close()
 		return nil, fmt.Errorf("mcpclient: mount %s: %w", src, err)
 	}
+	m.removeHook = reg.OnToolsChanged(func() { go m.review() })
+	go m.review() // holds an operator lifted between the listing and the hook
 	m.mu.Lock()
 	m.cs = cs
 	m.mu.Unlock()
@@ -249,6 +276,7 @@ func (m *Mounted) Connected() bool {
 func (m *Mounted) Close() error {
 	m.cancel()
 	<-m.done
+	m.removeHook()
 	return nil
 }
 
@@ -345,7 +373,8 @@ func (m *Mounted) reconnect() *mcp.ClientSession {
 	}
 }
 
-// sync lists the server's tools and registers those not yet registered.
+// sync lists the server's tools, registers those not yet registered and
+// holds those to review (check).
 func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
 	var tools []*mcp.Tool
 	for t, err := range cs.Tools(ctx, nil) {
@@ -357,23 +386,23 @@ func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
 			return errors.New("tools/list: more than 10000 tools")
 		}
 	}
+	// The listing is what calls check first: a tool is offered from the
+	// moment it is registered.
 	listed := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		if t != nil && t.Name != "" {
+			listed[t.Name] = true
+		}
+	}
+	m.mu.Lock()
+	m.listed = listed
+	m.mu.Unlock()
+	sc := m.scanContext(tools)
 	for _, t := range tools {
 		if t == nil || t.Name == "" {
 			continue
 		}
-		listed[t.Name] = true
-		m.mu.Lock()
-		_, known := m.local[t.Name]
-		m.mu.Unlock()
-		if known {
-			continue
-		}
-		meta, err := m.meta(t)
-		if err == nil {
-			err = m.reg.Register(runtime.Tool{Meta: meta, Execute: m.execute(t.Name)})
-		}
-		if err != nil {
+		if err := m.check(ctx, t, sc); err != nil {
 			m.mu.Lock()
 			_, seen := m.regErrs[t.Name]
 			m.regErrs[t.Name] = struct{}{}
@@ -381,16 +410,8 @@ func (m *Mounted) sync(ctx context.Context, cs *mcp.ClientSession) error {
 			if !seen {
 				m.cfg.logger.Warn("mcpclient: tool not registered", "server", m.server, "tool", t.Name, "err", err)
 			}
-			continue
 		}
-		m.mu.Lock()
-		m.local[t.Name] = meta.Name
-		m.remote[meta.Name] = t.Name
-		m.mu.Unlock()
 	}
-	m.mu.Lock()
-	m.listed = listed
-	m.mu.Unlock()
 	return nil
 }
 
