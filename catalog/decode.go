@@ -67,6 +67,11 @@ func (l *loader) finishTools(c *Catalog) {
 		}
 	}
 	l.checkOriginalNames(c)
+	for _, t := range c.Tools {
+		if t.SideEffect != "" && !t.HasSideEffects {
+			l.errs.add(t.PosOf("side_effect"), "tools.%s: side_effect %s says what a side effect does, but has_side_effects is false; set has_side_effects: true, or remove side_effect", t.Name, t.SideEffect)
+		}
+	}
 }
 
 // checkOriginalNames reports an original_name that another tool is
@@ -121,6 +126,8 @@ func (l *loader) decodeTool(name string, v cue.Value, userTool func(string) cue.
 				t.Risk = Risk(r)
 			case "has_side_effects":
 				t.HasSideEffects, _ = f.Bool()
+			case "side_effect":
+				t.SideEffect, _ = f.String()
 			case "idempotent":
 				t.Idempotent, _ = f.Bool()
 			case "idempotency_required":

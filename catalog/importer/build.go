@@ -384,6 +384,16 @@ func (e *entry) metadata(n *yaml.Node) {
 		}
 		field("risk", strNode(risk), riskWhy)
 		field("has_side_effects", boolNode(true), why)
+		switch {
+		case a.Destructive != nil && !*a.Destructive:
+			field("side_effect", strNode("additive"), "")
+		case a.Destructive != nil:
+			field("side_effect", strNode("destructive"), "destructiveHint does not tell deleting from overwriting; overwrites if the tool changes what exists in place")
+		case e.t.Format == FormatMCP:
+			field("side_effect", strNode("destructive"), "no destructiveHint; MCP assumes destructive (additive if the tool only adds, overwrites if it changes what exists in place)")
+		default:
+			field("side_effect", strNode("destructive"), src+" do not say; assumed destructive (additive if the tool only adds, overwrites if it changes what exists in place)")
+		}
 		idem := a.Idempotent != nil && *a.Idempotent
 		idemWhy := ""
 		if a.Idempotent == nil {
