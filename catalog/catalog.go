@@ -127,13 +127,13 @@ type Tool struct {
 	Name string
 	// OriginalName is the name on the wire (original_name), when it
 	// differs from Name; "": Name.
-	OriginalName        string
-	Description         string
-	Category            string
-	Version             string
-	Owner               string
-	Risk                Risk
-	HasSideEffects      bool
+	OriginalName   string
+	Description    string
+	Category       string
+	Version        string
+	Owner          string
+	Risk           Risk
+	HasSideEffects bool
 	// SideEffect says what the side effect does to what exists:
 	// SideEffectAdditive, SideEffectOverwrites or SideEffectDestructive;
 	// "" when the catalog does not say (see Destructive).
