@@ -72,6 +72,14 @@ func TestLoadErrors(t *testing.T) {
 			},
 		},
 		{
+			desc:  "empty description",
+			files: files("t.yaml", "tools:\n  list_items:\n    description: |\n\n  list_things:\n    description: \"  \"\n"),
+			want: []string{
+				`t.yaml:3:5: tools.list_items.description: empty; say what the tool does, when to use it and when not to: the model reads it to choose the tool`,
+				`t.yaml:6:5: tools.list_things.description: empty; say what the tool does, when to use it and when not to: the model reads it to choose the tool`,
+			},
+		},
+		{
 			desc:  "missing description",
 			files: files("t.yaml", "tools:\n  list_items:\n    risk: low\n"),
 			want:  []string{`t.yaml:2:3: tools.list_items: missing required field "description"`},

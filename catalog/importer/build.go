@@ -284,6 +284,9 @@ func (e *entry) build() {
 		d.Style = yaml.LiteralStyle
 	}
 	if strings.TrimSpace(t.Description) == "" {
+		// A catalog needs a description; this one tells the model little
+		// and lint says so, until a human writes it.
+		d = strNode(fmt.Sprintf("Calls %s; the source gave no description.", t.Name))
 		d.LineComment = Decide + ": the source has no description; say what the tool does and when to use it"
 		e.note(true, "no description")
 	}

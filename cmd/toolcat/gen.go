@@ -154,7 +154,60 @@ func runGen(e *env, args []string) int {
 			fmt.Fprintln(e.stdout, line)
 		}
 	}
+	if hint := moduleHint(f.out); hint != "" {
+		fmt.Fprintln(e.stderr, "toolcat gen: "+hint)
+	}
 	return exitOK
+}
+
+// moduleHint says what the go.mod of dir lacks for the generated code to
+// build: a requirement of toolcat's module, whose runtime and
+// conformance packages it imports. It returns "" when dir is in no
+// module (gen works without one) or its go.mod has what is needed.
+func moduleHint(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			if mod, err := modulePathOf(data); err != nil || mod == modulePath || requires(data, modulePath) {
+				return ""
+			}
+			return fmt.Sprintf("%s does not require %s, which the generated code imports: run go mod tidy (or go get %s) before go build",
+				filepath.Join(d, "go.mod"), modulePath, modulePath)
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// requires reports whether the go.mod text gomod requires module path,
+// in a require line or block.
+func requires(gomod []byte, path string) bool {
+	block := false
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case block && f[0] == ")":
+			block = false
+		case block:
+			if f[0] == path {
+				return true
+			}
+		case f[0] == "require" && len(f) >= 2 && f[1] == "(":
+			block = true
+		case f[0] == "require" && len(f) >= 2 && f[1] == path:
+			return true
+		}
+	}
+	return false
 }
 
 // planAll plans every change gen makes: to the output directory and, with
