@@ -12,7 +12,7 @@ DOCS_DIRS := examples/articles
 GEN_DIRS := examples/articles gen/internal/validatortest
 GEN_DIRS += examples/mcp-conformance/fixtures basetools examples/agent-host/tickets
 
-.PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus discovery-pool eval-discovery fuzz bench bench-compare clean
+.PHONY: all build deps test test-unit test-race lint demo generate check-generate test-corpus corpus-present discovery-pool eval-discovery fuzz bench bench-compare clean
 .PHONY: test-mcp-conformance test-cross bench-scale bench-discovery eval-poisoning
 
 all: build
@@ -28,18 +28,27 @@ deps:
 	@sh .ci/deps
 
 # Every test: generated files up to date, vet and gofmt clean, the whole
-# module (Redis tests start their own redis-server), and the runtime under
-# the race detector.
-test: deps
-	$(MAKE) --no-print-directory check-generate lint test-unit test-race test-sdk test-corpus
-	$(MAKE) --no-print-directory test-mcp-conformance
+# module (Redis tests start their own redis-server) with the corpus tests
+# of test-corpus, the runtime and hardware under the race detector, the
+# modules of internal/, the MCP conformance suite. Each package is built
+# and tested once: the race packages only under -race, the others without
+# it; go vet runs once, in lint (go test -vet=off).
+test: deps corpus-present
+	$(MAKE) --no-print-directory check-generate lint
+	TOOLCAT_CORPUS="$(CORPUS_ABS)" $(MAKE) --no-print-directory test-unit test-race
+	$(MAKE) --no-print-directory test-sdk test-mcp-conformance
+
+# The packages whose tests run under the race detector (test-race) rather
+# than in test-unit.
+RACE_PKGS := ./runtime/... ./hardware/...
+RACE_RE   := ^github.com/toolcat/toolcat/(runtime|hardware)(/|$$)
 
 test-unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -vet=off $$($(GO) list ./... | grep -v -E '$(RACE_RE)')
 
 test-race:
-	$(GO) test -count=1 -race ./runtime/... ./hardware/...
-	$(GO) test -count=1 -race -run TestLoadInParts ./catalog/
+	$(GO) test -count=1 -vet=off -race $(RACE_PKGS)
+	$(GO) test -count=1 -vet=off -race -run TestLoadInParts ./catalog/
 
 # The module builds for macOS and Windows too (the hardware tools answer
 # unsupported where the OS has no I2C or SPI driver).
@@ -54,9 +63,9 @@ test-cross:
 # oapi-codegen, each package built), a module of its own so toolcat does not
 # depend on oapi-codegen (the module proxy serves it the first time).
 test-sdk:
-	cd internal/sdkcheck && $(GO) vet ./... && $(GO) test -count=1 ./...
-	cd internal/discoverypool && $(GO) vet ./... && $(GO) test -count=1 ./...
-	cd internal/scalebench && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd internal/sdkcheck && $(GO) vet ./... && $(GO) test -count=1 -vet=off ./...
+	cd internal/discoverypool && $(GO) vet ./... && $(GO) test -count=1 -vet=off ./...
+	cd internal/scalebench && $(GO) vet ./... && $(GO) test -count=1 -vet=off ./...
 
 # The official MCP conformance suite against the fixture server
 # examples/mcp-conformance (tools compiled by toolcat), for revisions
@@ -68,16 +77,21 @@ test-mcp-conformance:
 
 # Real tool definitions written by others (MCP servers' tool lists), each
 # set taken through catalog, lint, gen, go vet and the generated
-# conformance test, and through toolcat import, lint, gen and go vet. The corpus sits beside the checkout; CORPUS=dir for
-# another.
+# conformance test, and through toolcat import, lint, gen and go vet. The
+# corpus sits beside the checkout; CORPUS=dir for another. Without it,
+# test-corpus and test fail (corpus-present): a corpus test that does not
+# run must not pass. make test runs these tests in test-unit and
+# test-race, with TOOLCAT_CORPUS set.
 CORPUS ?= ../shared/corpus
-test-corpus:
-	@if [ -d "$(CORPUS)" ]; then \
-	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^(TestCorpus|TestImportCorpus)$$' -v ./cmd/toolcat/ && \
-	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestCorpusQuality$$' -v ./runtime/discovery/ && \
-	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestDirectMatchesCUEOnCorpus$$' -v ./catalog/ && \
-	  TOOLCAT_CORPUS="$$(cd "$(CORPUS)" && pwd)" $(GO) test -count=1 -run '^TestFalsePositivesCorpus$$' ./runtime/toolscan/; \
-	else echo "test-corpus: no corpus at $(CORPUS); not run (CORPUS=dir to give one)"; fi
+CORPUS_ABS = $(abspath $(CORPUS))
+corpus-present:
+	@[ -d "$(CORPUS)" ] && [ -n "$$(ls -A "$(CORPUS)")" ] || { echo "no corpus at $(CORPUS): the corpus tests cannot run (CORPUS=dir gives another)" >&2; exit 1; }
+
+test-corpus: corpus-present
+	TOOLCAT_CORPUS="$(CORPUS_ABS)" $(GO) test -count=1 -vet=off -run '^(TestCorpus|TestImportCorpus)$$' -v ./cmd/toolcat/
+	TOOLCAT_CORPUS="$(CORPUS_ABS)" $(GO) test -count=1 -vet=off -run '^TestCorpusQuality$$' -v ./runtime/discovery/
+	TOOLCAT_CORPUS="$(CORPUS_ABS)" $(GO) test -count=1 -vet=off -run '^TestDirectMatchesCUEOnCorpus$$' -v ./catalog/
+	TOOLCAT_CORPUS="$(CORPUS_ABS)" $(GO) test -count=1 -vet=off -run '^TestFalsePositivesCorpus$$' ./runtime/toolscan/
 
 # The discovery evaluation (runtime/discovery/README.md): a pool of public
 # tool definitions, outside the repository, then the evaluation's requests
@@ -104,7 +118,8 @@ eval-discovery:
 	@if [ -f "$(POOL)/manifest.json" ]; then \
 	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestDirectMatchesCUEOnCorpus$$' -v ./catalog/ && \
 	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^Test(Eval|Howto)' -v ./runtime/discovery/ && \
-	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestFalsePositivesPool$$' ./runtime/toolscan/; \
+	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestFalsePositivesPool$$' ./runtime/toolscan/ && \
+	  TOOLCAT_DISCOVERY_POOL="$$(cd "$(POOL)" && pwd)" $(GO) test -count=1 -run '^TestImportDiscoveryPool$$' -v ./cmd/toolcat/; \
 	else echo "eval-discovery: no pool at $(POOL); not run (make discovery-pool POOL=dir builds one)"; fi
 
 lint: build

@@ -64,6 +64,16 @@ const (
 	RiskHigh   Risk = "high"
 )
 
+// The side effects a tool's side_effect names.
+const (
+	SideEffectAdditive    = "additive"
+	SideEffectOverwrites  = "overwrites"
+	SideEffectDestructive = "destructive"
+)
+
+// SideEffects are the values of side_effect, from least to most harmful.
+var SideEffects = []string{SideEffectAdditive, SideEffectOverwrites, SideEffectDestructive}
+
 // Rank orders risks: low 0, medium 1, high 2, anything else -1.
 func (r Risk) Rank() int {
 	switch r {
@@ -117,13 +127,17 @@ type Tool struct {
 	Name string
 	// OriginalName is the name on the wire (original_name), when it
 	// differs from Name; "": Name.
-	OriginalName        string
-	Description         string
-	Category            string
-	Version             string
-	Owner               string
-	Risk                Risk
-	HasSideEffects      bool
+	OriginalName   string
+	Description    string
+	Category       string
+	Version        string
+	Owner          string
+	Risk           Risk
+	HasSideEffects bool
+	// SideEffect says what the side effect does to what exists:
+	// SideEffectAdditive, SideEffectOverwrites or SideEffectDestructive;
+	// "" when the catalog does not say (see Destructive).
+	SideEffect          string
 	Idempotent          bool
 	IdempotencyRequired bool
 	SupportsDryRun      bool
@@ -172,6 +186,20 @@ func (t *Tool) PosOf(field string) Pos {
 		return p
 	}
 	return t.Pos
+}
+
+// Destructive reports whether the tool's side effect may destroy what
+// exists (MCP's destructiveHint): side_effect overwrites or destructive;
+// unset, a side effect that cannot be reverted, or that is high risk. A
+// tool without side effects is not destructive.
+func (t *Tool) Destructive() bool {
+	if !t.HasSideEffects {
+		return false
+	}
+	if t.SideEffect != "" {
+		return t.SideEffect != SideEffectAdditive
+	}
+	return !t.Revertible || t.Risk == RiskHigh
 }
 
 // DependencyPosOf returns the position of the i-th dependency, or of the

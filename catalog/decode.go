@@ -3,6 +3,8 @@ package catalog
 import (
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"cuelang.org/go/cue"
 )
@@ -67,6 +69,23 @@ func (l *loader) finishTools(c *Catalog) {
 		}
 	}
 	l.checkOriginalNames(c)
+	for _, t := range c.Tools {
+		if strings.TrimSpace(t.Description) == "" && !l.reported(t.Name, "description") {
+			l.errs.add(t.PosOf("description"), "tools.%s.description: empty; say what the tool does, when to use it and when not to: the model reads it to choose the tool", t.Name)
+		}
+		if t.SideEffect != "" && !t.HasSideEffects {
+			l.errs.add(t.PosOf("side_effect"), "tools.%s: side_effect %s says what a side effect does, but has_side_effects is false; set has_side_effects: true, or remove side_effect", t.Name, t.SideEffect)
+		}
+	}
+}
+
+// reported reports whether an error names field of tool already: one
+// that is missing, or of the wrong type.
+func (l *loader) reported(tool, field string) bool {
+	return slices.ContainsFunc(l.errs, func(e *Error) bool {
+		return strings.Contains(e.Msg, "tools."+tool+"."+field+":") || strings.Contains(e.Msg, "tools."+tool+": missing required field \""+field+"\"") ||
+			strings.Contains(e.Msg, "tools."+tool+": got ") || strings.Contains(e.Msg, "tool name "+strconv.Quote(tool))
+	})
 }
 
 // checkOriginalNames reports an original_name that another tool is
@@ -121,6 +140,8 @@ func (l *loader) decodeTool(name string, v cue.Value, userTool func(string) cue.
 				t.Risk = Risk(r)
 			case "has_side_effects":
 				t.HasSideEffects, _ = f.Bool()
+			case "side_effect":
+				t.SideEffect, _ = f.String()
 			case "idempotent":
 				t.Idempotent, _ = f.Bool()
 			case "idempotency_required":

@@ -31,6 +31,7 @@ var (
 
 	directRisks          = []Risk{RiskLow, RiskMedium, RiskHigh}
 	directExposures      = []string{"core", "hidden"}
+	directSideEffects    = SideEffects
 	directAdditionalArgs = []string{"reject", "strip", "allow"}
 	directIdemKeys       = []string{IdempotencyKeyHost, IdempotencyKeyArgument}
 	directErrorCodes     = []string{"invalid_args", "not_found", "permission_denied",
@@ -43,7 +44,7 @@ var (
 func directToolField(name string) bool {
 	switch name {
 	case "name", "original_name", "description", "category", "version", "owner",
-		"capability_required", "risk", "has_side_effects", "idempotent",
+		"capability_required", "risk", "has_side_effects", "side_effect", "idempotent",
 		"idempotency_required", "supports_dry_run", "revertible", "returns_untrusted",
 		"idempotency_key", "exposure", "autonomy", "additional_args", "max_retries",
 		"sla_ms", "max_result_bytes", "fallback_tool", "dependencies", "renamed_from",
@@ -227,6 +228,8 @@ func (l *loader) directTool(tf *Field) (*Tool, bool) {
 			t.Risk, ok = directEnum(fv, directRisks)
 		case "has_side_effects":
 			t.HasSideEffects, ok = directBool(fv)
+		case "side_effect":
+			t.SideEffect, ok = directEnum(fv, directSideEffects)
 		case "idempotent":
 			t.Idempotent, ok = directBool(fv)
 			idempotent = true

@@ -56,6 +56,30 @@ func TestLoadErrors(t *testing.T) {
 			},
 		},
 		{
+			desc: "side_effect: a value of its enum, on a tool with side effects",
+			files: files("t.yaml", `tools:
+  add_todo:
+    description: Adds a todo.
+    side_effect: additive
+  wipe_todos:
+    description: Deletes every todo.
+    has_side_effects: true
+    side_effect: erases
+`),
+			want: []string{
+				`t.yaml:4:5: tools.add_todo: side_effect additive says what a side effect does, but has_side_effects is false; set has_side_effects: true, or remove side_effect`,
+				`t.yaml:8:18: tools.wipe_todos.side_effect: got "erases"; want one of "additive", "overwrites", "destructive"`,
+			},
+		},
+		{
+			desc:  "empty description",
+			files: files("t.yaml", "tools:\n  list_items:\n    description: |\n\n  list_things:\n    description: \"  \"\n"),
+			want: []string{
+				`t.yaml:3:5: tools.list_items.description: empty; say what the tool does, when to use it and when not to: the model reads it to choose the tool`,
+				`t.yaml:6:5: tools.list_things.description: empty; say what the tool does, when to use it and when not to: the model reads it to choose the tool`,
+			},
+		},
+		{
 			desc:  "missing description",
 			files: files("t.yaml", "tools:\n  list_items:\n    risk: low\n"),
 			want:  []string{`t.yaml:2:3: tools.list_items: missing required field "description"`},

@@ -132,7 +132,7 @@ func invalidCount(tb testing.TB, rec *recorder) int {
 	for _, l := range rec.log.logs {
 		var n int
 		if i := strings.Index(l, "invalid_args: "); i >= 0 {
-			if _, err := fmt.Sscanf(l[i:], "invalid_args: %d sets of invalid arguments were refused", &n); err == nil {
+			if _, err := fmt.Sscanf(l[i:], "invalid_args: %d set", &n); err == nil && strings.Contains(l, " of invalid arguments w") {
 				return n
 			}
 		}

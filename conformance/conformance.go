@@ -130,7 +130,7 @@ var promises = map[Check]string{
 	CheckInvalidArgs:   "arguments its args schema refuses are answered invalid_args without reaching the tool",
 	CheckResult:        "its results validate against its result schema",
 	CheckErrors:        "its errors are envelopes with a code its catalog declares",
-	CheckImplemented:   "it is implemented",
+	CheckImplemented:   "every body it has is written",
 	CheckReadOnly:      "a tool without side effects changes nothing",
 	CheckDeterministic: "it answers the same arguments with the same result",
 	CheckDryRun:        "a dry run runs DryRun, not Execute, and changes nothing",

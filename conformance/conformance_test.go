@@ -245,7 +245,7 @@ func TestBrokenPromises(t *testing.T) {
 		}, `get_item: errors: .*the tool panicked \(nil map\)`},
 		{"not implemented", func(f *fixture) {
 			f.tool.Execute = func(ctx context.Context, args any) (any, error) { return nil, runtime.ErrNotImplemented }
-		}, `^T/get_item/examples: cat.yaml:3:3: get_item: implemented: it is implemented; it answers runtime.ErrNotImplemented`},
+		}, `^T/get_item/examples: cat.yaml:3:3: get_item: implemented: every body it has is written; a call answered runtime.ErrNotImplemented`},
 		{"validator lets invalid arguments through", func(f *fixture) {
 			f.tool.Validator = runtime.ValidatorFunc(func(raw []byte) (any, *runtime.ToolError) {
 				var v map[string]any

@@ -270,7 +270,7 @@ func (r *toolRun) checkError(t tester, c call, err error) {
 	if errors.Is(err, runtime.ErrNotImplemented) {
 		r.notImplemented = true
 		if r.on(CheckImplemented) {
-			r.failOnce(t, "implemented", CheckImplemented, "it answers runtime.ErrNotImplemented: write its Execute (and DryRun, Revert) bodies")
+			r.failOnce(t, "implemented", CheckImplemented, "a call answered runtime.ErrNotImplemented: write its Execute (and DryRun, Revert) bodies")
 		}
 		return
 	}
@@ -393,7 +393,7 @@ func (r *toolRun) validArgs(t tester) {
 		}
 		t.Logf("%s reached the tool: %s", c, answer(out.res))
 	}
-	t.Logf("%d sets of generated arguments", n)
+	t.Logf("%s of generated arguments", sets(n))
 }
 
 func (r *toolRun) invalidArgs(t tester) {
@@ -419,7 +419,19 @@ func (r *toolRun) invalidArgs(t tester) {
 			r.fail(t, CheckInvalidArgs, "", "%s was answered %s", c, envelope(out.res))
 		}
 	})
-	t.Logf("%d sets of invalid arguments were refused", n)
+	if n == 1 {
+		t.Logf("%s of invalid arguments was refused", sets(n))
+	} else {
+		t.Logf("%s of invalid arguments were refused", sets(n))
+	}
+}
+
+// sets counts sets of arguments: "1 set", "2 sets".
+func sets(n int) string {
+	if n == 1 {
+		return "1 set"
+	}
+	return fmt.Sprintf("%d sets", n)
 }
 
 func (r *toolRun) checkDeterministic(t tester) {

@@ -181,7 +181,7 @@ func testCache(t *testing.T, withNames bool) {
 // catalog.Tool must be placed in one list or the other.
 func TestCacheKeyCoversTool(t *testing.T) {
 	inFile := []string{"Name", "OriginalName", "Description", "Category", "Version", "Owner", "Risk",
-		"HasSideEffects", "Idempotent", "IdempotencyRequired", "SupportsDryRun", "Revertible",
+		"HasSideEffects", "SideEffect", "Idempotent", "IdempotencyRequired", "SupportsDryRun", "Revertible",
 		"ReturnsUntrusted", "CapabilityRequired", "Exposure", "Autonomy", "MaxRetries", "SLAms", "MaxResultBytes",
 		"Dependencies", "FallbackTool", "AdditionalArgs", "IdempotencyKey", "Args", "Result", "Errors", "Queries", "RenamedFrom"}
 	// Used by the conformance test and lint only, which the cache does

@@ -229,7 +229,12 @@ func toolPage(cat *catalog.Catalog, t *catalog.Tool, pages map[string]string) []
 	add("version", t.Version)
 	add("owner", t.Owner)
 	add("risk", string(t.Risk))
-	add("side effects", yesNo(t.HasSideEffects))
+	switch {
+	case t.HasSideEffects && t.SideEffect != "":
+		add("side effects", "yes, "+t.SideEffect)
+	default:
+		add("side effects", yesNo(t.HasSideEffects))
+	}
 	add("idempotent", yesNo(t.Idempotent))
 	switch {
 	case t.IdempotencyKey == catalog.IdempotencyKeyArgument && t.IdempotencyRequired:

@@ -186,6 +186,9 @@ func genMeta(f *jen.File, t *toolModel) {
 	set("Version", c.Version, c.Version != "")
 	set("Owner", c.Owner, c.Owner != "")
 	set("HasSideEffects", true, c.HasSideEffects)
+	if c.SideEffect != "" {
+		d[jen.Id("SideEffect")] = jen.Qual(runtimePkg, "SideEffect"+exported(c.SideEffect))
+	}
 	set("Idempotent", true, c.Idempotent)
 	set("IdempotencyRequired", true, c.IdempotencyRequired)
 	set("IdempotencyKeyArg", true, c.IdempotencyKey == catalog.IdempotencyKeyArgument)

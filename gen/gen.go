@@ -240,7 +240,7 @@ func entryKey(c *catalog.Tool) []byte {
 		}
 	}
 	put(c.Name, c.Description, c.Category, c.Version, c.Owner, string(c.Risk), string(c.Autonomy),
-		c.CapabilityRequired, c.Exposure, c.FallbackTool, c.AdditionalArgs, c.IdempotencyKey,
+		c.CapabilityRequired, c.Exposure, c.FallbackTool, c.AdditionalArgs, c.IdempotencyKey, c.SideEffect,
 		fmt.Sprint(c.HasSideEffects, c.Idempotent, c.IdempotencyRequired, c.SupportsDryRun, c.Revertible, c.ReturnsUntrusted, c.MaxRetries, c.SLAms))
 	if c.MaxResultBytes > 0 {
 		put("max_result_bytes", fmt.Sprint(c.MaxResultBytes))

@@ -20,6 +20,7 @@ func Meta(t *catalog.Tool) runtime.Meta {
 		Owner:               t.Owner,
 		Risk:                runtime.Risk(t.Risk),
 		HasSideEffects:      t.HasSideEffects,
+		SideEffect:          runtime.SideEffect(t.SideEffect),
 		Idempotent:          t.Idempotent,
 		IdempotencyRequired: t.IdempotencyRequired,
 		SupportsDryRun:      t.SupportsDryRun,

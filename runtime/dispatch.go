@@ -192,7 +192,7 @@ func (r *Registry) gate(ctx context.Context, e *entry, opts *CallOptions) *ToolE
 		te = PermissionDenied(fmt.Sprintf("tool %s needs autonomy %s or more; this agent runs at %s", e.meta.Name, e.need, a)).
 			WithSuggestion("Do not retry. Tell the user this action is outside what you may do, and what it would do.")
 	case a == AutonomySupervised && e.approval && !opts.Approved && !opts.DryRun:
-		te = ApprovalRequired(fmt.Sprintf("tool %s is %s risk and has side effects: the user must approve this call", e.meta.Name, e.meta.Risk))
+		te = ApprovalRequired(e.meta.approvalWhy() + ": the user must approve this call")
 		if e.tool.DryRun != nil {
 			te.Suggestion = "Call it again as a dry run to get a preview, show the preview to the user and ask for approval."
 		}

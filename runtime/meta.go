@@ -26,6 +26,21 @@ const (
 	ExposureHidden Exposure = "hidden"
 )
 
+// SideEffect says what a tool's side effect does to what exists.
+type SideEffect string
+
+// The side effects, from least to most harmful.
+const (
+	// SideEffectAdditive only adds: it creates a record, sends a message,
+	// appends a line; nothing that existed is changed.
+	SideEffectAdditive SideEffect = "additive"
+	// SideEffectOverwrites changes what exists in place: the old value is
+	// lost unless the tool can revert the call.
+	SideEffectOverwrites SideEffect = "overwrites"
+	// SideEffectDestructive deletes what exists.
+	SideEffectDestructive SideEffect = "destructive"
+)
+
 // AdditionalArgs is the policy for arguments the schema does not declare.
 type AdditionalArgs string
 
@@ -82,13 +97,17 @@ type Meta struct {
 	// when it differs from Name (the catalog's original_name, as toolcat
 	// import keeps it): exporters send it, and the registry finds the
 	// tool by either name.
-	OriginalName        string
-	Description         string
-	Category            string
-	Version             string
-	Owner               string
-	Risk                Risk
-	HasSideEffects      bool
+	OriginalName   string
+	Description    string
+	Category       string
+	Version        string
+	Owner          string
+	Risk           Risk
+	HasSideEffects bool
+	// SideEffect says what the side effect does to what exists (the
+	// catalog's side_effect); empty when the catalog does not say. See
+	// Destructive.
+	SideEffect          SideEffect
 	Idempotent          bool
 	IdempotencyRequired bool
 	SupportsDryRun      bool
@@ -162,6 +181,15 @@ func (m *Meta) check() error {
 	default:
 		return fmt.Errorf("tool %s: exposure %q is not core or hidden", m.Name, m.Exposure)
 	}
+	switch m.SideEffect {
+	case "":
+	case SideEffectAdditive, SideEffectOverwrites, SideEffectDestructive:
+		if !m.HasSideEffects {
+			return fmt.Errorf("tool %s: side effect %q on a tool without side effects", m.Name, m.SideEffect)
+		}
+	default:
+		return fmt.Errorf("tool %s: side effect %q is not additive, overwrites or destructive", m.Name, m.SideEffect)
+	}
 	switch m.AdditionalArgs {
 	case "", AdditionalArgsReject, AdditionalArgsStrip, AdditionalArgsAllow:
 	default:
@@ -208,10 +236,57 @@ func (m *Meta) requiredAutonomy() Autonomy {
 	return need
 }
 
+// Destructive reports whether the tool's side effect may destroy what
+// exists, as MCP's destructiveHint means it: SideEffect overwrites or
+// destructive; without a SideEffect, a side effect that cannot be
+// reverted or that is high risk. A tool without side effects is not
+// destructive.
+func (m *Meta) Destructive() bool {
+	if !m.HasSideEffects {
+		return false
+	}
+	if m.SideEffect != "" {
+		return m.SideEffect != SideEffectAdditive
+	}
+	return !m.Revertible || m.Risk == RiskHigh
+}
+
 // needsApproval reports whether a supervised agent must get the user's
-// approval before the tool runs.
+// approval before the tool runs: a side effect of medium or high risk,
+// or one that overwrites or deletes what exists and cannot be reverted,
+// whatever its risk.
 func (m *Meta) needsApproval() bool {
-	return m.HasSideEffects && (m.Risk == RiskMedium || m.Risk == RiskHigh)
+	if !m.HasSideEffects {
+		return false
+	}
+	return m.Risk == RiskMedium || m.Risk == RiskHigh || m.lossy()
+}
+
+// lossy reports whether the catalog says the side effect overwrites or
+// deletes what exists, and no revert can bring it back.
+func (m *Meta) lossy() bool {
+	return (m.SideEffect == SideEffectOverwrites || m.SideEffect == SideEffectDestructive) && !m.Revertible
+}
+
+// approvalWhy says why a supervised agent's call of the tool needs the
+// user's approval.
+func (m *Meta) approvalWhy() string {
+	var what string
+	switch m.SideEffect {
+	case SideEffectAdditive:
+		what = "adds data"
+	case SideEffectOverwrites:
+		what = "overwrites data"
+	case SideEffectDestructive:
+		what = "deletes data"
+	}
+	switch {
+	case what == "":
+		return fmt.Sprintf("tool %s is %s risk and has side effects", m.Name, riskName(m.Risk))
+	case m.lossy():
+		return fmt.Sprintf("tool %s is %s risk and %s that it cannot restore", m.Name, riskName(m.Risk), what)
+	}
+	return fmt.Sprintf("tool %s is %s risk and %s", m.Name, riskName(m.Risk), what)
 }
 
 // UntrustedSourcer is implemented by results that name where their content

@@ -454,13 +454,27 @@ func TestAutonomyGate(t *testing.T) {
 			Execute: echo, DryRun: func(context.Context, any) (any, error) { return &runtime.Preview{Summary: "would delete"}, nil }},
 		runtime.Tool{Meta: runtime.Meta{Name: "reset_db", Risk: runtime.RiskHigh, HasSideEffects: true, MinAutonomy: runtime.AutonomyFull}, Execute: echo},
 		runtime.Tool{Meta: runtime.Meta{Name: "admin_panel", CapabilityRequired: "admin"}, Execute: echo},
+		runtime.Tool{Meta: runtime.Meta{Name: "add_todo", Risk: runtime.RiskLow, HasSideEffects: true, SideEffect: runtime.SideEffectAdditive}, Execute: echo},
+		runtime.Tool{Meta: runtime.Meta{Name: "overwrite_file", Risk: runtime.RiskLow, HasSideEffects: true, SideEffect: runtime.SideEffectOverwrites}, Execute: echo},
+		runtime.Tool{Meta: runtime.Meta{Name: "rename_file", Risk: runtime.RiskLow, HasSideEffects: true, SideEffect: runtime.SideEffectOverwrites, Revertible: true},
+			Execute: echo, Revert: func(context.Context, any, json.RawMessage) (any, error) { return nil, nil }},
+		runtime.Tool{Meta: runtime.Meta{Name: "send_mail", Risk: runtime.RiskMedium, HasSideEffects: true, SideEffect: runtime.SideEffectAdditive}, Execute: echo},
 	)
 	tests := []struct {
 		desc     string
 		tool     string
 		opts     runtime.CallOptions
 		wantCode runtime.Code
+		wantMsg  string
 	}{
+		{desc: "supervised adds at low risk", tool: "add_todo", opts: runtime.CallOptions{Autonomy: runtime.AutonomySupervised}},
+		{desc: "supervised needs approval to overwrite for good", tool: "overwrite_file", opts: runtime.CallOptions{Autonomy: runtime.AutonomySupervised},
+			wantCode: runtime.CodeApprovalRequired, wantMsg: "tool overwrite_file is low risk and overwrites data that it cannot restore: the user must approve this call"},
+		{desc: "supervised overwrites what a revert restores", tool: "rename_file", opts: runtime.CallOptions{Autonomy: runtime.AutonomySupervised}},
+		{desc: "medium risk says what it does", tool: "send_mail", opts: runtime.CallOptions{Autonomy: runtime.AutonomySupervised},
+			wantCode: runtime.CodeApprovalRequired, wantMsg: "tool send_mail is medium risk and adds data: the user must approve this call"},
+		{desc: "an unsaid side effect reads as before", tool: "delete_file", opts: runtime.CallOptions{Autonomy: runtime.AutonomySupervised},
+			wantCode: runtime.CodeApprovalRequired, wantMsg: "tool delete_file is high risk and has side effects: the user must approve this call"},
 		{desc: "read-only reads", tool: "read_file", opts: runtime.CallOptions{Autonomy: runtime.AutonomyReadOnly}},
 		{desc: "read-only cannot write", tool: "write_file", opts: runtime.CallOptions{Autonomy: runtime.AutonomyReadOnly}, wantCode: runtime.CodePermissionDenied},
 		{desc: "read-only may preview", tool: "delete_file", opts: runtime.CallOptions{Autonomy: runtime.AutonomyReadOnly, DryRun: true}},
@@ -484,6 +498,9 @@ func TestAutonomyGate(t *testing.T) {
 			}
 			if res.Success || res.Error.Code != tt.wantCode {
 				t.Fatalf("want %s, got %s", tt.wantCode, res.JSON())
+			}
+			if tt.wantMsg != "" && res.Error.Message != tt.wantMsg {
+				t.Errorf("message %q, want %q", res.Error.Message, tt.wantMsg)
 			}
 		})
 	}

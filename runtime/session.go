@@ -189,7 +189,7 @@ func (s *Session) approvalReason(e *entry, st *coreState, a Autonomy) *approval 
 			m.Name, clip(st.TaintSource, maxEchoName), s.taintWhen())}
 	}
 	if a == AutonomySupervised && (e.approval || e.need > AutonomySupervised) {
-		return &approval{reason: fmt.Sprintf("tool %s is %s risk and has side effects: the user must approve this call", m.Name, riskName(m.Risk))}
+		return &approval{reason: m.approvalWhy() + ": the user must approve this call"}
 	}
 	return nil
 }

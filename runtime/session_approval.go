@@ -177,12 +177,36 @@ func (s *Session) keep(ctx context.Context, pc PendingCall, reason string, fail 
 		WithRetryAllowed(false)
 	te.internal = true
 	te.Details = map[string]any{"call_id": pc.ID, "preview": pc.Preview.Summary}
+	if effects := clipEffects(pc.Preview.Effects); len(effects) > 0 {
+		te.Details["effects"] = effects
+	}
 	res := fail(te)
 	res.Pending = &pc
 	if h := s.r.approvalHook(); h != nil {
 		h.ApprovalRequested(ctx, pc)
 	}
 	return res
+}
+
+// maxEchoEffects bounds the effects of a preview an approval_required
+// envelope repeats; the pending call keeps them all.
+const maxEchoEffects = 20
+
+// clipEffects returns the first effects of a preview, each clipped, for
+// the model to tell the user what the call would change.
+func clipEffects(effects []string) []string {
+	if len(effects) == 0 {
+		return nil
+	}
+	out := make([]string, 0, min(len(effects), maxEchoEffects+1))
+	for i, e := range effects {
+		if i == maxEchoEffects {
+			out = append(out, fmt.Sprintf("(%d more)", len(effects)-i))
+			break
+		}
+		out = append(out, clip(e, maxEchoText))
+	}
+	return out
 }
 
 // prune forgets the oldest resolved calls beyond maxResolved.

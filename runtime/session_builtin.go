@@ -221,16 +221,26 @@ func (s *Session) found(ctx context.Context, b *builtinTool, found []*entry, ret
 			promote = append(promote, e.meta.Name)
 		}
 	}
+	// A host that ends turns (Session.EndTurn) has promotions count
+	// down; one that never does, such as an MCP server, keeps them for
+	// the session, and the note says only what holds for both.
+	turns := false
 	if len(promote) > 0 {
-		if err := s.updateCore(ctx, func(st *coreState) error { st.promote(promote, s.promoteTurns); return nil }); err != nil {
+		if err := s.updateCore(ctx, func(st *coreState) error {
+			st.promote(promote, s.promoteTurns)
+			turns = st.Turn > 0
+			return nil
+		}); err != nil {
 			return b.fail(DependencyUnavailable("the tools found cannot be listed to you right now"))
 		}
 	}
 	switch {
 	case len(out.Matches) == 0:
 		out.Note = "No tool matched. " + retry
-	case len(promote) > 0:
+	case len(promote) > 0 && turns:
 		out.Note = fmt.Sprintf("The tools found are listed to you from your next step on, for %d turns.", s.promoteTurns)
+	case len(promote) > 0:
+		out.Note = "The tools found are listed to you from your next step on."
 	default:
 		out.Note = "The tools found are already listed to you."
 	}

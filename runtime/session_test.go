@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -192,5 +193,53 @@ func TestSessionReset(t *testing.T) {
 	var se *runtime.SessionError
 	if rep, err := s.Undo(ctx, 1); !errors.As(err, &se) || !strings.Contains(err.Error(), "no journaled calls") || len(rep.Undone) != 0 {
 		t.Fatalf("after Reset, Undo: %+v, %v; want nothing to undo", rep, err)
+	}
+}
+
+// TestSessionApprovalCarriesEffects checks that the approval_required
+// envelope of a held call says what the call would change, from its dry
+// run's Preview.Effects, so the model can tell the user; a long list is
+// cut short.
+func TestSessionApprovalCarriesEffects(t *testing.T) {
+	ctx := context.Background()
+	reg := runtime.New()
+	effects := []string{"delete /srv/a", "delete /srv/b"}
+	for i := range 30 {
+		effects = append(effects, fmt.Sprintf("delete /srv/c%d", i))
+	}
+	reg.MustRegister(runtime.Tool{
+		Meta: runtime.Meta{Name: "delete_files", Description: "Deletes files.", Risk: runtime.RiskHigh, HasSideEffects: true,
+			SideEffect: runtime.SideEffectDestructive, SupportsDryRun: true, ArgsSchema: []byte(`{"type":"object"}`)},
+		Execute: func(context.Context, any) (any, error) { return nil, nil },
+		DryRun: func(context.Context, any) (any, error) {
+			return runtime.Preview{Summary: "would delete 32 files", Effects: effects}, nil
+		},
+	})
+	s := reg.Session("conv-effects", runtime.SessionAutonomy(runtime.AutonomySupervised))
+	res := s.Call(ctx, "delete_files", []byte(`{}`), runtime.CallOptions{})
+	if res.Success || res.Error.Code != runtime.CodeApprovalRequired {
+		t.Fatalf("want approval_required, got %s", res.JSON())
+	}
+	var env struct {
+		Error struct {
+			Message string `json:"message"`
+			Details struct {
+				Preview string   `json:"preview"`
+				Effects []string `json:"effects"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(res.JSON(), &env); err != nil {
+		t.Fatal(err)
+	}
+	d := env.Error.Details
+	if d.Preview != "would delete 32 files" || len(d.Effects) != 21 || d.Effects[0] != "delete /srv/a" || d.Effects[20] != "(12 more)" {
+		t.Errorf("details: preview %q, %d effects %q", d.Preview, len(d.Effects), d.Effects)
+	}
+	if want := "tool delete_files is high risk and deletes data that it cannot restore"; !strings.HasPrefix(env.Error.Message, want) {
+		t.Errorf("message %q, want it to start %q", env.Error.Message, want)
+	}
+	if len(res.Pending.Preview.Effects) != 32 {
+		t.Errorf("the pending call keeps %d effects, want 32", len(res.Pending.Preview.Effects))
 	}
 }

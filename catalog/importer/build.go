@@ -168,6 +168,28 @@ func Build(tools []Tool, o Options) (*Result, error) {
 		k := strNode(e.name)
 		k.HeadComment = e.headComment()
 		toolsNode.Content = append(toolsNode.Content, k, e.node)
+	}
+	res.Tools = len(entries)
+	doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	doc.HeadComment = "Written by toolcat import. Review every \"" + Decide + "\" and run toolcat lint."
+	set(doc, "package", strNode(o.Package))
+	set(doc, "tools", toolsNode)
+	data, err := encode(doc)
+	if err != nil {
+		return nil, err
+	}
+	// A value that contradicts its schema is removed and the catalog
+	// written again; removing one can make another contradict (a default
+	// outside an enum whose member was removed), hence the few rounds.
+	for range 3 {
+		if repairValues(data, entries) == 0 {
+			break
+		}
+		if data, err = encode(doc); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range entries {
 		for _, n := range e.notes {
 			n.Tool = e.name
 			if n.Decide {
@@ -176,11 +198,12 @@ func Build(tools []Tool, o Options) (*Result, error) {
 			res.Notes = append(res.Notes, n)
 		}
 	}
-	res.Tools = len(entries)
-	doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	doc.HeadComment = "Written by toolcat import. Review every \"" + Decide + "\" and run toolcat lint."
-	set(doc, "package", strNode(o.Package))
-	set(doc, "tools", toolsNode)
+	res.YAML = data
+	return res, nil
+}
+
+// encode writes doc as YAML, indented by two spaces.
+func encode(doc *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -190,8 +213,7 @@ func Build(tools []Tool, o Options) (*Result, error) {
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("writing the catalog: %w", err)
 	}
-	res.YAML = buf.Bytes()
-	return res, nil
+	return buf.Bytes(), nil
 }
 
 func sortEntries(es []*entry) {
@@ -262,6 +284,9 @@ func (e *entry) build() {
 		d.Style = yaml.LiteralStyle
 	}
 	if strings.TrimSpace(t.Description) == "" {
+		// A catalog needs a description; this one tells the model little
+		// and lint says so, until a human writes it.
+		d = strNode(fmt.Sprintf("Calls %s; the source gave no description.", t.Name))
 		d.LineComment = Decide + ": the source has no description; say what the tool does and when to use it"
 		e.note(true, "no description")
 	}
@@ -280,6 +305,7 @@ func (e *entry) build() {
 		for _, m := range Normalise(args, "args") {
 			e.note(false, "%s", m)
 		}
+		e.repair(args, "args")
 		if get(args, "type") == nil {
 			args.Content = append([]*yaml.Node{strNode("type"), strNode("object")}, args.Content...)
 			e.note(false, "args: type object added")
@@ -297,6 +323,7 @@ func (e *entry) build() {
 			for _, m := range Normalise(t.Output, "result") {
 				e.note(false, "%s", m)
 			}
+			e.repair(t.Output, "result")
 		}
 		set(n, "result", t.Output)
 	}
@@ -360,6 +387,16 @@ func (e *entry) metadata(n *yaml.Node) {
 		}
 		field("risk", strNode(risk), riskWhy)
 		field("has_side_effects", boolNode(true), why)
+		switch {
+		case a.Destructive != nil && !*a.Destructive:
+			field("side_effect", strNode("additive"), "")
+		case a.Destructive != nil:
+			field("side_effect", strNode("destructive"), "destructiveHint does not tell deleting from overwriting; overwrites if the tool changes what exists in place")
+		case e.t.Format == FormatMCP:
+			field("side_effect", strNode("destructive"), "no destructiveHint; MCP assumes destructive (additive if the tool only adds, overwrites if it changes what exists in place)")
+		default:
+			field("side_effect", strNode("destructive"), src+" do not say; assumed destructive (additive if the tool only adds, overwrites if it changes what exists in place)")
+		}
 		idem := a.Idempotent != nil && *a.Idempotent
 		idemWhy := ""
 		if a.Idempotent == nil {

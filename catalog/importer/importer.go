@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -336,9 +337,13 @@ func decodeValue(dec *json.Decoder, depth int) (*yaml.Node, error) {
 	case string:
 		return strNode(v), nil
 	case json.Number:
+		// An integer beyond 64 bits is a float to YAML (and to every
+		// JSON decoder that reads numbers as float64).
 		tag := "!!int"
-		if strings.ContainsAny(string(v), ".eE") {
-			tag = "!!float"
+		if _, err := strconv.ParseInt(string(v), 10, 64); err != nil || strings.ContainsAny(string(v), ".eE") {
+			if _, err := strconv.ParseUint(string(v), 10, 64); err != nil {
+				tag = "!!float"
+			}
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(v)}, nil
 	case bool:

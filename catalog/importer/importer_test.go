@@ -231,12 +231,12 @@ func TestBuildAnnotations(t *testing.T) {
 		{"read-only", `{"readOnlyHint":true,"openWorldHint":false}`,
 			map[string]any{"risk": "low", "has_side_effects": false, "idempotent": true, "returns_untrusted": false}, nil},
 		{"destructive", `{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":true}`,
-			map[string]any{"risk": "high", "has_side_effects": true, "idempotent": true, "returns_untrusted": true}, []string{"risk"}},
+			map[string]any{"risk": "high", "has_side_effects": true, "side_effect": "destructive", "idempotent": true, "returns_untrusted": true}, []string{"risk", "side_effect"}},
 		{"additive", `{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}`,
-			map[string]any{"risk": "medium", "has_side_effects": true, "idempotent": false, "returns_untrusted": false}, []string{"risk"}},
+			map[string]any{"risk": "medium", "has_side_effects": true, "side_effect": "additive", "idempotent": false, "returns_untrusted": false}, []string{"risk"}},
 		{"nothing said", `{}`,
-			map[string]any{"risk": "high", "has_side_effects": true, "idempotent": false, "returns_untrusted": true},
-			[]string{"risk", "has_side_effects", "idempotent", "returns_untrusted"}},
+			map[string]any{"risk": "high", "has_side_effects": true, "side_effect": "destructive", "idempotent": false, "returns_untrusted": true},
+			[]string{"risk", "has_side_effects", "side_effect", "idempotent", "returns_untrusted"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

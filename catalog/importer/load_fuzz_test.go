@@ -16,6 +16,8 @@ func FuzzImportLoads(f *testing.F) {
 	f.Add(`[{"type":"function","function":{"name":"a-b","parameters":{"type":"object","properties":{"n":{"type":"int","minimum":1,"exclusiveMinimum":true}}}}}]`)
 	f.Add(`[{"name":"t","input_schema":{"type":"object"},"input_examples":[{"a":1}],"cache_control":{"type":"ephemeral"}}]`)
 	f.Add(`{"type":"object","title":"x.y","items":[{"type":"tuple"}],"dependencies":{"a":["b"]}}`)
+	f.Add(`{"tools":[{"name":"f","inputSchema":{"type":"object","properties":{"a":{"type":"string","default":null},"b":{"type":"boolean","default":"false"},"c":{"type":"","enum":["x"],"default":"dontcare"},"d":{"type":"integer","default":"None","minimum":3}}}}]}`)
+	f.Add(`[{"name":"g","parameters":{"type":"object","properties":{"e":{"type":["int","foo"],"enum":[1,"a",99999999999999999999]},"t":{"type":"string","format":"date-time","const":"x"}}}}]`)
 	f.Fuzz(func(t *testing.T, in string) {
 		tools, err := importer.Parse("f.json", strings.NewReader(in))
 		if err != nil {

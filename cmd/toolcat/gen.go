@@ -154,7 +154,68 @@ func runGen(e *env, args []string) int {
 			fmt.Fprintln(e.stdout, line)
 		}
 	}
+	if hint := moduleHint(f.out); hint != "" {
+		fmt.Fprintln(e.stderr, "toolcat gen: "+hint)
+	}
 	return exitOK
+}
+
+// moduleHint says what the go.mod of dir lacks for the generated code to
+// build: a direct requirement of toolcat's module, whose runtime and
+// conformance packages it imports (go get -tool and go mod edit -tool
+// leave it indirect until go mod tidy, and go build refuses until then).
+// It returns "" when dir is in no module (gen works without one) or its
+// go.mod has what is needed.
+func moduleHint(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			mod, err := modulePathOf(data)
+			if err != nil || mod == modulePath {
+				return ""
+			}
+			switch req, indirect := requires(data, modulePath); {
+			case !req:
+				return fmt.Sprintf("%s does not require %s, which the generated code imports: run go mod tidy before go build",
+					filepath.Join(d, "go.mod"), modulePath)
+			case indirect:
+				return fmt.Sprintf("%s requires %s as indirect, but the generated code imports it: run go mod tidy before go build",
+					filepath.Join(d, "go.mod"), modulePath)
+			}
+			return ""
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// requires reports whether the go.mod text gomod requires module path,
+// in a require line or block, and whether it says the requirement is
+// indirect.
+func requires(gomod []byte, path string) (req, indirect bool) {
+	block := false
+	for _, line := range strings.Split(string(gomod), "\n") {
+		comment := ""
+		if i := strings.Index(line, "//"); i >= 0 {
+			line, comment = line[:i], line[i+2:]
+		}
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case block && f[0] == ")":
+			block = false
+		case block && f[0] == path, !block && f[0] == "require" && len(f) >= 2 && f[1] == path:
+			return true, strings.TrimSpace(comment) == "indirect"
+		case f[0] == "require" && len(f) >= 2 && f[1] == "(":
+			block = true
+		}
+	}
+	return false, false
 }
 
 // planAll plans every change gen makes: to the output directory and, with

@@ -95,16 +95,45 @@ func TestImportCorpus(t *testing.T) {
 	if dir == "" {
 		t.Skipf("%s is not set: `make test-corpus` runs this test on a corpus of real tool definitions", CorpusEnv)
 	}
+	importDir(t, CorpusEnv, dir)
+}
+
+// PoolEnv names the discovery evaluation's pool of public tool lists
+// (make discovery-pool builds one): a folder of <server>.json files,
+// each with a "tools" list, and a manifest.json.
+const PoolEnv = "TOOLCAT_DISCOVERY_POOL"
+
+// TestImportDiscoveryPool imports every server's tool list of the pool in
+// $TOOLCAT_DISCOVERY_POOL, as TestImportCorpus does the corpus: each one
+// must import, load, generate and build with no hand edit. `make
+// eval-discovery` runs it.
+func TestImportDiscoveryPool(t *testing.T) {
+	dir := os.Getenv(PoolEnv)
+	if dir == "" {
+		t.Skipf("%s is not set: `make eval-discovery` runs this test on a pool of public tool lists", PoolEnv)
+	}
+	importDir(t, PoolEnv, dir)
+}
+
+// importDir imports each .json file under dir, and each folder of .snap
+// files, as a set of its own, and takes them all through importAndBuild.
+func importDir(t *testing.T, env, dir string) {
 	var sets []importSet
 	folders := map[string]bool{}
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil {
 			return err
 		}
-		switch filepath.Ext(path) {
-		case ".snap":
+		if d.IsDir() {
+			if d.Name() == "packages" || d.Name() == "home" || d.Name() == "node_modules" {
+				return filepath.SkipDir // a pool's installed servers
+			}
+			return nil
+		}
+		switch {
+		case filepath.Ext(path) == ".snap":
 			folders[filepath.Dir(path)] = true
-		case ".json":
+		case filepath.Ext(path) == ".json" && d.Name() != "manifest.json":
 			sets = append(sets, importSet{name: path, args: []string{path}})
 		}
 		return nil
@@ -117,7 +146,7 @@ func TestImportCorpus(t *testing.T) {
 	}
 	slices.SortFunc(sets, func(a, b importSet) int { return strings.Compare(a.name, b.name) })
 	if len(sets) == 0 {
-		t.Fatalf("%s=%s holds no tool definitions", CorpusEnv, dir)
+		t.Fatalf("%s=%s holds no tool definitions", env, dir)
 	}
 	c := importAndBuild(t, sets)
 	if c.sets != len(sets) {

@@ -311,7 +311,7 @@ func TestTailBuffer(t *testing.T) {
 // load from the imported catalog as the source wrote them.
 func TestImportKeepsValues(t *testing.T) {
 	schema := `{"type":"object","additionalProperties":false,"properties":{
-		"a":{"type":"string","enum":["1","true","null","0x10","~","yes","no","on","1e3","-","a: b","#x"," lead","trail ","multi\nline","","é","\u0007bell"],"default":"007"},
+		"a":{"type":"string","enum":["1","true","null","0x10","~","yes","no","on","1e3","-","a: b","#x"," lead","trail ","multi\nline","","é","\u0007bell","007"],"default":"007"},
 		"n":{"type":"number","minimum":-1.5e3,"maximum":12345678901234567890},
 		"b":{"const":false},"z":{"const":null},"o":{"default":{"k":[1,"2",true]}}}}`
 	file := filepath.Join(t.TempDir(), "tools.json")

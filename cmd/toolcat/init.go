@@ -10,13 +10,26 @@ import (
 
 const initDoc = `
 Start a tool package in a directory (default: the current one): a starter
-catalog in catalog/tools.yaml and generate.go with the go:generate line.
-Existing files are never overwritten. Then:
+catalog in catalog/tools.yaml and generate.go with the go:generate lines
+of toolcat gen and toolcat docs. Existing files are never overwritten.
+Then:
 
   go get -tool github.com/toolcat/toolcat/cmd/toolcat
-  go generate ./...`
+  go generate ./...
+  go mod tidy
 
-const starterCatalog = `# yaml-language-server: $schema=https://github.com/toolcat/toolcat/catalog/catalog.schema.json
+With toolcat from a local checkout (a replace in go.mod), go get -tool
+fails; add the tool by hand instead:
+
+  go mod edit -require=github.com/toolcat/toolcat@v0.0.0 \
+    -replace=github.com/toolcat/toolcat=../toolcat \
+    -tool=github.com/toolcat/toolcat/cmd/toolcat
+  go mod tidy`
+
+const starterCatalog = `# yaml-language-server: $schema=` + schemaURL + `
+#
+# Offline, or at another version: toolcat schema > catalog/catalog.schema.json
+# and point $schema at ./catalog.schema.json.
 #
 # The tools of this package. After a change: go generate ./...
 # Format: https://github.com/toolcat/toolcat/blob/main/docs/catalog.md
@@ -58,8 +71,13 @@ tools:
 const starterGenerate = `package %s
 
 // The catalog in ./catalog is compiled into the *_gen.go files of this
-// package.
-` + "//go:" + "generate go tool toolcat gen ./catalog\n"
+// package, and written as the model reads it into ./docs.
+` + "//go:" + "generate go tool toolcat gen ./catalog\n" +
+	"//go:" + "generate go tool toolcat docs --out docs ./catalog\n"
+
+// schemaURL serves the format's JSON Schema for editors; toolcat schema
+// writes the same file for the version installed.
+const schemaURL = "https://raw.githubusercontent.com/toolcat/toolcat/main/catalog/catalog.schema.json"
 
 func runInit(e *env, args []string) int {
 	fs := newFlags(e, "init", "", initDoc)
@@ -106,7 +124,8 @@ func runInit(e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stdout, "created %s\n", f.path)
 	}
-	fmt.Fprintln(e.stdout, "next: go get -tool github.com/toolcat/toolcat/cmd/toolcat && go generate ./...")
+	fmt.Fprintln(e.stdout, "next: go get -tool github.com/toolcat/toolcat/cmd/toolcat && go generate ./... && go mod tidy")
+	fmt.Fprintln(e.stdout, "  (toolcat from a local checkout: see toolcat init -h)")
 	return exitOK
 }
 

@@ -96,6 +96,7 @@ func deleteArticleMeta() runtime.Meta {
 		Revertible:          true,
 		Risk:                runtime.RiskHigh,
 		SLA:                 1000 * time.Millisecond,
+		SideEffect:          runtime.SideEffectDestructive,
 		SupportsDryRun:      true,
 		Version:             "1.0.0",
 	}

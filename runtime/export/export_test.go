@@ -156,6 +156,9 @@ func TestAnnotationsOf(t *testing.T) {
 		{"revertible side effect", runtime.Meta{HasSideEffects: true, Revertible: true, Risk: runtime.RiskMedium}, MCPAnnotations{}},
 		{"irreversible side effect", runtime.Meta{HasSideEffects: true, Risk: runtime.RiskLow, Idempotent: true}, MCPAnnotations{DestructiveHint: true, IdempotentHint: true}},
 		{"high risk though revertible", runtime.Meta{HasSideEffects: true, Revertible: true, Risk: runtime.RiskHigh}, MCPAnnotations{DestructiveHint: true}},
+		{"additive, high risk, no revert", runtime.Meta{HasSideEffects: true, SideEffect: runtime.SideEffectAdditive, Risk: runtime.RiskHigh}, MCPAnnotations{}},
+		{"overwrites, revertible", runtime.Meta{HasSideEffects: true, SideEffect: runtime.SideEffectOverwrites, Revertible: true}, MCPAnnotations{DestructiveHint: true}},
+		{"destructive, revertible", runtime.Meta{HasSideEffects: true, SideEffect: runtime.SideEffectDestructive, Revertible: true, Idempotent: true}, MCPAnnotations{DestructiveHint: true, IdempotentHint: true}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			if got := AnnotationsOf(&tc.meta); got != tc.want {

@@ -24,10 +24,11 @@ type MCPAnnotations struct {
 // AnnotationsOf derives a tool's MCP hints from its catalog metadata:
 //
 //   - readOnlyHint = !has_side_effects
-//   - destructiveHint = has_side_effects && (!revertible || risk == high):
-//     a side effect is destructive unless the tool can undo it, and a
-//     high-risk one always counts as destructive; a read-only tool is not
-//     destructive
+//   - destructiveHint = Meta.Destructive: false for a read-only tool and
+//     for side_effect additive (MCP's "additive updates"), true for
+//     overwrites and destructive; a catalog that does not say keeps the
+//     older reading: a side effect is destructive unless the tool can
+//     undo it, and a high-risk one always is
 //   - idempotentHint = idempotent
 //   - openWorldHint = returns_untrusted: the tool reads content that
 //     outsiders control (web pages, e-mail, user uploads); a tool that only
@@ -35,7 +36,7 @@ type MCPAnnotations struct {
 func AnnotationsOf(m *runtime.Meta) MCPAnnotations {
 	return MCPAnnotations{
 		ReadOnlyHint:    !m.HasSideEffects,
-		DestructiveHint: m.HasSideEffects && (!m.Revertible || m.Risk == runtime.RiskHigh),
+		DestructiveHint: m.Destructive(),
 		IdempotentHint:  m.Idempotent,
 		OpenWorldHint:   m.ReturnsUntrusted,
 	}

@@ -290,7 +290,7 @@ func (c *conn) check(ctx context.Context, req *mcp.CallToolRequest) error {
 	} else if res := c.s.reg.Call(ctx, name, nil, runtime.CallOptions{}); res.Error != nil {
 		msg += ": " + res.Error.Message
 		if res.Error.Suggestion != "" {
-			msg += " " + res.Error.Suggestion
+			msg += ". " + res.Error.Suggestion
 		}
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}

@@ -96,6 +96,7 @@ func createTicketMeta() runtime.Meta {
 		Revertible:          true,
 		Risk:                runtime.RiskLow,
 		SLA:                 1000 * time.Millisecond,
+		SideEffect:          runtime.SideEffectAdditive,
 		SupportsDryRun:      true,
 		Version:             "1.0.0",
 	}

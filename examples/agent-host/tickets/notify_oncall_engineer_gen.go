@@ -81,6 +81,7 @@ func notifyOncallEngineerMeta() runtime.Meta {
 		ResultSchema:        json.RawMessage(notifyOncallEngineerResultSchema),
 		Risk:                runtime.RiskHigh,
 		SLA:                 1000 * time.Millisecond,
+		SideEffect:          runtime.SideEffectAdditive,
 		SupportsDryRun:      true,
 		Version:             "1.0.0",
 	}
