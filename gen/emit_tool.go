@@ -29,8 +29,16 @@ func genToolFile(m *model, t *toolModel) (*jen.File, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	genToolBinding(f, t)
-	return f, genDescs(f, t, descs), nil
+	if !textFuncs() {
+		genToolBinding(f, t)
+		return f, genDescs(f, t, descs), nil
+	}
+	var tail []byte
+	if len(descs) > 0 {
+		tail = dataValidatorText(tail, t, descs[0].name)
+	}
+	tail = toolBindingText(tail, t)
+	return f, append(tail, genDescs(f, t, descs)...), nil
 }
 
 // resultExpr is what Execute returns: a pointer to a result struct, or the

@@ -303,11 +303,13 @@ func genDataValidator(f *jen.File, t *toolModel, m *vModel) ([]namedDesc, error)
 		return nil, err
 	}
 	top := m.descs[0].name
-	f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments:")
-	f.Comment("runtime.DataPassFor reads them in one pass, as " + top + " describes.")
-	f.Func().Id(t.validatorFn).Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
-		jen.Return(jen.Qual(runtimePkg, "DataPassFor").Call(jen.Parens(jen.Op("*").Id(t.args.Name)).Call(jen.Nil()), jen.Op("&").Id(top))),
-	)
+	if !textFuncs() { // else genToolFile writes it (dataValidatorText)
+		f.Comment(t.validatorFn + " returns the validator of " + t.t.Name + "'s arguments:")
+		f.Comment("runtime.DataPassFor reads them in one pass, as " + top + " describes.")
+		f.Func().Id(t.validatorFn).Params(jen.Op("*").Qual(runtimePkg, "Meta")).Params(jen.Qual(runtimePkg, "Validator"), jen.Error()).Block(
+			jen.Return(jen.Qual(runtimePkg, "DataPassFor").Call(jen.Parens(jen.Op("*").Id(t.args.Name)).Call(jen.Nil()), jen.Op("&").Id(top))),
+		)
+	}
 	names := make(map[*runtime.StructDesc]string, len(m.descs))
 	for _, d := range m.descs {
 		names[&d.sd] = d.name

@@ -133,6 +133,7 @@ func (s *IdempotencyStore) Acquire(ctx context.Context, key, fp string, lease ti
 	tok := runtime.NewToken()
 	claim := "P" + tok + fp
 	wait := s.minPoll
+	held := false // another call held the key at the last look
 	for {
 		old, err := within(ctx, s.guard, func(ctx context.Context) (string, error) {
 			return s.c.SetArgs(ctx, rkey, claim, redis.SetArgs{Mode: "NX", TTL: lease, Get: true}).Result()
@@ -143,6 +144,12 @@ func (s *IdempotencyStore) Acquire(ctx context.Context, key, fp string, lease ti
 		}
 		if err != nil {
 			s.remember(rkey, claim)
+			if held && ctx.Err() != nil {
+				// The context ended while this store looked again at a
+				// key another call holds: it is still in flight, as far
+				// as anyone knows.
+				return runtime.Claim{}, fmt.Errorf("%w: %w", runtime.ErrInFlight, ctx.Err())
+			}
 			return runtime.Claim{}, fmt.Errorf("redis: claiming idempotency key: %w", err)
 		}
 		switch {
@@ -168,6 +175,7 @@ func (s *IdempotencyStore) Acquire(ctx context.Context, key, fp string, lease ti
 			return runtime.Claim{}, fmt.Errorf("redis: idempotency key %s holds an unknown value", rkey)
 		}
 		// Another call with the same arguments holds the key: wait for it.
+		held = true
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
