@@ -73,7 +73,7 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 		return r.fail(e, Internal("tool "+m.Name+" returned data that cannot be encoded as JSON"))
 	}
 	if rec.Oversize > 0 {
-		return r.failed(e, raw, opts, r.tooLarge(ctx, e, rec.Oversize))
+		return r.failed(e, raw, opts, r.tooLargeAtLeast(ctx, e, rec.Oversize))
 	}
 	res, te := r.succeed(ctx, e, data, rec.Data, rec.At, false)
 	if te != nil {
@@ -118,13 +118,22 @@ func (h *held) settle(data any, te *ToolError, at time.Time) (rec Record, ok boo
 		h.release()
 		return Record{}, false
 	}
-	b, err := json.Marshal(data)
-	if err != nil {
-		h.release()
-		return Record{}, false
+	rec = Record{Fingerprint: h.fp, At: at, Source: r.sourceOf(h.e, data)}
+	if h.e.maxResult > 0 {
+		if n, over := jsonSizeAtLeast(data, h.e.maxResult); over {
+			// Surely over the cap: kept by its size, never encoded whole.
+			rec.Oversize = n
+		}
 	}
-	rec = Record{Fingerprint: h.fp, Data: b, At: at, Source: r.sourceOf(h.e, data)}
-	if h.e.maxResult > 0 && len(b) > h.e.maxResult {
+	if rec.Oversize == 0 {
+		b, err := json.Marshal(data)
+		if err != nil {
+			h.release()
+			return Record{}, false
+		}
+		rec.Data = b
+	}
+	if b := rec.Data; h.e.maxResult > 0 && len(b) > h.e.maxResult {
 		// A result the model may not read is not worth storing: its size
 		// is, so that a retry answers the same without running again.
 		rec.Data, rec.Oversize = nil, len(b)
@@ -267,7 +276,7 @@ func (r *Registry) acquireFailed(ctx context.Context, e *entry, err error, late 
 
 func (r *Registry) replay(e *entry, rec *Record) Result {
 	if rec.Oversize > 0 {
-		return r.fail(e, r.tooLarge(context.Background(), e, rec.Oversize))
+		return r.fail(e, r.tooLargeAtLeast(context.Background(), e, rec.Oversize))
 	}
 	if e.meta.ReturnsUntrusted {
 		if te := r.checkResult(context.Background(), e, rec.Data); te != nil {

@@ -23,7 +23,8 @@ type Record struct {
 	// untrusted output.
 	Source string
 	// Oversize, when set, is the size in bytes of a result above its tool's
-	// cap (max_result_bytes): the result is not kept (Data is empty), and a
+	// cap (max_result_bytes), or a lower bound of it for a result refused
+	// before it was encoded: the result is not kept (Data is empty), and a
 	// replay answers as the first call did, that it was too large.
 	Oversize int
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	goruntime "runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,28 +40,43 @@ func TestMaxResultBytesAllocation(t *testing.T) {
 		{"an embedded struct", &withEmbedded{embedded: embedded{Text: big}}},
 		{"raw JSON", json.RawMessage(`"` + big + `"`)},
 	} {
-		for _, untrusted := range []bool{false, true} {
-			m := searchMeta()
-			m.MaxResultBytes = limit
-			m.ReturnsUntrusted = untrusted
-			r := runtime.New(runtime.WithLogger(quietLogger()))
-			data := c.data
-			mustRegister(t, r, runtime.Tool{Meta: m, Execute: func(context.Context, any) (any, error) { return data, nil }})
-			call := func() runtime.Result {
-				return r.Call(context.Background(), m.Name, []byte(`{"query":"pgvector"}`), runtime.CallOptions{})
-			}
-			call() // warm up
-			var before, after goruntime.MemStats
-			goruntime.GC()
-			goruntime.ReadMemStats(&before)
-			res := call()
-			goruntime.ReadMemStats(&after)
-			if res.Success || res.Error.Code != runtime.CodeUnsupported {
-				t.Errorf("%s: %.300s", c.desc, res.JSON())
-				continue
-			}
-			if got := after.TotalAlloc - before.TotalAlloc; got > 4*limit {
-				t.Errorf("%s (untrusted %v): refusing a %d MiB result allocated %.1f MiB, above 4 times the %d KiB cap", c.desc, untrusted, size>>20, float64(got)/(1<<20), limit>>10)
+		for _, path := range []string{"call", "call with an idempotency key", "revert"} {
+			for _, untrusted := range []bool{false, true} {
+				m := searchMeta()
+				m.MaxResultBytes = limit
+				m.ReturnsUntrusted = untrusted
+				m.Revertible = path == "revert"
+				r := runtime.New(runtime.WithLogger(quietLogger()))
+				data := c.data
+				tool := runtime.Tool{Meta: m, Execute: func(context.Context, any) (any, error) { return data, nil }}
+				if m.Revertible {
+					tool.Revert = func(context.Context, any, json.RawMessage) (any, error) { return data, nil }
+				}
+				mustRegister(t, r, tool)
+				n := 0
+				call := func() runtime.Result {
+					args := []byte(`{"query":"pgvector"}`)
+					switch n++; path {
+					case "revert":
+						return r.Revert(context.Background(), m.Name, args, json.RawMessage(`{}`), runtime.CallOptions{})
+					case "call with an idempotency key":
+						return r.Call(context.Background(), m.Name, args, runtime.CallOptions{IdempotencyKey: "k" + strconv.Itoa(n)})
+					}
+					return r.Call(context.Background(), m.Name, args, runtime.CallOptions{})
+				}
+				call() // warm up
+				var before, after goruntime.MemStats
+				goruntime.GC()
+				goruntime.ReadMemStats(&before)
+				res := call()
+				goruntime.ReadMemStats(&after)
+				if res.Success || res.Error.Code != runtime.CodeUnsupported {
+					t.Errorf("%s, %s: %.300s", c.desc, path, res.JSON())
+					continue
+				}
+				if got := after.TotalAlloc - before.TotalAlloc; got > 4*limit {
+					t.Errorf("%s, %s (untrusted %v): refusing a %d MiB result allocated %.1f MiB, above 4 times the %d KiB cap", c.desc, path, untrusted, size>>20, float64(got)/(1<<20), limit>>10)
+				}
 			}
 		}
 	}
