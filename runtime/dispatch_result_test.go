@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolcat/toolcat/runtime"
 )
@@ -57,6 +58,7 @@ func TestMaxResultBytes(t *testing.T) {
 		m.MaxResultBytes = tt.toolMax
 		m.ReturnsUntrusted = tt.untrust
 		m.HasSideEffects = tt.sideEff
+		m.SLA = time.Minute // building 11,000 items under -race on a loaded machine can pass 200 ms
 		mustRegister(t, r, pageTool(m, tt.items))
 		res := r.Call(ctx, m.Name, args, runtime.CallOptions{IdempotencyKey: tt.key})
 		if !tt.wantFail {
