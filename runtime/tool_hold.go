@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"unicode/utf8"
 )
@@ -73,24 +72,7 @@ func (r *Registry) HoldTool(ctx context.Context, tool, reason string, h ToolHold
 	if e, ok := r.tools.Load().byName[tool]; ok {
 		tool = e.meta.Name
 	}
-	s := ToolSetting{Enabled: false, Reason: reason, At: r.now(), Hold: &h}
-	if err := r.states.Save(ctx, tool, s); err != nil {
-		return fmt.Errorf("saving the state of tool %s: %w: %w", tool, ErrToolStateStore, err)
-	}
-	ts := &r.ts
-	ts.mu.Lock()
-	next := maps.Clone(ts.settings)
-	if next == nil {
-		next = map[string]ToolSetting{}
-	}
-	next[tool] = s
-	ts.settings = next
-	changed := r.restopLocked()
-	ts.mu.Unlock()
-	if changed {
-		r.toolsChanged()
-	}
-	return nil
+	return r.saveSetting(ctx, tool, ToolSetting{Enabled: false, Reason: reason, At: r.now(), Hold: &h})
 }
 
 // clipBytes cuts s to at most n bytes on a rune boundary, marking the cut.

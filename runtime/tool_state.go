@@ -139,7 +139,12 @@ func (r *Registry) setTool(ctx context.Context, tool string, s ToolSetting) erro
 	if !ok {
 		return fmt.Errorf("tool %s: %w", clipName(tool), ErrUnknownTool)
 	}
-	tool = e.meta.Name // a tool's state is kept under its name, not its wire name
+	return r.saveSetting(ctx, e.meta.Name, s) // a tool's state is kept under its name, not its wire name
+}
+
+// saveSetting stores s as the setting of the tool named tool, for every
+// replica sharing the ToolStateStore, and applies it here.
+func (r *Registry) saveSetting(ctx context.Context, tool string, s ToolSetting) error {
 	if err := r.states.Save(ctx, tool, s); err != nil {
 		return fmt.Errorf("saving the state of tool %s: %w: %w", tool, ErrToolStateStore, err)
 	}
