@@ -2,15 +2,10 @@ package main
 
 import (
 	"bytes"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
-	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	"google.golang.org/protobuf/proto"
+	"github.com/toolcat/toolcat/runtime/telemetry/otlpenv/otlptest"
 )
 
 // TestTracePrinted checks that --trace prints the conversation's spans as
@@ -60,31 +55,11 @@ func TestTraceOff(t *testing.T) {
 // TestTraceOTLP checks that with OTEL_EXPORTER_OTLP_ENDPOINT set the
 // spans reach an OTLP/HTTP receiver.
 func TestTraceOTLP(t *testing.T) {
-	var mu sync.Mutex
-	names := map[string]int{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		req := &coltracepb.ExportTraceServiceRequest{}
-		if r.URL.Path != "/v1/traces" || proto.Unmarshal(raw, req) != nil {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		mu.Lock()
-		for _, rs := range req.ResourceSpans {
-			for _, ss := range rs.ScopeSpans {
-				for _, s := range ss.Spans {
-					names[s.Name]++
-				}
-			}
-		}
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/x-protobuf")
-	}))
-	defer srv.Close()
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
+	rc := otlptest.NewReceiver(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rc.URL)
 	env := func(k string) string {
 		if k == "OTEL_EXPORTER_OTLP_ENDPOINT" {
-			return srv.URL
+			return rc.URL
 		}
 		return ""
 	}
@@ -95,9 +70,7 @@ func TestTraceOTLP(t *testing.T) {
 	if strings.Contains(out.String(), "== spans") {
 		t.Fatal("spans printed without --trace")
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if names["invoke_agent agent-host"] != 1 || names["execute_tool get_ticket"] != 4 || names["toolcat.approval notify_oncall_engineer"] != 1 {
+	if names := rc.SpanNames(t); names["invoke_agent agent-host"] != 1 || names["execute_tool get_ticket"] != 4 || names["toolcat.approval notify_oncall_engineer"] != 1 {
 		t.Fatalf("spans received: %v", names)
 	}
 }

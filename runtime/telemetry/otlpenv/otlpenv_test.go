@@ -2,75 +2,19 @@ package otlpenv_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
-	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"slices"
-	"sync"
 	"testing"
 
-	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/internal/sessionflow"
 	"github.com/toolcat/toolcat/runtime/telemetry"
 	"github.com/toolcat/toolcat/runtime/telemetry/otlpenv"
+	"github.com/toolcat/toolcat/runtime/telemetry/otlpenv/otlptest"
 )
-
-// receiver is an OTLP/HTTP trace receiver: it decodes what it is sent with
-// the OTLP protobuf types, as a collector does.
-type receiver struct {
-	mu       sync.Mutex
-	requests []*coltracepb.ExportTraceServiceRequest
-	errs     []string
-}
-
-func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	fail := func(msg string) {
-		rc.mu.Lock()
-		rc.errs = append(rc.errs, msg)
-		rc.mu.Unlock()
-		http.Error(w, msg, http.StatusBadRequest)
-	}
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/traces" {
-		fail(r.Method + " " + r.URL.Path)
-		return
-	}
-	if ct := r.Header.Get("Content-Type"); ct != "application/x-protobuf" {
-		fail("content type " + ct)
-		return
-	}
-	var body io.Reader = r.Body
-	if r.Header.Get("Content-Encoding") == "gzip" {
-		zr, err := gzip.NewReader(r.Body)
-		if err != nil {
-			fail(err.Error())
-			return
-		}
-		body = zr
-	}
-	raw, err := io.ReadAll(io.LimitReader(body, 8<<20))
-	if err != nil {
-		fail(err.Error())
-		return
-	}
-	req := &coltracepb.ExportTraceServiceRequest{}
-	if err := proto.Unmarshal(raw, req); err != nil {
-		fail("decoding: " + err.Error())
-		return
-	}
-	rc.mu.Lock()
-	rc.requests = append(rc.requests, req)
-	rc.mu.Unlock()
-	out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
-	w.Header().Set("Content-Type", "application/x-protobuf")
-	w.Write(out)
-}
 
 func attr(s *tracepb.Span, key string) (string, bool) {
 	for _, kv := range s.Attributes {
@@ -85,16 +29,14 @@ func attr(s *tracepb.Span, key string) (string, bool) {
 // real OTLP/HTTP receiver, named by OTEL_EXPORTER_OTLP_ENDPOINT as a host's
 // environment would, and reads them back from the protobuf.
 func TestOTLPExport(t *testing.T) {
-	rc := &receiver{}
-	srv := httptest.NewServer(rc)
-	defer srv.Close()
-	t.Setenv(otlpenv.EndpointEnv, srv.URL)
+	rc := otlptest.NewReceiver(t)
+	t.Setenv(otlpenv.EndpointEnv, rc.URL)
 	t.Setenv("OTEL_SERVICE_NAME", "")
 	t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment.name=test")
 	ctx := context.Background()
 	tp, err := otlpenv.TracerProvider(ctx, "toolcat-test", func(k string) string {
 		if k == otlpenv.EndpointEnv {
-			return srv.URL
+			return rc.URL
 		}
 		return ""
 	})
@@ -118,14 +60,13 @@ func TestOTLPExport(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	if len(rc.errs) > 0 {
-		t.Fatalf("the receiver refused: %v", rc.errs)
+	requests, refused := rc.Requests()
+	if len(refused) > 0 {
+		t.Fatalf("the receiver refused: %v", refused)
 	}
 	spans := map[string]*tracepb.Span{}
 	var names []string
-	for _, req := range rc.requests {
+	for _, req := range requests {
 		for _, rs := range req.ResourceSpans {
 			res := map[string]string{}
 			for _, kv := range rs.Resource.GetAttributes() {

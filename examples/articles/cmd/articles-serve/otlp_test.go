@@ -4,42 +4,19 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/toolcat/toolcat/runtime/telemetry/otlpenv/otlptest"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	"google.golang.org/protobuf/proto"
 )
 
 // TestOTLPExport: with OTEL_EXPORTER_OTLP_ENDPOINT set, the requests and
 // tool calls an MCP client makes reach an OTLP/HTTP receiver as spans, by
 // the time the server has stopped.
 func TestOTLPExport(t *testing.T) {
-	var mu sync.Mutex
-	names := map[string]int{}
-	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		req := &coltracepb.ExportTraceServiceRequest{}
-		if r.URL.Path != "/v1/traces" || proto.Unmarshal(raw, req) != nil {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		mu.Lock()
-		for _, rs := range req.ResourceSpans {
-			for _, ss := range rs.ScopeSpans {
-				for _, s := range ss.Spans {
-					names[s.Name]++
-				}
-			}
-		}
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/x-protobuf")
-	}))
-	defer rc.Close()
+	rc := otlptest.NewReceiver(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rc.URL)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -77,9 +54,7 @@ func TestOTLPExport(t *testing.T) {
 	if code := <-done; code != 0 {
 		t.Fatalf("articles-serve exited %d", code)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if names["execute_tool search_articles_by_keyword"] != 1 || names["tools/call search_articles_by_keyword"] != 1 {
+	if names := rc.SpanNames(t); names["execute_tool search_articles_by_keyword"] != 1 || names["tools/call search_articles_by_keyword"] != 1 {
 		t.Fatalf("spans received: %v", names)
 	}
 }
