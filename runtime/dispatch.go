@@ -486,10 +486,8 @@ func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, resu
 	if te != nil {
 		return r.fail(e, te)
 	}
-	if e.maxResult > 0 {
-		if n, over := jsonSizeAtLeast(data, e.maxResult); over {
-			return r.fail(e, r.tooLargeAtLeast(ctx, e, n)) // refused before it is encoded
-		}
+	if n, over := e.surelyOverCap(data); over {
+		return r.fail(e, r.tooLargeAtLeast(ctx, e, n)) // refused before it is encoded
 	}
 	var raw json.RawMessage // data's JSON, encoded once for the cap and the wrapper
 	if e.maxResult > 0 || e.meta.ReturnsUntrusted {

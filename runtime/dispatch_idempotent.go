@@ -119,11 +119,8 @@ func (h *held) settle(data any, te *ToolError, at time.Time) (rec Record, ok boo
 		return Record{}, false
 	}
 	rec = Record{Fingerprint: h.fp, At: at, Source: r.sourceOf(h.e, data)}
-	if h.e.maxResult > 0 {
-		if n, over := jsonSizeAtLeast(data, h.e.maxResult); over {
-			// Surely over the cap: kept by its size, never encoded whole.
-			rec.Oversize = n
-		}
+	if n, over := h.e.surelyOverCap(data); over {
+		rec.Oversize = n // kept by its size, never encoded whole
 	}
 	if rec.Oversize == 0 {
 		b, err := json.Marshal(data)

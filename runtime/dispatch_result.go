@@ -72,10 +72,8 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 		return Result{Success: true, Data: data, Tool: e.meta.Name}, nil
 	}
 	var enc []byte // the envelope, when encoded here
-	if raw == nil && e.maxResult > 0 {
-		// Refuse what is surely over the cap before encoding it: a
-		// result of 200 MB would cost several times that to encode.
-		if n, over := jsonSizeAtLeast(data, e.maxResult); over {
+	if raw == nil {
+		if n, over := e.surelyOverCap(data); over {
 			return Result{}, r.tooLargeAtLeast(ctx, e, n)
 		}
 	}

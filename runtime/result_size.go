@@ -13,6 +13,17 @@ import (
 	"unicode/utf8"
 )
 
+// surelyOverCap reports whether data, a result of e, is surely over e's
+// size cap (max_result_bytes), with a lower bound n of its size, walking
+// it rather than encoding it: a result of 200 MB would cost several times
+// that to encode before it is refused. Without a cap, nothing is.
+func (e *entry) surelyOverCap(data any) (n int, over bool) {
+	if e.maxResult <= 0 {
+		return 0, false
+	}
+	return jsonSizeAtLeast(data, e.maxResult)
+}
+
 // jsonSizeAtLeast walks v as encoding/json would encode it and returns a
 // lower bound of the size of its JSON, stopping as soon as that bound
 // passes limit (over is then true). It allocates nothing for the common
