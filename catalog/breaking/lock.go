@@ -86,6 +86,7 @@ func lockTool(t *catalog.Tool) map[string]any {
 		}
 	}
 	set("category", t.Category, t.Category != "")
+	set("side_effect", t.SideEffect, t.SideEffect != "")
 	set("version", t.Version, t.Version != "")
 	set("owner", t.Owner, t.Owner != "")
 	set("capability_required", t.CapabilityRequired, t.CapabilityRequired != "")

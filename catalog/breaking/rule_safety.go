@@ -1,6 +1,10 @@
 package breaking
 
-import "github.com/toolcat/toolcat/catalog"
+import (
+	"slices"
+
+	"github.com/toolcat/toolcat/catalog"
+)
 
 // The SAFETY rules report a tool that became less safe than its callers,
 // their approval policies and their prompts were told.
@@ -17,6 +21,50 @@ var SideEffectsAdded = &Rule{
 			p.Reportf(new.Name, new.PosOf("has_side_effects"), "%s: has_side_effects changed from false to true; review the hosts' approval and retry policies, or make a new tool", new.Name)
 		}
 	}),
+}
+
+// SideEffectRaised reports a side effect that does more harm than it
+// did: additive to overwrites or destructive, overwrites to destructive.
+// An unset side_effect counts as what the tool's annotations derive.
+var SideEffectRaised = &Rule{
+	ID:       "SIDE_EFFECT_RAISED",
+	Category: Safety,
+	Purpose:  "Reports tools whose side effect does more harm (side_effect additive to overwrites or destructive, or overwrites to destructive): hosts that let additive calls run unasked, and MCP clients reading destructiveHint, now let them change or destroy what exists.",
+	Check: forEachPair(func(p *Pass, old, new *catalog.Tool) {
+		if !old.HasSideEffects || !new.HasSideEffects {
+			return // SIDE_EFFECTS_ADDED reports the tools that gained one
+		}
+		was, is := sideEffectOf(old), sideEffectOf(new)
+		if slices.Index(catalog.SideEffects, is.value) > slices.Index(catalog.SideEffects, was.value) {
+			p.Reportf(new.Name, new.PosOf("side_effect"), "%s: side_effect rose from %s to %s; review the hosts that let its calls run unasked, and its dry run", new.Name, was, is)
+		}
+	}),
+}
+
+// A sideEffect is a tool's side_effect, or what its annotations derive
+// when it is unset.
+type sideEffect struct {
+	value   string
+	derived bool
+}
+
+func (s sideEffect) String() string {
+	if s.derived {
+		return s.value + " (side_effect unset)"
+	}
+	return s.value
+}
+
+// sideEffectOf is the side_effect of a tool that has one; unset, it is
+// destructive when the tool is Destructive and additive otherwise.
+func sideEffectOf(t *catalog.Tool) sideEffect {
+	switch {
+	case t.SideEffect != "":
+		return sideEffect{value: t.SideEffect}
+	case t.Destructive():
+		return sideEffect{value: catalog.SideEffectDestructive, derived: true}
+	}
+	return sideEffect{value: catalog.SideEffectAdditive, derived: true}
 }
 
 // RiskRaised reports a higher risk level.

@@ -18,6 +18,7 @@ var Rules = []*Rule{
 	GoAPIChanged,
 	// SAFETY
 	SideEffectsAdded,
+	SideEffectRaised,
 	RiskRaised,
 	IdempotentRemoved,
 	DryRunRemoved,
