@@ -88,16 +88,16 @@ func (s *Session) Call(ctx context.Context, name string, raw []byte, opts CallOp
 	e, ok := s.r.tools.Load().byName[name]
 	if !ok {
 		if b := s.builtin(name); b != nil {
-			return b.run(s, ctx, b, raw)
+			return s.answer(ctx, name, &b.meta, raw, opts, func(ctx context.Context) Result { return b.run(s, ctx, b, raw) })
 		}
-		return s.notFound(ctx, name)
+		return s.answer(ctx, name, nil, raw, opts, func(ctx context.Context) Result { return s.notFound(ctx, name) })
 	}
 	st, err := s.load(ctx)
 	if err != nil {
-		return s.stateFailed(ctx, e, err)
+		return s.answer(ctx, name, e.meta, raw, opts, func(ctx context.Context) Result { return s.stateFailed(ctx, e, err) })
 	}
 	if e.meta.Exposure == ExposureHidden && !s.providerSide && !st.promoted(name) {
-		return s.notPromoted(e)
+		return s.answer(ctx, name, e.meta, raw, opts, func(context.Context) Result { return s.notPromoted(e) })
 	}
 	s.fill(&opts, st)
 	return s.run(ctx, e, raw, opts, st, nil)
