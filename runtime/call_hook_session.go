@@ -33,6 +33,16 @@ func (s *Session) answer(ctx context.Context, name string, meta *Meta, raw []byt
 	return s.r.answered(ctx, w, name, meta, raw, opts, false, fn)
 }
 
+// refuse answers a call of e with refusal, the session's own refusal
+// of it before the registry runs it, with the hook and observers around it.
+func (s *Session) refuse(ctx context.Context, e *entry, raw []byte, opts CallOptions, refusal func() Result) Result {
+	w := s.r.obs.w.Load()
+	if w == nil {
+		return refusal()
+	}
+	return s.r.answered(ctx, w, e.meta.Name, e.meta, raw, opts, false, func(context.Context) Result { return refusal() })
+}
+
 // Revert undoes an earlier call of tool name, given that call's raw
 // arguments and the JSON of the data it returned. It runs through the same
 // gate, validation, deadline and panic recovery as Call; a tool without a

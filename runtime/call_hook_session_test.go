@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -106,5 +107,54 @@ func TestCallHookSessionAnswered(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{`create_label "" session=false revert=false`}, seen); diff != "" {
 		t.Fatalf("observers were told (-want +got):\n%s", diff)
+	}
+}
+
+// TestCallHookSessionRefusals checks that the calls a session refuses
+// before the registry runs them (invalid arguments of a call that needs
+// approval, a call the user denied before, a tool switched off) run inside
+// the hook too, as session calls, and that a held call is told to the
+// ApprovalHook only.
+func TestCallHookSessionRefusals(t *testing.T) {
+	h := &answerHook{}
+	r, _ := hooked(t, h)
+	s := r.Session("conv-1", runtime.SessionAutonomy(runtime.AutonomySupervised))
+	ctx := context.Background()
+	keyed := runtime.CallOptions{IdempotencyKey: "k"}
+	if res := s.Call(ctx, "publish_post", []byte(`{"title":""}`), runtime.CallOptions{}); res.Error == nil || res.Error.Code != runtime.CodeInvalidArgs {
+		t.Fatalf("invalid arguments: %s", res.JSON())
+	}
+	held := s.Call(ctx, "publish_post", []byte(`{"title":"A"}`), keyed)
+	if held.Pending == nil {
+		t.Fatalf("not held: %s", held.JSON())
+	}
+	if _, err := s.Deny(ctx, held.Pending.ID, "no"); err != nil {
+		t.Fatal(err)
+	}
+	if res := s.Call(ctx, "publish_post", []byte(`{"title":"A"}`), keyed); res.Error == nil || res.Error.Code != runtime.CodePermissionDenied {
+		t.Fatalf("the denied call again: %s", res.JSON())
+	}
+	if err := r.DisableTool(ctx, "search_docs", "maintenance"); err != nil {
+		t.Fatal(err)
+	}
+	if res := s.Call(ctx, "search_docs", []byte(`{}`), runtime.CallOptions{}); res.Error == nil || res.Error.Code != runtime.CodePermissionDenied {
+		t.Fatalf("a tool switched off: %s", res.JSON())
+	}
+	var got []string
+	for _, l := range h.take() {
+		if !strings.HasPrefix(l, "before ") {
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		`after publish_post ctx=publish_post code="invalid_args" session=true revert=false unknown=false`,
+		`after publish_post ctx=publish_post code="" session=false revert=false unknown=false`, // the preview's dry run
+		`requested publish_post waiting`,
+		`resolved publish_post denied waited=true`,
+		`after publish_post ctx=publish_post code="permission_denied" session=true revert=false unknown=false`,
+		`after search_docs ctx=search_docs code="permission_denied" session=true revert=false unknown=false`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("the hook was told (-want +got):\n%s", diff)
 	}
 }

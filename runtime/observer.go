@@ -13,8 +13,10 @@ import (
 // reaches a tool, every call a tool's body makes with CallTool, and the
 // calls a session answers itself (Session set): its built-in tools, a
 // hidden tool no search has found yet, a name the registry does not have,
-// a session whose state cannot be read, and the calls its host answers
-// with Session.Answer (code mode's execute_code). A call a session keeps
+// its refusals before the registry runs a tool (its state cannot be read,
+// the tool is switched off, the user denied the same call before, the
+// arguments of a call that needs approval are invalid), and the calls its
+// host answers with Session.Answer (code mode's execute_code). A call a session keeps
 // pending for approval is not one (it has not run; an ApprovalHook hears
 // of it), nor is a Registry.Revert (only the CallHook hears of it, with
 // Revert set).
