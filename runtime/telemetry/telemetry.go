@@ -14,7 +14,12 @@
 //
 // A span is "execute_tool <tool>", of kind internal, a child of the span in
 // the caller's context; the calls a tool's body makes (runtime.CallTool)
-// are its children. Arguments and results are not recorded unless
+// are its children. The calls a session answers itself (its built-in
+// tools, its refusals, code mode's execute_code through Session.Answer)
+// have spans too, with the calls made inside them (an undo's reverts, a
+// program's calls) as children; a revert (Registry.Revert) is marked
+// toolcat.revert and left out of the histogram, which counts the calls
+// runtime observers count. Arguments and results are not recorded unless
 // HookRecordContent asks for them: they carry users' data and outside
 // content. runtime/README.md, "Observability", lists every span,
 // attribute, event and instrument.
