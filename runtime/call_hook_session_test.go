@@ -158,3 +158,27 @@ func TestCallHookSessionRefusals(t *testing.T) {
 		t.Fatalf("the hook was told (-want +got):\n%s", diff)
 	}
 }
+
+// A host that answers a tool itself, rather than registering it, answers
+// through the session, so that the registry's hook and observers see the
+// call, and the calls the answer makes nest under it.
+func ExampleSession_Answer() {
+	reg := runtime.New(runtime.WithObserver(func(ev runtime.CallEvent) {
+		fmt.Printf("%s session=%v code=%q\n", ev.Tool, ev.Session, ev.Code)
+	}))
+	reg.MustRegister(runtime.Tool{
+		Meta:    runtime.Meta{Name: "get_time", Description: "Tells the time.", ArgsSchema: []byte(`{"type":"object"}`)},
+		Execute: func(context.Context, any) (any, error) { return "10:00", nil },
+	})
+	s := reg.Session("conv-1")
+	ask := &runtime.Meta{Name: "ask_user", Description: "Asks the user a question."} // made once
+	res := s.Answer(context.Background(), ask, []byte(`{}`), runtime.CallOptions{}, func(ctx context.Context) runtime.Result {
+		t := s.Call(ctx, "get_time", []byte(`{}`), runtime.CallOptions{})
+		return runtime.Result{Success: true, Data: "asked at " + t.Data.(string), Tool: "ask_user"}
+	})
+	fmt.Println(res.Data)
+	// Output:
+	// get_time session=false code=""
+	// ask_user session=true code=""
+	// asked at 10:00
+}
