@@ -5,13 +5,14 @@ import (
 	"time"
 )
 
-// CallHook runs around every call the registry answers, the calls observers
-// are told of (see CallEvent): before the call, with its context, and after
-// it, with the context the call ran with. A tracer puts a span around each
-// call this way (runtime/oteltrace), and because the call runs with the
-// context BeforeCall returned, the calls a tool's body makes with CallTool
-// nest under it. Set it with WithCallHook; a registry without one pays
-// nothing for it.
+// CallHook runs around every call the registry or a session answers, the
+// calls observers are told of (see CallEvent), and around every
+// Registry.Revert: before the call, with its context, and after it, with
+// the context the call ran with. A tracer puts a span around each call this
+// way (runtime/telemetry), and because the call runs with the context
+// BeforeCall returned, the calls a tool's body makes with CallTool, and the
+// reverts of undo_last_actions, nest under it. Set it with WithCallHook; a
+// registry without one pays nothing for it.
 //
 // Both methods run on the caller's goroutine and must be quick and safe for
 // concurrent use.
@@ -59,6 +60,9 @@ type CallStart struct {
 	// Retry is set when the same tool failed earlier in the same step, as
 	// in CallEvent.
 	Retry bool
+	// Revert is set for a Registry.Revert: the call undoes an earlier call
+	// of Tool, whose arguments Args are.
+	Revert bool
 }
 
 type callIDName struct{}

@@ -446,12 +446,8 @@ func (r *Registry) protect(ctx context.Context, e *entry, fn Func, args any) (da
 	return d, nil
 }
 
-// Revert undoes an earlier call of tool name, given that call's raw
-// arguments and the JSON of the data it returned. It runs through the same
-// gate, validation, deadline and panic recovery as Call; a tool without a
-// Revert function answers unsupported, a disabled or blocked one
-// permission_denied.
-func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, result json.RawMessage, opts CallOptions) (res Result) {
+// revert is Revert without the hook.
+func (r *Registry) revert(ctx context.Context, name string, rawArgs []byte, result json.RawMessage, opts CallOptions) (res Result) {
 	e, ok := r.tools.Load().byName[name]
 	if !ok {
 		return r.notFound(name)

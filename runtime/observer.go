@@ -8,12 +8,18 @@ import (
 	"time"
 )
 
-// CallEvent describes one call the registry answered, for metrics: every
-// Registry.Call, and so every tool call of a Session that reaches a tool
-// (calls a session answers itself, such as its built-in search tools, a
-// hidden tool not yet found, or a call kept pending for approval, are not
-// calls of the registry), and every call a tool's body makes with
-// CallTool.
+// CallEvent describes one call the registry or a session answered, for
+// metrics: every Registry.Call, and so every tool call of a Session that
+// reaches a tool, every call a tool's body makes with CallTool, and the
+// calls a session answers itself (Session set): its built-in tools, a
+// hidden tool no search has found yet, a name the registry does not have,
+// its refusals before the registry runs a tool (its state cannot be read,
+// the tool is switched off, the user denied the same call before, the
+// arguments of a call that needs approval are invalid), and the calls its
+// host answers with Session.Answer (code mode's execute_code). A call a session keeps
+// pending for approval is not one (it has not run; an ApprovalHook hears
+// of it), nor is a Registry.Revert (only the CallHook hears of it, with
+// Revert set).
 type CallEvent struct {
 	// Tool is the tool called (at most 128 bytes of the name asked for,
 	// when Unknown).
@@ -43,6 +49,12 @@ type CallEvent struct {
 	// Fallback names the fallback tool that answered instead
 	// (WithAutoFallback), or is empty.
 	Fallback string
+	// Session is set when the session answered the call itself, not the
+	// registry; Duration is then the session's whole answer.
+	Session bool
+	// Revert is set for a Registry.Revert, which only the CallHook is told
+	// of: observers count calls, and a revert is part of an undo.
+	Revert bool
 }
 
 // observers is what is told of every call: the observer functions and the

@@ -118,8 +118,8 @@ func WithObserver(fn func(CallEvent)) Option {
 	return func(r *Registry) { r.Observe(fn) }
 }
 
-// WithCallHook sets h, run around every call the registry answers (see
-// CallHook), such as runtime/oteltrace's tracer. A registry has one hook;
+// WithCallHook sets h, run around every call the registry or a session
+// answers (see CallHook), such as runtime/telemetry's Hook. A registry has one hook;
 // the last set wins.
 func WithCallHook(h CallHook) Option {
 	return func(r *Registry) { r.obs.setHook(h) }

@@ -88,16 +88,16 @@ func (s *Session) Call(ctx context.Context, name string, raw []byte, opts CallOp
 	e, ok := s.r.tools.Load().byName[name]
 	if !ok {
 		if b := s.builtin(name); b != nil {
-			return b.run(s, ctx, b, raw)
+			return s.answer(ctx, name, &b.meta, raw, opts, func(ctx context.Context) Result { return b.run(s, ctx, b, raw) })
 		}
-		return s.notFound(ctx, name)
+		return s.answer(ctx, name, nil, raw, opts, func(ctx context.Context) Result { return s.notFound(ctx, name) })
 	}
 	st, err := s.load(ctx)
 	if err != nil {
-		return s.stateFailed(ctx, e, err)
+		return s.answer(ctx, name, e.meta, raw, opts, func(ctx context.Context) Result { return s.stateFailed(ctx, e, err) })
 	}
 	if e.meta.Exposure == ExposureHidden && !s.providerSide && !st.promoted(name) {
-		return s.notPromoted(e)
+		return s.answer(ctx, name, e.meta, raw, opts, func(context.Context) Result { return s.notPromoted(e) })
 	}
 	s.fill(&opts, st)
 	return s.run(ctx, e, raw, opts, st, nil)
@@ -123,26 +123,26 @@ func (s *Session) fill(opts *CallOptions, st *coreState) {
 // call itself in a frame of its own, and what the session keeps of it.
 func (s *Session) run(ctx context.Context, e *entry, raw []byte, opts CallOptions, st *coreState, parent *frame) Result {
 	if te := s.r.stopped(e); te != nil {
-		return s.r.fail(e, te) // switched off: not kept pending either
+		return s.refuse(ctx, e, raw, opts, func() Result { return s.r.fail(e, te) }) // switched off: not kept pending either
 	}
 	if !opts.DryRun && !opts.Approved {
 		if why := s.approvalReason(e, st, opts.Autonomy); why != nil {
 			args, te := s.validate(e, raw)
 			if te != nil {
-				return s.r.failed(e, raw, &opts, te)
+				return s.refuse(ctx, e, raw, opts, func() Result { return s.r.failed(e, raw, &opts, te) })
 			}
 			if why.tainted || !s.trusted(e, args) {
 				if parent != nil {
-					return s.r.fail(e, why.childError(e, parent))
+					return s.refuse(ctx, e, raw, opts, func() Result { return s.r.fail(e, why.childError(e, parent)) })
 				}
 				pc, err := s.decided(ctx, e, raw, opts.IdempotencyKey)
 				switch {
 				case err != nil:
-					return s.stateFailed(ctx, e, err)
+					return s.refuse(ctx, e, raw, opts, func() Result { return s.stateFailed(ctx, e, err) })
 				case pc == nil:
 					return s.hold(ctx, e, raw, opts, why, st)
 				case pc.Status == PendingDenied:
-					return s.denied(e, *pc)
+					return s.refuse(ctx, e, raw, opts, func() Result { return s.denied(e, *pc) })
 				}
 			}
 			opts.Approved = true

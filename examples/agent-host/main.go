@@ -68,7 +68,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	}
 	defer func() {
 		if err := tr.shutdown(ctx); err != nil {
-			fmt.Fprintln(stderr, "agent-host: exporting the spans:", err)
+			fmt.Fprintln(stderr, "agent-host: exporting the spans and metrics:", err)
 		}
 	}()
 	if !*live {

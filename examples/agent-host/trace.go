@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
@@ -21,11 +23,13 @@ import (
 
 // tracing is the host's OpenTelemetry set-up: the conversation is one span,
 // invoke_agent, and every tool call one span under it (runtime/telemetry).
-// Spans go over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set, and are
-// printed as a tree after the conversation with --trace. With neither, the
-// registry has no hook.
+// Spans and the call histogram go over OTLP/HTTP when
+// OTEL_EXPORTER_OTLP_ENDPOINT is set, and the spans are printed as a tree
+// after the conversation with --trace. With neither, the registry has no
+// hook.
 type tracing struct {
 	tp   *sdktrace.TracerProvider
+	mp   *sdkmetric.MeterProvider
 	tree *treeExporter
 	out  io.Writer
 }
@@ -47,15 +51,26 @@ func startTracing(ctx context.Context, print bool, getenv func(string) string, o
 		tp = sdktrace.NewTracerProvider(opts...)
 	}
 	t.tp = tp
+	if t.mp, err = otlpenv.MeterProvider(ctx, "agent-host", getenv); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
-// options are the registry's: the call hook, when tracing is on.
+// options are the registry's: the call hook, when tracing or metrics are
+// on.
 func (t *tracing) options() []runtime.Option {
-	if t.tp == nil {
+	var opts []telemetry.HookOption
+	if t.tp != nil {
+		opts = append(opts, telemetry.HookTracerProvider(t.tp))
+	}
+	if t.mp != nil {
+		opts = append(opts, telemetry.HookMeterProvider(t.mp))
+	}
+	if opts == nil {
 		return nil
 	}
-	return []runtime.Option{runtime.WithCallHook(telemetry.NewHook(telemetry.HookTracerProvider(t.tp)))}
+	return []runtime.Option{runtime.WithCallHook(telemetry.NewHook(opts...))}
 }
 
 // conversation starts the conversation's span; end ends it.
@@ -74,12 +89,16 @@ func (t *tracing) conversation(ctx context.Context, id string) (_ context.Contex
 	}
 }
 
-// shutdown flushes the spans, and prints the tree.
+// shutdown flushes the spans and the metrics, and prints the tree.
 func (t *tracing) shutdown(ctx context.Context) error {
-	if t.tp == nil {
-		return nil
+	var err error
+	if t.mp != nil {
+		err = t.mp.Shutdown(ctx)
 	}
-	err := t.tp.Shutdown(ctx)
+	if t.tp == nil {
+		return err
+	}
+	err = errors.Join(err, t.tp.Shutdown(ctx))
 	if t.tree != nil {
 		fmt.Fprintln(t.out, "\n== spans (--trace)")
 		t.tree.print(t.out)

@@ -73,4 +73,37 @@ func TestTraceOTLP(t *testing.T) {
 	if names := rc.SpanNames(t); names["invoke_agent agent-host"] != 1 || names["execute_tool get_ticket"] != 4 || names["toolcat.approval notify_oncall_engineer"] != 1 {
 		t.Fatalf("spans received: %v", names)
 	}
+	calls := rc.HistogramCounts(t, "toolcat.tool.call.duration", "gen_ai.tool.name")
+	if calls["get_ticket"] != 4 || calls["create_ticket"] == 0 {
+		t.Fatalf("calls in the histogram received: %v", calls)
+	}
+}
+
+// TestTraceCodeMode checks that in code mode the calls a program makes
+// are printed under its execute_code span.
+func TestTraceCodeMode(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := Main([]string{"--code-mode", "--trace"}, strings.NewReader(""), &out, &errs, func(string) string { return "" }); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	_, tree, ok := strings.Cut(out.String(), "\n== spans (--trace)\n")
+	if !ok {
+		t.Fatalf("no spans printed:\n%s", out.String())
+	}
+	rest := tree
+	for _, w := range []string{
+		"invoke_agent agent-host (",
+		"\n  execute_tool search_api (",
+		"\n  execute_tool execute_code (", "error.type=approval_required",
+		"\n    execute_tool get_ticket (",
+		"\n  toolcat.approval notify_oncall_engineer (",
+		"\n  execute_tool execute_code (",
+		"\n    execute_tool get_ticket (", "toolcat.replayed=true\n",
+	} {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("the spans lack, at this point, %q:\n%s", w, tree)
+		}
+		rest = rest[i+len(w):]
+	}
 }

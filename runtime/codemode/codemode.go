@@ -19,6 +19,11 @@
 // repeating them, the approved call replays its approved run, and the
 // program goes on.
 //
+// Mode.Call runs search_api and execute_code through Session.Answer, so
+// the registry's CallHook and observers see them as calls the session
+// answered: with runtime/telemetry, execute_code is an execute_tool span
+// whose children are the spans of the calls its program made.
+//
 // # The interpreter
 //
 // Programs are JavaScript (ECMAScript 2020 and later, as
@@ -102,6 +107,9 @@ const MaxCodeBytes = 100_000
 type Mode struct {
 	reg    *runtime.Registry
 	limits Limits
+	// search and execute are the two tools' definitions, made once: a
+	// CallHook may key what it keeps by them.
+	search, execute runtime.Meta
 
 	mu    sync.Mutex
 	index *searchIndex
@@ -121,6 +129,7 @@ func New(reg *runtime.Registry, opts ...Option) *Mode {
 		o(m)
 	}
 	m.limits = m.limits.orDefault()
+	m.search, m.execute = m.searchMeta(), m.executeMeta()
 	return m
 }
 
@@ -131,7 +140,7 @@ func (m *Mode) Limits() Limits { return m.limits }
 // the model instead of (or beside) the session's tools; render them with
 // an exporter, such as export.Anthropic.
 func (m *Mode) Tools() []runtime.Meta {
-	return []runtime.Meta{m.searchMeta(), m.executeMeta()}
+	return []runtime.Meta{m.search, m.execute}
 }
 
 func (m *Mode) searchMeta() runtime.Meta {
@@ -174,19 +183,26 @@ func compactPrelude() string {
 }
 
 // Call answers a call of the model in session s: search_api and
-// execute_code run in code mode, any other name goes to s.Call.
+// execute_code run in code mode, any other name goes to s.Call. The
+// registry's CallHook and observers see code mode's calls as calls the
+// session answered (Session.Answer): a tracer's execute_code span is the
+// parent of the spans of the calls its program makes.
 func (m *Mode) Call(ctx context.Context, s *runtime.Session, name string, raw []byte, opts runtime.CallOptions) runtime.Result {
 	switch name {
 	case ExecuteCode:
-		var a struct {
-			Code string `json:"code"`
-		}
-		if te := m.args(m.executeMeta(), raw, &a); te != nil {
-			return fail(te, nil)
-		}
-		return m.Run(ctx, s, a.Code)
+		return s.Answer(ctx, &m.execute, raw, opts, func(ctx context.Context) runtime.Result {
+			var a struct {
+				Code string `json:"code"`
+			}
+			if te := m.args(m.execute, raw, &a); te != nil {
+				return fail(te, nil)
+			}
+			return m.Run(ctx, s, a.Code)
+		})
 	case SearchAPI:
-		return m.search(ctx, s, raw)
+		return s.Answer(ctx, &m.search, raw, opts, func(ctx context.Context) runtime.Result {
+			return m.searchTools(ctx, s, raw)
+		})
 	}
 	return s.Call(ctx, name, raw, opts)
 }
@@ -296,14 +312,13 @@ type SearchResult struct {
 	Note         string `json:"note,omitempty"`
 }
 
-func (m *Mode) search(ctx context.Context, s *runtime.Session, raw []byte) runtime.Result {
+func (m *Mode) searchTools(ctx context.Context, s *runtime.Session, raw []byte) runtime.Result {
 	var a struct {
 		Query string   `json:"query"`
 		Tools []string `json:"tools"`
 		Limit int      `json:"limit"`
 	}
-	meta := m.searchMeta()
-	if te := m.args(meta, raw, &a); te != nil {
+	if te := m.args(m.search, raw, &a); te != nil {
 		res := runtime.Fail(te)
 		res.Tool = SearchAPI
 		return res

@@ -75,7 +75,9 @@ type program struct {
 	stringify, parse, describe goja.Callable
 }
 
-// Run runs code in session s and returns execute_code's envelope.
+// Run runs code in session s and returns execute_code's envelope. Unlike
+// Call, it does not tell the registry's hook and observers of the program
+// itself (its inner calls are told as any call).
 func (m *Mode) Run(ctx context.Context, s *runtime.Session, code string) runtime.Result {
 	sum := sha256.Sum256([]byte(code))
 	p := &program{m: m, s: s, limits: m.limits, counts: map[string]int{},

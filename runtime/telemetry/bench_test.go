@@ -62,3 +62,36 @@ func BenchmarkCall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSessionAnswer measures the same for a call a session answers
+// itself (Session.Answer, as code mode answers execute_code), with an
+// answer that does nothing: no hook, and the Hook with the sampler off.
+func BenchmarkSessionAnswer(b *testing.B) {
+	ctx := context.Background()
+	never := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+	meta := &runtime.Meta{Name: "run_program", Description: "Runs a program."}
+	answer := func(context.Context) runtime.Result { return runtime.Result{Success: true, Tool: "run_program"} }
+	for _, c := range []struct {
+		name string
+		hook runtime.CallHook
+	}{
+		{"no_hook", nil},
+		{"sampler_off", telemetry.NewHook(telemetry.HookTracerProvider(never))},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			opts := []runtime.Option{runtime.WithLogger(slog.New(slog.DiscardHandler))}
+			if c.hook != nil {
+				opts = append(opts, runtime.WithCallHook(c.hook))
+			}
+			s := runtime.New(opts...).Session("bench")
+			args := []byte(`{}`)
+			s.Answer(ctx, meta, args, runtime.CallOptions{}, answer)
+			b.ReportAllocs()
+			for b.Loop() {
+				if res := s.Answer(ctx, meta, args, runtime.CallOptions{}, answer); !res.Success {
+					b.Fatal(string(res.JSON()))
+				}
+			}
+		})
+	}
+}

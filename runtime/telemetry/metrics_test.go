@@ -84,6 +84,25 @@ func TestMetricsAgreeWithAdmin(t *testing.T) {
 	call(t, ctx, f.reg, "publish_post", `{"title":"A"}`, runtime.CallOptions{IdempotencyKey: "k"})
 	call(t, ctx, f.reg, "get_primary_quote", `{}`, runtime.CallOptions{})
 	call(t, ctx, f.reg, "digest_and_post", `{}`, runtime.CallOptions{})
+	// The calls a session answers itself count as calls; the reverts of
+	// an undo do not (the undo does).
+	s := f.reg.Session("conv-1", runtime.SessionUndoTool(true))
+	for _, c := range []struct{ name, args string }{
+		{"create_label", `{"label":"bug"}`}, // hidden, not found yet
+		{runtime.SearchToolsByKeywords, `{"query":"tag this issue as a bug","limit":1}`},
+		{"create_label", `{"label":"bug"}`},
+		{"no_such_tool", `{}`},
+		{runtime.UndoLastActions, `{"count":1}`},
+	} {
+		s.Call(ctx, c.name, []byte(c.args), runtime.CallOptions{})
+	}
+	if _, err := s.Undo(ctx, 1); err == nil {
+		t.Fatal("the host's undo of an empty journal succeeded")
+	}
+	mustCall(t, s, "publish_post", `{"title":"B"}`)
+	if _, err := s.Undo(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
 
 	counts, sums := histogram(t, reader)
 	want := map[outcome]uint64{}
@@ -114,8 +133,10 @@ func TestMetricsAgreeWithAdmin(t *testing.T) {
 	}
 	// The figures themselves, so that agreeing on nothing cannot pass.
 	if counts[outcome{"flaky_lookup", runtime.CodeRetryExhausted}] != 2 || counts[outcome{"search_docs", ""}] != 3 ||
-		counts[outcome{"", runtime.CodeNotFound}] != 3 || counts[outcome{"publish_post", ""}] != 3 ||
-		counts[outcome{"fetch_page", ""}] != 1 {
+		counts[outcome{"", runtime.CodeNotFound}] != 4 || counts[outcome{"publish_post", ""}] != 4 ||
+		counts[outcome{"fetch_page", ""}] != 1 || counts[outcome{runtime.SearchToolsByKeywords, ""}] != 1 ||
+		counts[outcome{"create_label", runtime.CodeNotFound}] != 1 || counts[outcome{"create_label", ""}] != 1 ||
+		counts[outcome{runtime.UndoLastActions, ""}] != 1 {
 		t.Fatalf("counts: %v", counts)
 	}
 	// An unknown tool's name is not an attribute: the model may send any.
@@ -123,5 +144,12 @@ func TestMetricsAgreeWithAdmin(t *testing.T) {
 		if o.tool == "no_such_tool" {
 			t.Fatalf("the unknown tool's name is recorded: %v", counts)
 		}
+	}
+}
+
+func mustCall(t *testing.T, s *runtime.Session, name, args string) {
+	t.Helper()
+	if res := s.Call(context.Background(), name, []byte(args), runtime.CallOptions{}); !res.Success {
+		t.Fatalf("%s: %s", name, res.JSON())
 	}
 }

@@ -14,7 +14,12 @@
 //
 // A span is "execute_tool <tool>", of kind internal, a child of the span in
 // the caller's context; the calls a tool's body makes (runtime.CallTool)
-// are its children. Arguments and results are not recorded unless
+// are its children. The calls a session answers itself (its built-in
+// tools, its refusals, code mode's execute_code through Session.Answer)
+// have spans too, with the calls made inside them (an undo's reverts, a
+// program's calls) as children; a revert (Registry.Revert) is marked
+// toolcat.revert and left out of the histogram, which counts the calls
+// runtime observers count. Arguments and results are not recorded unless
 // HookRecordContent asks for them: they carry users' data and outside
 // content. runtime/README.md, "Observability", lists every span,
 // attribute, event and instrument.
@@ -61,6 +66,7 @@ const (
 // call that is no retry has no toolcat.retry).
 const (
 	AttrDryRun         = attribute.Key("toolcat.dry_run")          // bool: a dry run
+	AttrRevert         = attribute.Key("toolcat.revert")           // bool: a revert of an earlier call (Registry.Revert)
 	AttrReplayed       = attribute.Key("toolcat.replayed")         // bool: an idempotent replay of a stored result
 	AttrRetry          = attribute.Key("toolcat.retry")            // bool: the same tool failed earlier in the same step
 	AttrRetryExhausted = attribute.Key("toolcat.retry_exhausted")  // bool: the retry guard shaped the answer
@@ -290,6 +296,9 @@ func (h *Hook) BeforeCall(ctx context.Context, c runtime.CallStart) context.Cont
 	if c.Options.DryRun {
 		span.SetAttributes(AttrDryRun.Bool(true))
 	}
+	if c.Revert {
+		span.SetAttributes(AttrRevert.Bool(true))
+	}
 	if c.Retry {
 		span.SetAttributes(AttrRetry.Bool(true))
 	}
@@ -302,7 +311,8 @@ func (h *Hook) BeforeCall(ctx context.Context, c runtime.CallStart) context.Cont
 	return ctx
 }
 
-// AfterCall ends the call's span and records its duration.
+// AfterCall ends the call's span and records its duration, unless it is a
+// revert: the histogram counts the calls observers are told of.
 func (h *Hook) AfterCall(ctx context.Context, ev runtime.CallEvent, res runtime.Result) {
 	code := ev.Code
 	if code != "" && !code.Valid() {
@@ -311,6 +321,9 @@ func (h *Hook) AfterCall(ctx context.Context, ev runtime.CallEvent, res runtime.
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
 		h.finish(span, ev, code, res)
 		span.End()
+	}
+	if ev.Revert {
+		return
 	}
 	h.duration.Record(ctx, ev.Duration.Seconds(), h.outcomes(&ev).options(code)...)
 }

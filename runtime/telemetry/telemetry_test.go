@@ -219,3 +219,45 @@ approve
   execute_tool publish_post gen_ai.tool.name=publish_post
 `)
 }
+
+// TestSpansSessionAnswered checks the calls a session answers itself: a
+// hidden tool called before a search, the search, a name nobody has, and
+// undo_last_actions, whose reverts are its children; and the host's own
+// Undo, whose reverts are children of the host's span.
+func TestSpansSessionAnswered(t *testing.T) {
+	f := newFixture(t, nil)
+	s := f.reg.Session("conv-1", runtime.SessionUndoTool(true))
+	ctx, turn := f.tp.Tracer("host").Start(context.Background(), "turn")
+	calls := []struct{ name, args string }{
+		{"create_label", `{"label":"bug"}`},
+		{runtime.SearchToolsByKeywords, `{"query":"tag this issue as a bug","limit":1}`},
+		{"create_label", `{"label":"bug"}`},
+		{"no_such_tool", `{}`},
+		{"publish_post", `{"title":"One"}`},
+		{runtime.UndoLastActions, `{"count":2}`},
+		{"publish_post", `{"title":"Two"}`},
+	}
+	for i, c := range calls {
+		res := s.Call(runtime.ContextWithCallID(ctx, fmt.Sprintf("toolu_%d", i)), c.name, []byte(c.args), runtime.CallOptions{})
+		if ok := i != 0 && i != 3; res.Success != ok {
+			t.Fatalf("%s: %s", c.name, res.JSON())
+		}
+	}
+	if _, err := s.Undo(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	turn.End()
+	f.check(t, `
+turn 
+  execute_tool create_label error.type=not_found gen_ai.tool.call.id=toolu_0 gen_ai.tool.name=create_label status=error(not_found)
+  execute_tool search_tools_by_keywords gen_ai.tool.call.id=toolu_1 gen_ai.tool.name=search_tools_by_keywords
+  execute_tool create_label gen_ai.tool.call.id=toolu_2 gen_ai.tool.name=create_label
+  execute_tool no_such_tool error.type=not_found gen_ai.tool.call.id=toolu_3 gen_ai.tool.name=no_such_tool status=error(not_found)
+  execute_tool publish_post gen_ai.tool.call.id=toolu_4 gen_ai.tool.name=publish_post
+  execute_tool undo_last_actions gen_ai.tool.call.id=toolu_5 gen_ai.tool.name=undo_last_actions
+    execute_tool publish_post gen_ai.tool.name=publish_post toolcat.revert=true
+    execute_tool create_label gen_ai.tool.name=create_label toolcat.revert=true
+  execute_tool publish_post gen_ai.tool.call.id=toolu_6 gen_ai.tool.name=publish_post
+  execute_tool publish_post gen_ai.tool.name=publish_post toolcat.revert=true
+`)
+}

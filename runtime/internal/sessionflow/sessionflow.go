@@ -45,6 +45,17 @@ func (w *World) Posts() map[string]string {
 	return out
 }
 
+// Labels returns the labels created and not reverted.
+func (w *World) Labels() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for l := range w.labels {
+		out = append(out, l)
+	}
+	return out
+}
+
 func obj(schema string) json.RawMessage { return json.RawMessage(schema) }
 
 // PostArgs are publish_post's arguments.

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 
+	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	"github.com/toolcat/toolcat/runtime"
@@ -139,9 +142,109 @@ func TestOTLPDisabled(t *testing.T) {
 		if tp, err := otlpenv.TracerProvider(ctx, "x", env(e)); tp != nil || err != nil {
 			t.Errorf("%v: got %v, %v; want nothing", e, tp, err)
 		}
+		if mp, err := otlpenv.MeterProvider(ctx, "x", env(e)); mp != nil || err != nil {
+			t.Errorf("%v: got %v, %v; want no meter provider", e, mp, err)
+		}
+	}
+	if mp, err := otlpenv.MeterProvider(ctx, "x", env(map[string]string{otlpenv.TracesEndpointEnv: "http://127.0.0.1:4318/v1/traces"})); mp != nil || err != nil {
+		t.Errorf("a traces endpoint set up metrics: %v, %v", mp, err)
 	}
 	_, err := otlpenv.TracerProvider(ctx, "x", env(map[string]string{otlpenv.TracesEndpointEnv: "http://127.0.0.1:4317", otlpenv.ProtocolEnv: "grpc"}))
 	if err == nil {
 		t.Error("grpc accepted")
+	}
+	_, err = otlpenv.MeterProvider(ctx, "x", env(map[string]string{otlpenv.EndpointEnv: "http://127.0.0.1:4317", otlpenv.MetricsProtocolEnv: "grpc"}))
+	if err == nil || !strings.Contains(err.Error(), otlpenv.MetricsProtocolEnv) {
+		t.Errorf("grpc for metrics: %v", err)
+	}
+}
+
+// TestOTLPMetricsExport sends the call histogram to a real OTLP/HTTP
+// receiver, named by OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, and reads it
+// back from the protobuf: resource, scope, instrument, temporality,
+// bounds, and the calls by tool and outcome, a session's own included.
+func TestOTLPMetricsExport(t *testing.T) {
+	rc := otlptest.NewReceiver(t)
+	endpoint := rc.URL + "/v1/metrics" // a signal's endpoint is the full URL
+	t.Setenv(otlpenv.EndpointEnv, "")
+	t.Setenv(otlpenv.MetricsEndpointEnv, endpoint)
+	t.Setenv("OTEL_SERVICE_NAME", "")
+	t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment.name=test")
+	ctx := context.Background()
+	getenv := func(k string) string {
+		if k == otlpenv.MetricsEndpointEnv {
+			return endpoint
+		}
+		return ""
+	}
+	if tp, err := otlpenv.TracerProvider(ctx, "toolcat-test", getenv); tp != nil || err != nil {
+		t.Fatalf("a metrics endpoint set up traces: %v, %v", tp, err)
+	}
+	mp, err := otlpenv.MeterProvider(ctx, "toolcat-test", getenv)
+	if err != nil || mp == nil {
+		t.Fatalf("MeterProvider: %v, %v", mp, err)
+	}
+	w := sessionflow.NewWorld()
+	reg := runtime.New(runtime.WithCallHook(telemetry.NewHook(telemetry.HookMeterProvider(mp))),
+		runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	for _, tool := range w.Tools() {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		reg.Call(ctx, "search_docs", []byte(`{}`), runtime.CallOptions{})
+	}
+	reg.Call(ctx, "flaky_lookup", []byte(`{}`), runtime.CallOptions{})
+	reg.Session("conv-1").Call(ctx, runtime.SearchToolsByKeywords, []byte(`{"query":"export invoices"}`), runtime.CallOptions{})
+	if err := mp.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	reqs, refused := rc.MetricRequests()
+	if len(refused) > 0 || len(reqs) == 0 {
+		t.Fatalf("the receiver got %d exports, refused %v", len(reqs), refused)
+	}
+	found := false
+	for _, rm := range reqs[len(reqs)-1].ResourceMetrics {
+		res := map[string]string{}
+		for _, kv := range rm.Resource.GetAttributes() {
+			res[kv.Key] = kv.Value.GetStringValue()
+		}
+		if res["service.name"] != "toolcat-test" || res["deployment.environment.name"] != "test" {
+			t.Errorf("resource: %v", res)
+		}
+		for _, sm := range rm.ScopeMetrics {
+			if sm.Scope.GetName() != telemetry.ScopeName || sm.SchemaUrl != telemetry.SchemaURL {
+				t.Errorf("scope %q, schema %q", sm.Scope.GetName(), sm.SchemaUrl)
+			}
+			for _, m := range sm.Metrics {
+				if m.Name != telemetry.CallDurationName {
+					continue
+				}
+				found = true
+				h := m.GetHistogram()
+				if m.Unit != "s" || h == nil || h.AggregationTemporality != metricpb.AggregationTemporality_AGGREGATION_TEMPORALITY_CUMULATIVE {
+					t.Errorf("%s: unit %q, %T", m.Name, m.Unit, m.Data)
+					continue
+				}
+				for _, p := range h.DataPoints {
+					if len(p.ExplicitBounds) != 17 || p.ExplicitBounds[0] != 0.0005 || p.ExplicitBounds[16] != 300 {
+						t.Errorf("bounds %v", p.ExplicitBounds)
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no %s received", telemetry.CallDurationName)
+	}
+	byTool := rc.HistogramCounts(t, telemetry.CallDurationName, "gen_ai.tool.name")
+	if want := map[string]uint64{"search_docs": 3, "flaky_lookup": 1, runtime.SearchToolsByKeywords: 1}; !maps.Equal(byTool, want) {
+		t.Errorf("calls by tool %v, want %v", byTool, want)
+	}
+	byCode := rc.HistogramCounts(t, telemetry.CallDurationName, "error.type")
+	if want := map[string]uint64{"": 4, "external_error": 1}; !maps.Equal(byCode, want) {
+		t.Errorf("calls by outcome %v, want %v", byCode, want)
 	}
 }

@@ -170,6 +170,11 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	mp, err := otlpenv.MeterProvider(ctx, "articles-serve", os.Getenv)
+	if err != nil {
+		return err
+	}
+	var hookOpts []telemetry.HookOption
 	if tp != nil {
 		defer func() {
 			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -178,7 +183,20 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 				logger.Warn("exporting the last spans", "err", err)
 			}
 		}()
-		regOpts = append(regOpts, runtime.WithCallHook(telemetry.NewHook(telemetry.HookTracerProvider(tp))))
+		hookOpts = append(hookOpts, telemetry.HookTracerProvider(tp))
+	}
+	if mp != nil {
+		defer func() {
+			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := mp.Shutdown(shut); err != nil {
+				logger.Warn("exporting the last metrics", "err", err)
+			}
+		}()
+		hookOpts = append(hookOpts, telemetry.HookMeterProvider(mp))
+	}
+	if hookOpts != nil {
+		regOpts = append(regOpts, runtime.WithCallHook(telemetry.NewHook(hookOpts...)))
 	}
 	reg, err := articles.NewRegistry(articles.New(sampleStore(), sampleWeb), regOpts...)
 	if err != nil {
@@ -194,6 +212,9 @@ func serve(ctx context.Context, c config, stderr io.Writer) error {
 	}
 	if tp != nil {
 		opts = append(opts, mcpserver.WithTracerProvider(tp)) // continues the client's trace
+	}
+	if mp != nil {
+		opts = append(opts, mcpserver.WithMeterProvider(mp))
 	}
 	if c.stdio {
 		return mcpserver.New(reg, opts...).RunStdio(ctx)

@@ -13,8 +13,8 @@ import (
 )
 
 // TestOTLPExport: with OTEL_EXPORTER_OTLP_ENDPOINT set, the requests and
-// tool calls an MCP client makes reach an OTLP/HTTP receiver as spans, by
-// the time the server has stopped.
+// tool calls an MCP client makes reach an OTLP/HTTP receiver as spans and
+// in the duration histograms, by the time the server has stopped.
 func TestOTLPExport(t *testing.T) {
 	rc := otlptest.NewReceiver(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rc.URL)
@@ -56,5 +56,11 @@ func TestOTLPExport(t *testing.T) {
 	}
 	if names := rc.SpanNames(t); names["execute_tool search_articles_by_keyword"] != 1 || names["tools/call search_articles_by_keyword"] != 1 {
 		t.Fatalf("spans received: %v", names)
+	}
+	if calls := rc.HistogramCounts(t, "toolcat.tool.call.duration", "gen_ai.tool.name"); calls["search_articles_by_keyword"] != 1 {
+		t.Errorf("tool calls in the metrics received: %v", calls)
+	}
+	if ops := rc.HistogramCounts(t, "mcp.server.operation.duration", "mcp.method.name"); ops["tools/call"] != 1 {
+		t.Errorf("MCP operations in the metrics received: %v", ops)
 	}
 }
