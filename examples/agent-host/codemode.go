@@ -71,18 +71,12 @@ func (h *host) printOffer(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-var codec = func() func() (tokenizer.Codec, error) {
-	var c tokenizer.Codec
-	var err error
-	done := false
-	return func() (tokenizer.Codec, error) {
-		if !done {
-			c, err = tokenizer.Get(tokenizer.O200kBase)
-			done = true
-		}
-		return c, err
-	}
-}()
+// o200k is the tokenizer, made when the program starts: before code
+// mode bounds regexp2's matches (codemode.MaxRegexpMatch), which under
+// load a match over a 1,000-tool catalog's text can outlast.
+var o200k, o200kErr = tokenizer.Get(tokenizer.O200kBase)
+
+func codec() (tokenizer.Codec, error) { return o200k, o200kErr }
 
 // tokensOf counts the o200k_base tokens of b, as toolcat docs does.
 func tokensOf(b []byte, err error) (int, error) {

@@ -50,6 +50,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	yes := fs.Bool("yes", false, "with --live, approve every call that needs approval without asking")
 	traced := fs.Bool("trace", false, "print the conversation's OpenTelemetry spans after it (with $OTEL_EXPORTER_OTLP_ENDPOINT set they are sent over OTLP/HTTP too)")
 	codeMode := fs.Bool("code-mode", false, "replay the conversation in code mode (codemode.json, or --script): the model is offered search_api and execute_code, then the token figures")
+	figures := fs.Bool("token-figures", true, "with --code-mode, print the token figures of code mode against a definition per tool after the conversation")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agent-host [--trace] [--script file.json]\n       agent-host --live [--trace] [--model m] [--yes] message...")
 		fs.PrintDefaults()
@@ -99,7 +100,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			fmt.Fprintln(stderr, "agent-host:", err)
 			return 1
 		}
-		if *codeMode {
+		if *codeMode && *figures {
 			if err := printTokenFigures(stdout, 50, 1000, 5000); err != nil {
 				fmt.Fprintln(stderr, "agent-host:", err)
 				return 1

@@ -83,7 +83,7 @@ func TestTraceOTLP(t *testing.T) {
 // are printed under its execute_code span.
 func TestTraceCodeMode(t *testing.T) {
 	var out, errs bytes.Buffer
-	if code := Main([]string{"--code-mode", "--trace"}, strings.NewReader(""), &out, &errs, func(string) string { return "" }); code != 0 {
+	if code := Main([]string{"--code-mode", "--token-figures=false", "--trace"}, strings.NewReader(""), &out, &errs, func(string) string { return "" }); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
 	_, tree, ok := strings.Cut(out.String(), "\n== spans (--trace)\n")

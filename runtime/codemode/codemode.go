@@ -124,6 +124,7 @@ func ModeLimits(l Limits) Option { return func(m *Mode) { m.limits = l } }
 
 // New returns code mode over reg.
 func New(reg *runtime.Registry, opts ...Option) *Mode {
+	boundRegexpMatches()
 	m := &Mode{reg: reg}
 	for _, o := range opts {
 		o(m)

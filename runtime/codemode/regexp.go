@@ -2,6 +2,7 @@ package codemode
 
 import (
 	"math"
+	"sync"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -15,12 +16,19 @@ import (
 // stops it then.
 const MaxRegexpMatch = time.Second
 
-// The interpreter compiles those expressions with regexp2, whose match
-// timeout is a package variable read at compilation, "forever" by
-// default. It is set here, before any program runs, unless the binary
-// set one of its own.
-func init() {
-	if regexp2.DefaultMatchTimeout == time.Duration(math.MaxInt64) {
-		regexp2.DefaultMatchTimeout = MaxRegexpMatch
-	}
+var boundOnce sync.Once
+
+// boundRegexpMatches sets regexp2's match timeout to MaxRegexpMatch,
+// unless the binary set one of its own. The interpreter compiles
+// backtracking expressions with regexp2, whose timeout is a package
+// variable read when an expression is compiled, "forever" by default.
+// New calls it, not the package's init: the binary's own regexp2
+// expressions compiled before the first Mode (a tokenizer's, say, whose
+// matches over a long text may take longer under load) keep theirs.
+func boundRegexpMatches() {
+	boundOnce.Do(func() {
+		if regexp2.DefaultMatchTimeout == time.Duration(math.MaxInt64) {
+			regexp2.DefaultMatchTimeout = MaxRegexpMatch
+		}
+	})
 }
