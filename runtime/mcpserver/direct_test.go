@@ -408,7 +408,9 @@ func TestDirectPathSessionTimeout(t *testing.T) {
 	defer hs.Close()
 	e := openRaw(t, hs.URL, "2025-11-25")
 	got := make(chan answer, 1)
-	go func() { got <- e.send(t, callBody("2025-11-25", 1, `"name":"hold"`, ""), callHeaders("2025-11-25", "hold")) }()
+	go func() {
+		got <- e.send(t, callBody("2025-11-25", 1, `"name":"hold"`, ""), callHeaders("2025-11-25", "hold"))
+	}()
 	<-started
 	time.Sleep(300 * time.Millisecond) // six timeouts
 	close(release)
