@@ -28,13 +28,17 @@ type noteOut struct {
 // client session per server, through the toolcat server (the full
 // dispatcher: session, validation, envelope) and through a go-sdk server
 // with mcp.AddTool (typed arguments and result, schemas inferred and
-// checked by the SDK) doing the same work, in the same run. client-only
-// answers every call after the first with the go-sdk server's first
-// answer, replayed (replayCalls): what is left is the go-sdk client's
-// share of an iteration, with net/http on both ends.
+// checked by the SDK) doing the same work, in the same run.
+// toolcat-indirect is the toolcat server without the direct path
+// (WithDirectCalls(false)): every call through go-sdk's transport.
+// client-only answers every call after the first with the go-sdk server's
+// first answer, replayed (replayCalls): what is left is the go-sdk
+// client's share of an iteration, with net/http on both ends.
 func BenchmarkCallHTTP(b *testing.B) {
 	reg, _ := newRegistry(b)
 	toolcat := mcpserver.New(reg, mcpserver.WithLogger(quiet())).Handler()
+	reg2, _ := newRegistry(b)
+	indirect := mcpserver.New(reg2, mcpserver.WithLogger(quiet()), mcpserver.WithDirectCalls(false)).Handler()
 
 	sdk := mcp.NewServer(&mcp.Implementation{Name: "sdk", Version: "1"}, &mcp.ServerOptions{Logger: quiet()})
 	mcp.AddTool(sdk, &mcp.Tool{Name: "get_note", Description: "Reads a note by id."},
@@ -55,7 +59,7 @@ func BenchmarkCallHTTP(b *testing.B) {
 		for _, srv := range []struct {
 			name string
 			h    http.Handler
-		}{{"toolcat", toolcat}, {"go-sdk", sdkHandler}, {"client-only", replayCalls(sdkHandler)}} {
+		}{{"toolcat", toolcat}, {"toolcat-indirect", indirect}, {"go-sdk", sdkHandler}, {"client-only", replayCalls(sdkHandler)}} {
 			b.Run(version+"/"+srv.name, func(b *testing.B) {
 				hs := httptest.NewServer(srv.h)
 				defer hs.Close()

@@ -24,6 +24,13 @@
 // they sent in an event store, so that a client resumes a lost one
 // (WithEventStore).
 //
+// Over streamable HTTP, a plain tools/call (one JSON-RPC request on a
+// session or at 2026-07-28, nothing in it that needs a stream: no progress
+// token, no log level, a client that takes no elicitation) is answered by
+// the server itself as one application/json response, after the checks
+// go-sdk's handler makes; every other request goes through go-sdk's
+// transport (WithDirectCalls).
+//
 // The package is the only one of toolcat that links the MCP SDK; runtime
 // itself does not import it.
 package mcpserver
