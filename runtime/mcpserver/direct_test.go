@@ -39,9 +39,17 @@ func (a answer) String() string { return fmt.Sprintf("%d %s %s", a.status, a.cty
 // send posts body to e with headers h (and, stateful, the session's).
 func (e rawEndpoint) send(t *testing.T, body []byte, h http.Header) answer {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, e.url, bytes.NewReader(body))
+	a, err := e.try(body, h)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return a
+}
+
+func (e rawEndpoint) try(body []byte, h http.Header) (answer, error) {
+	req, err := http.NewRequest(http.MethodPost, e.url, bytes.NewReader(body))
+	if err != nil {
+		return answer{}, err
 	}
 	for k, v := range h {
 		req.Header[k] = v
@@ -55,7 +63,7 @@ func (e rawEndpoint) send(t *testing.T, body []byte, h http.Header) answer {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return answer{}, err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
@@ -72,7 +80,7 @@ func (e rawEndpoint) send(t *testing.T, body []byte, h http.Header) answer {
 			}
 		}
 	}
-	return a
+	return a, nil
 }
 
 // openRaw opens a stateful session on url with hand-made requests.
@@ -204,6 +212,8 @@ func TestDirectPath(t *testing.T) {
 				{desc: "trace context", body: callBody(version, 7, `"name":"get_note","arguments":{"id":7}`, `"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"`)},
 				{desc: "a log level", body: callBody(version, 7, `"name":"get_note","arguments":{"id":7}`, `"io.modelcontextprotocol/logLevel":"debug"`), only: "2026-07-28"},
 				{desc: "a requestState", body: call(`"name":"greet_user","arguments":{},"requestState":"asked","inputResponses":{"name":{"action":"accept","content":{"name":"Ada"}}}`)},
+				{desc: "a name twice", body: call(`"name":"echo","name":"get_note","arguments":{"id":7}`), direct: true},
+				{desc: "a name not UTF-8", body: call("\"name\":\"get_\xffnote\",\"arguments\":{}"), direct: true},
 				{desc: "no name", body: call(`"arguments":{}`)},
 				{desc: "a name that is no string", body: call(`"name":5`)},
 				{desc: "a name in capitals", body: call(`"Name":"get_note"`)},
@@ -409,7 +419,11 @@ func TestDirectPathSessionTimeout(t *testing.T) {
 	e := openRaw(t, hs.URL, "2025-11-25")
 	got := make(chan answer, 1)
 	go func() {
-		got <- e.send(t, callBody("2025-11-25", 1, `"name":"hold"`, ""), callHeaders("2025-11-25", "hold"))
+		a, err := e.try(callBody("2025-11-25", 1, `"name":"hold"`, ""), callHeaders("2025-11-25", "hold"))
+		if err != nil {
+			a.msg = err.Error()
+		}
+		got <- a
 	}()
 	<-started
 	time.Sleep(300 * time.Millisecond) // six timeouts
@@ -430,5 +444,44 @@ func TestDirectPathSessionTimeout(t *testing.T) {
 			t.Fatalf("the idle session was never closed: %v", a)
 		}
 		time.Sleep(100 * time.Millisecond) // longer than the timeout
+	}
+}
+
+// TestDirectPathFallsBack: a stateful session whose client set a log
+// level, or declared elicitation, has its calls answered on go-sdk's path
+// (a stream), where what the call sends the client goes with its answer.
+func TestDirectPathFallsBack(t *testing.T) {
+	reg, _ := newRegistry(t)
+	hs := httptest.NewServer(mcpserver.New(reg, mcpserver.WithLogger(quiet())).Handler())
+	defer hs.Close()
+	const v = "2025-11-25"
+	call := callBody(v, 1, `"name":"get_note","arguments":{"id":7}`, "")
+	e := openRaw(t, hs.URL, v)
+	if a := e.send(t, call, callHeaders(v, "get_note")); a.ctype != "application/json" {
+		t.Fatalf("before the log level: %v, want the direct path", a)
+	}
+	if a := e.send(t, []byte(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"debug"}}`), callHeaders(v, "")); a.status != http.StatusOK {
+		t.Fatalf("logging/setLevel: %v", a)
+	}
+	if a := e.send(t, call, callHeaders(v, "get_note")); a.ctype != "text/event-stream" || !strings.Contains(a.msg, "buy milk") {
+		t.Errorf("after the log level: %v, want go-sdk's stream", a)
+	}
+
+	// A client that takes elicitation, from its initialize.
+	h := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"}}
+	resp, err := http.DefaultClient.Do(func() *http.Request {
+		r, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{"form":{}}},"clientInfo":{"name":"raw","version":"1"}}}`))
+		r.Header = h
+		return r
+	}())
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	e = rawEndpoint{url: hs.URL, session: resp.Header.Get("Mcp-Session-Id")}
+	e.send(t, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`), callHeaders(v, ""))
+	if a := e.send(t, call, callHeaders(v, "get_note")); a.ctype != "text/event-stream" || !strings.Contains(a.msg, "buy milk") {
+		t.Errorf("a client that takes elicitation: %v, want go-sdk's stream", a)
 	}
 }
