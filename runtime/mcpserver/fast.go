@@ -438,6 +438,9 @@ func fulfil(ctx context.Context, ss *mcp.ServerSession, requests mcp.InputReques
 // encodeResult encodes a tools/call result as go-sdk does: a 2026-07-28
 // result names the server in its _meta and has a resultType.
 func (c *conn) encodeResult(res *mcp.CallToolResult) ([]byte, error) {
+	if res == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the call has no result"}
+	}
 	if c.stateful {
 		return marshal(res)
 	}
