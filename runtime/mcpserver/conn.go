@@ -38,12 +38,39 @@ type conn struct {
 	inflight   map[string]context.CancelFunc // direct calls of the session, by JSON-RPC id (fast.go)
 
 	// A stateful HTTP session, for the direct path (fast.go).
-	peer    atomic.Pointer[mcp.ServerSession] // set once the client sent notifications/initialized
+	peer    atomic.Pointer[mcp.ServerSession] // set once it answered initialize
 	version string                            // the protocol version it negotiated
 	user    string                            // the user who opened it, when authenticated
 	talks   atomic.Bool                       // the client takes elicitation or sampling, or set a log level
 	life    context.Context                   // ends with the session
+	endLife context.CancelFunc
 	timer   idleTimer
+}
+
+// opened makes a stateful HTTP session that answered initialize (at
+// version) one whose calls may take the direct path: from then on go-sdk
+// takes them too. Its end forgets it.
+func (c *conn) opened(ss *mcp.ServerSession, version string) {
+	if !c.timer.on() || c.id == "" || ss == nil {
+		return // stdio, or not the session's server
+	}
+	c.version = version
+	if ip := ss.InitializeParams(); ip != nil && ip.Capabilities != nil &&
+		(ip.Capabilities.Elicitation != nil || ip.Capabilities.Sampling != nil) {
+		c.talks.Store(true)
+	}
+	if !c.peer.CompareAndSwap(nil, ss) {
+		return
+	}
+	c.s.mu.Lock()
+	c.s.byID[c.id] = c
+	c.s.mu.Unlock()
+	go func() {
+		ss.Wait()
+		c.endLife()
+		c.stopIdle()
+		c.s.untrack(c)
+	}()
 }
 
 // placeholder is the input schema of the tools registered with the SDK's
@@ -71,31 +98,17 @@ func (s *Server) newConn(stateful bool) *conn {
 			c.id = rand.Text()
 			return c.id
 		}
-		life, end := context.WithCancel(context.Background())
-		c.life = life
 		opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) {
-			ss := req.Session
 			s.track(c)
-			if c.timer.on() && c.id != "" {
-				// An HTTP session: its calls may take the direct path.
-				if ip := ss.InitializeParams(); ip != nil {
-					c.version = ip.ProtocolVersion
-					if caps := ip.Capabilities; caps != nil && (caps.Elicitation != nil || caps.Sampling != nil) {
-						c.talks.Store(true)
-					}
-				}
-				c.peer.Store(ss)
-				s.mu.Lock()
-				s.byID[c.id] = c
-				s.mu.Unlock()
-			}
 			go func() {
-				ss.Wait()
-				end()
-				c.stopIdle()
+				req.Session.Wait()
 				s.untrack(c)
 			}()
 		}
+	}
+	if stateful {
+		// ends with the session (opened)
+		c.life, c.endLife = context.WithCancel(context.Background())
 	}
 	c.srv = mcp.NewServer(&s.impl, opts)
 	c.srv.AddReceivingMiddleware(c.middleware)
@@ -225,6 +238,12 @@ func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				Message: "method not found: this server offers no " + method}
 		}
 		switch method {
+		case "initialize":
+			res, err := next(ctx, method, req)
+			if ir, ok := res.(*mcp.InitializeResult); ok && err == nil {
+				c.opened(req.GetSession().(*mcp.ServerSession), ir.ProtocolVersion)
+			}
+			return res, err
 		case "logging/setLevel":
 			c.talks.Store(true) // log messages go on the call's stream: go-sdk's path
 		case "tools/list":
