@@ -35,9 +35,9 @@ type conn struct {
 	registered map[string]bool               // tools the mcp.Server knows by name (headerTools)
 	anchor     *mcp.Tool                     // the route, re-added to make the SDK send list_changed
 	listed     []string                      // what the session listed last (stateful)
-	inflight   map[string]context.CancelFunc // direct calls of the session, by JSON-RPC id (fast.go)
+	inflight   map[string]context.CancelFunc // direct calls of the session, by JSON-RPC id (direct.go)
 
-	// A stateful HTTP session, for the direct path (fast.go).
+	// A stateful HTTP session, for the direct path (direct.go).
 	peer    atomic.Pointer[mcp.ServerSession] // set once it answered initialize
 	version string                            // the protocol version it negotiated
 	user    string                            // the user who opened it, when authenticated

@@ -84,7 +84,7 @@ type Server struct {
 
 	indirect bool                          // WithDirectCalls(false)
 	peersMu  sync.Mutex                    // guards peers, peerSrv
-	peers    map[string]*mcp.ServerSession // what stateless direct calls see as their session (fast.go)
+	peers    map[string]*mcp.ServerSession // what stateless direct calls see as their session (direct.go)
 	peerSrv  *mcp.Server
 
 	unwatch func() // stops following the registry's tool changes
