@@ -200,7 +200,7 @@ func restore(r *http.Request, body []byte) bool {
 // directCall is a tools/call the direct path serves.
 type directCall struct {
 	id     jsonrpc.ID
-	rawID  string // id as JSON, to find the call again
+	rawID  string // id as JSON, as go-sdk writes it
 	params *mcp.CallToolParamsRaw
 	// Of a stateless request's _meta, as sent and as read.
 	clientInfo, capabilities json.RawMessage
@@ -296,7 +296,7 @@ func parseCall(body []byte, stateless bool) (directCall, bool) {
 	} else if dc.clientInfo != nil || dc.capabilities != nil {
 		return dc, false
 	}
-	id, _ := json.Marshal(req.ID.Raw())
+	id, _ := marshal(req.ID.Raw())
 	dc.id, dc.rawID, dc.params = req.ID, string(id), p
 	return dc, true
 }
@@ -335,7 +335,11 @@ func (c *conn) serveDirect(w http.ResponseWriter, r *http.Request, dc directCall
 			status = errorStatus(err)
 		}
 	} else {
-		data, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: dc.id, Result: data})
+		// What jsonrpc.EncodeMessage writes of a result, without encoding
+		// the result again.
+		data = append(append(append(append(make([]byte, 0, len(data)+len(dc.rawID)+32),
+			`{"jsonrpc":"2.0","id":`...), dc.rawID...), `,"result":`...), data...)
+		data = append(data, '}')
 	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache, no-transform")
@@ -561,7 +565,7 @@ func (c *conn) cancelled(r *http.Request) {
 	if json.Unmarshal(msg.Params.RequestID, &id) != nil {
 		return
 	}
-	key, _ := json.Marshal(id)
+	key, _ := marshal(id)
 	c.mu.Lock()
 	cancel := c.inflight[string(key)]
 	c.mu.Unlock()

@@ -193,6 +193,9 @@ func TestDirectPath(t *testing.T) {
 			cases := []tc{
 				{desc: "a call", body: call(`"name":"get_note","arguments":{"id":7}`), direct: true},
 				{desc: "a string id", body: callBody(version, "call-1", `"name":"get_note","arguments":{"id":7}`, ""), direct: true},
+				{desc: "an id with HTML", body: callBody(version, "<a&b>\u2028", `"name":"get_note","arguments":{"id":7}`, ""), direct: true},
+				{desc: "a large id", body: []byte(strings.Replace(string(call(`"name":"get_note","arguments":{"id":7}`)), `"id":7,`, `"id":1e3,`, 1)), direct: true},
+				{desc: "a fractional id", body: []byte(strings.Replace(string(call(`"name":"get_note","arguments":{"id":7}`)), `"id":7,`, `"id":1.5,`, 1)), direct: true},
 				{desc: "a tool's not_found", body: call(`"name":"get_note","arguments":{"id":404}`), direct: true},
 				{desc: "invalid arguments", body: call(`"name":"get_note","arguments":{"id":"seven"}`), direct: true},
 				{desc: "no arguments", body: call(`"name":"get_note"`), direct: true},
