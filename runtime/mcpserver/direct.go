@@ -219,11 +219,7 @@ func parseCall(body []byte, stateless bool) (directCall, bool) {
 	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return dc, false
 	}
-	msg, err := jsonrpc.DecodeMessage(body) // go-sdk's own decoding: its depth limit, its strictness
-	if err != nil {
-		return dc, false
-	}
-	req, ok := msg.(*jsonrpc.Request)
+	req, ok := decodeRequest(body)
 	if !ok || !req.IsCall() || req.Method != "tools/call" || len(req.Params) == 0 {
 		return dc, false
 	}
@@ -299,6 +295,73 @@ func parseCall(body []byte, stateless bool) (directCall, bool) {
 	id, _ := marshal(req.ID.Raw())
 	dc.id, dc.rawID, dc.params = req.ID, string(id), p
 	return dc, true
+}
+
+// decodeRequest reads a JSON-RPC request as go-sdk's jsonrpc.DecodeMessage
+// does, or stricter (then go-sdk reads it): members matched by their exact
+// names, "jsonrpc" of "2.0", an id that is a number, a string or absent,
+// at most maxDepth levels of nesting, and nothing after the object. (It
+// does not use DecodeMessage, whose stream decoder allocates a buffer of
+// tens of kilobytes for each message.)
+func decodeRequest(body []byte) (*jsonrpc.Request, bool) {
+	if tooDeep(body) {
+		return nil, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return nil, false
+	}
+	var version, method string
+	if json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0" ||
+		m["method"] == nil || json.Unmarshal(m["method"], &method) != nil {
+		return nil, false
+	}
+	var raw any
+	if v, ok := m["id"]; ok && json.Unmarshal(v, &raw) != nil {
+		return nil, false
+	}
+	id, err := jsonrpc.MakeID(raw)
+	if err != nil {
+		return nil, false
+	}
+	params := m["params"]
+	if string(params) == "null" {
+		params = nil
+	}
+	return &jsonrpc.Request{ID: id, Method: method, Params: params}, true
+}
+
+// maxDepth is the deepest nesting of objects and arrays go-sdk reads in a
+// message.
+const maxDepth = 1000
+
+// tooDeep reports whether objects and arrays in data nest deeper than
+// maxDepth.
+func tooDeep(data []byte) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++ // the escaped byte
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
 }
 
 func isObject(raw json.RawMessage) bool {
