@@ -77,13 +77,13 @@ func (s *Server) direct(w http.ResponseWriter, r *http.Request, c *conn) bool {
 		// The headers SEP-2243 requires of a 2026-07-28 call: go-sdk
 		// answers a mismatch with its error.
 		if r.Header.Get("Mcp-Method") != "tools/call" || r.Header.Get("Mcp-Name") != call.params.Name {
-			return restore(r, body)
+			return false
 		}
 		c = s.statelessConn()
 	}
 	if c.known(call.params.Name) {
 		// A tool with x-mcp-header parameters: go-sdk checks its headers.
-		return restore(r, body)
+		return false
 	}
 	if c.stateful {
 		c.serveDirect(w, r, call, ss)
@@ -165,8 +165,10 @@ func acceptsBoth(values []string) bool {
 	return jsonOK && streamOK
 }
 
-// readBody reads r's body up to go-sdk's limit. A body it cannot read
-// whole, or a larger one, is put back for go-sdk (which refuses it).
+// readBody reads r's body up to go-sdk's limit and leaves r's body
+// reading as it came, for go-sdk if the direct path does not answer. A
+// body it cannot read whole, or a larger one, is not returned (go-sdk
+// refuses it).
 func readBody(r *http.Request) ([]byte, bool) {
 	if r.Body == nil {
 		return nil, false
@@ -187,14 +189,6 @@ func readBody(r *http.Request) ([]byte, bool) {
 	}
 	r.Body = readCloser{bytes.NewReader(b), r.Body}
 	return b, true
-}
-
-// restore puts body back as r's and reports that go-sdk answers r.
-func restore(r *http.Request, body []byte) bool {
-	if rc, ok := r.Body.(readCloser); ok {
-		r.Body = readCloser{bytes.NewReader(body), rc.Closer}
-	}
-	return false
 }
 
 // directCall is a tools/call the direct path serves.
