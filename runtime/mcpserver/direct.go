@@ -264,6 +264,13 @@ func parseCall(body []byte, stateless bool) (directCall, bool) {
 		}
 	}
 	if stateless {
+		// go-sdk reads a 2026-07-28 call's arguments as values to check
+		// the headers against them, and refuses those it cannot (a number
+		// beyond float64).
+		var args any
+		if len(p.Arguments) > 0 && json.Unmarshal(p.Arguments, &args) != nil {
+			return dc, false
+		}
 		// go-sdk refuses a 2026-07-28 call without these; it says why.
 		if _, ok := p.Meta[metaProtocolVersion]; !ok || !isObject(dc.capabilities) ||
 			(dc.clientInfo != nil && !isObject(dc.clientInfo)) {

@@ -37,7 +37,7 @@ type answer struct {
 func (a answer) String() string { return fmt.Sprintf("%d %s %s", a.status, a.ctype, a.msg) }
 
 // send posts body to e with headers h (and, stateful, the session's).
-func (e rawEndpoint) send(t *testing.T, body []byte, h http.Header) answer {
+func (e rawEndpoint) send(t testing.TB, body []byte, h http.Header) answer {
 	t.Helper()
 	a, err := e.try(body, h)
 	if err != nil {
@@ -84,7 +84,7 @@ func (e rawEndpoint) try(body []byte, h http.Header) (answer, error) {
 }
 
 // openRaw opens a stateful session on url with hand-made requests.
-func openRaw(t *testing.T, url, version string) rawEndpoint {
+func openRaw(t testing.TB, url, version string) rawEndpoint {
 	t.Helper()
 	e := rawEndpoint{url: url}
 	h := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"}}
@@ -202,6 +202,8 @@ func TestDirectPath(t *testing.T) {
 				{desc: "null arguments", body: call(`"name":"get_note","arguments":null`), direct: true},
 				{desc: "arguments not an object", body: call(`"name":"get_note","arguments":[1]`), direct: true},
 				{desc: "an unknown tool", body: call(`"name":"no_such_tool","arguments":{}`), direct: true},
+				{desc: "a number beyond float64", body: call(`"name":"get_note","arguments":{"id":1e400}`), direct: true, only: "2025-11-25"},
+				{desc: "a number beyond float64", body: call(`"name":"get_note","arguments":{"id":1e400}`), only: "2026-07-28"}, // go-sdk cannot read it for the headers' check
 				{desc: "a hidden tool not found yet", body: call(`"name":"delete_note","arguments":{"id":1}`), direct: true},
 				{desc: "HTML in the result", body: call(`"name":"echo","arguments":{"text":"<b>&amp;</b> \u2028"}`), direct: true},
 				{desc: "untrusted output", body: call(`"name":"fetch_page","arguments":{}`), direct: true},
@@ -499,4 +501,60 @@ func TestDirectPathFallsBack(t *testing.T) {
 	if a := e.send(t, call, callHeaders(v, "get_note")); a.ctype != "text/event-stream" || !strings.Contains(a.msg, "buy milk") {
 		t.Errorf("a client that takes elicitation: %v, want go-sdk's stream", a)
 	}
+}
+
+// FuzzDirectPath sends tools/call requests of arbitrary tool names and
+// arguments, at both revisions, to a server with the direct path and to
+// one without, and compares the answers as TestDirectPath does.
+func FuzzDirectPath(f *testing.F) {
+	for _, s := range []string{`{"id":1}`, `{"id":"x"}`, `[]`, `null`, `"s"`, `{"text":"<&>\u2028"}`, `{"id":1e400}`, `{"id":-0}`,
+		`{"text":"\ud800"}`, `{}`, `{"id":1,"id":2}`, `[[[[]]]]`, `{"text":{"a":[1,{"b":null}]}}`} {
+		f.Add("get_note", s)
+		f.Add("echo", s)
+		f.Add("no_such_tool", s)
+	}
+	f.Add("", `{}`)
+	f.Add("get_note\u0000", `{}`)
+	type pair struct{ fast, slow rawEndpoint }
+	ends := map[string]pair{}
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		var p pair
+		for _, direct := range []bool{true, false} {
+			reg := runtime.New()
+			reg.MustRegister(echoTool)
+			reg.MustRegister(runtime.Tool{Meta: runtime.Meta{Name: "get_note", Description: "Reads a note by id.", Risk: runtime.RiskLow, Idempotent: true,
+				ArgsSchema: schema(`{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"integer","minimum":1}}}`)},
+				Execute: func(_ context.Context, args any) (any, error) { return args, nil }})
+			hs := httptest.NewServer(mcpserver.New(reg, mcpserver.WithLogger(quiet()), mcpserver.WithDirectCalls(direct)).Handler())
+			f.Cleanup(hs.Close)
+			e := rawEndpoint{url: hs.URL}
+			if version < "2026-07-28" {
+				e = openRaw(f, hs.URL, version)
+			}
+			if direct {
+				p.fast = e
+			} else {
+				p.slow = e
+			}
+		}
+		ends[version] = p
+	}
+	f.Fuzz(func(t *testing.T, name, args string) {
+		quoted, _ := json.Marshal(name)
+		for version, p := range ends {
+			body := callBody(version, 1, `"name":`+string(quoted)+`,"arguments":`+args, "")
+			h := callHeaders(version, name)
+			fast, err1 := p.fast.try(body, h)
+			slow, err2 := p.slow.try(body, h)
+			if err1 != nil || err2 != nil {
+				if (err1 == nil) != (err2 == nil) {
+					t.Fatalf("%s: the direct path's request: %v; go-sdk's: %v", version, err1, err2)
+				}
+				continue // a name no header can carry: the client refuses it
+			}
+			if fast.status != slow.status || unmarked(fast.msg) != unmarked(slow.msg) {
+				t.Fatalf("%s %q %s: the direct path answered\n  %v\ngo-sdk's\n  %v", version, name, args, fast, slow)
+			}
+		}
+	})
 }
