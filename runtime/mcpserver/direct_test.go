@@ -503,18 +503,22 @@ func TestDirectPathFallsBack(t *testing.T) {
 	}
 }
 
-// FuzzDirectPath sends tools/call requests of arbitrary tool names and
-// arguments, at both revisions, to a server with the direct path and to
+// FuzzDirectPath sends tools/call requests of arbitrary tool names,
+// arguments and _meta members, at both revisions, to a server with the direct path and to
 // one without, and compares the answers as TestDirectPath does.
 func FuzzDirectPath(f *testing.F) {
 	for _, s := range []string{`{"id":1}`, `{"id":"x"}`, `[]`, `null`, `"s"`, `{"text":"<&>\u2028"}`, `{"id":1e400}`, `{"id":-0}`,
 		`{"text":"\ud800"}`, `{}`, `{"id":1,"id":2}`, `[[[[]]]]`, `{"text":{"a":[1,{"b":null}]}}`} {
-		f.Add("get_note", s)
-		f.Add("echo", s)
-		f.Add("no_such_tool", s)
+		f.Add("get_note", s, "")
+		f.Add("echo", s, "")
+		f.Add("no_such_tool", s, "")
 	}
-	f.Add("", `{}`)
-	f.Add("get_note\u0000", `{}`)
+	for _, m := range []string{`"toolcat/session":"c"`, `"toolcat/session":1`, `"toolcat/session":null`, `"progressToken":"p"`,
+		`"io.modelcontextprotocol/clientInfo":{"name":1}`, `"io.modelcontextprotocol/clientInfo":null`, `"x":1e400`, `"a":{"b":[]}`} {
+		f.Add("get_note", `{"id":2}`, m)
+	}
+	f.Add("", `{}`, "")
+	f.Add("get_note\u0000", `{}`, "")
 	type pair struct{ fast, slow rawEndpoint }
 	ends := map[string]pair{}
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
@@ -539,10 +543,10 @@ func FuzzDirectPath(f *testing.F) {
 		}
 		ends[version] = p
 	}
-	f.Fuzz(func(t *testing.T, name, args string) {
+	f.Fuzz(func(t *testing.T, name, args, meta string) {
 		quoted, _ := json.Marshal(name)
 		for version, p := range ends {
-			body := callBody(version, 1, `"name":`+string(quoted)+`,"arguments":`+args, "")
+			body := callBody(version, 1, `"name":`+string(quoted)+`,"arguments":`+args, meta)
 			h := callHeaders(version, name)
 			fast, err1 := p.fast.try(body, h)
 			slow, err2 := p.slow.try(body, h)
@@ -553,7 +557,7 @@ func FuzzDirectPath(f *testing.F) {
 				continue // a name no header can carry: the client refuses it
 			}
 			if fast.status != slow.status || unmarked(fast.msg) != unmarked(slow.msg) {
-				t.Fatalf("%s %q %s: the direct path answered\n  %v\ngo-sdk's\n  %v", version, name, args, fast, slow)
+				t.Fatalf("%s %s: the direct path answered\n  %v\ngo-sdk's\n  %v", version, body, fast, slow)
 			}
 		}
 	})
