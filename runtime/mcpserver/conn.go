@@ -51,10 +51,10 @@ type conn struct {
 // version) one whose calls may take the direct path: from then on go-sdk
 // takes them too. Its end forgets it.
 func (c *conn) opened(ss *mcp.ServerSession, version string) {
-	if !c.timer.on() || c.id == "" || ss == nil {
-		return // stdio, or not the session's server
+	if !c.timer.on() || c.id == "" || ss == nil || c.peer.Load() != nil {
+		return // stdio, not the session's server, or opened already
 	}
-	c.version = version
+	c.version = version // published by peer below
 	if ip := ss.InitializeParams(); ip != nil && ip.Capabilities != nil &&
 		(ip.Capabilities.Elicitation != nil || ip.Capabilities.Sampling != nil) {
 		c.talks.Store(true)

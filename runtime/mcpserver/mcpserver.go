@@ -78,7 +78,7 @@ type Server struct {
 
 	mu        sync.Mutex
 	conns     map[*conn]struct{} // live stateful sessions
-	byID      map[string]*conn   // the initialized stateful HTTP sessions, by Mcp-Session-Id
+	byID      map[string]*conn   // the stateful HTTP sessions that answered initialize, by Mcp-Session-Id
 	stateless *conn              // the server of every stateless request
 	base      *mcp.Server        // answers the version check of requests in a session
 
