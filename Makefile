@@ -219,6 +219,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzMemorySessionStore -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzCallArguments -fuzztime $(FUZZTIME) ./runtime/mcpserver/
 	$(GO) test -run '^$$' -fuzz FuzzAuthorizationHeader -fuzztime $(FUZZTIME) ./runtime/mcpserver/
+	$(GO) test -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) ./runtime/mcpserver/
+	$(GO) test -run '^$$' -fuzz FuzzDirectPath -fuzztime $(FUZZTIME) ./runtime/mcpserver/
 	$(GO) test -run '^$$' -fuzz FuzzSearch -fuzztime $(FUZZTIME) ./runtime/discovery/
 	$(GO) test -run '^$$' -fuzz FuzzSchemaTexts -fuzztime $(FUZZTIME) ./runtime/discovery/
 	$(GO) test -run '^$$' -fuzz FuzzPutState -fuzztime $(FUZZTIME) ./runtime/admin/

@@ -681,6 +681,15 @@ func TestSessionBoundToUser(t *testing.T) {
 	if resp := send(scribe, id, list); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("robot's session, scribe's token: %d, want 403", resp.StatusCode)
 	}
+	// A call, which the server answers on its direct path for the
+	// session's user only.
+	const call = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_notes","arguments":{}}}`
+	if resp := send(robot, id, call); resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("robot's call on robot's session: %d %s, want 200 application/json", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	if resp := send(scribe, id, call); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("scribe's call on robot's session: %d, want 403", resp.StatusCode)
+	}
 }
 
 // TestAuthorizationMisconfigured: a server whose authorization cannot

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,9 +32,45 @@ type conn struct {
 	feats applied // what of the host's prompts and resources srv has
 
 	mu         sync.Mutex
-	registered map[string]bool // tools the mcp.Server knows by name (headerTools)
-	anchor     *mcp.Tool       // the route, re-added to make the SDK send list_changed
-	listed     []string        // what the session listed last (stateful)
+	registered map[string]bool               // tools the mcp.Server knows by name (headerTools)
+	anchor     *mcp.Tool                     // the route, re-added to make the SDK send list_changed
+	listed     []string                      // what the session listed last (stateful)
+	inflight   map[string]context.CancelFunc // direct calls of the session, by JSON-RPC id (direct.go)
+
+	// A stateful HTTP session, for the direct path (direct.go).
+	peer    atomic.Pointer[mcp.ServerSession] // set once it answered initialize
+	version string                            // the protocol version it negotiated
+	user    string                            // the user who opened it, when authenticated
+	talks   atomic.Bool                       // the client takes elicitation or sampling, or set a log level
+	life    context.Context                   // ends with the session
+	endLife context.CancelFunc
+	timer   idleTimer
+}
+
+// opened makes a stateful HTTP session that answered initialize (at
+// version) one whose calls may take the direct path: from then on go-sdk
+// takes them too. Its end forgets it.
+func (c *conn) opened(ss *mcp.ServerSession, version string) {
+	if !c.timer.on() || c.id == "" || ss == nil || c.peer.Load() != nil {
+		return // stdio, not the session's server, or opened already
+	}
+	c.version = version // published by peer below
+	if ip := ss.InitializeParams(); ip != nil && ip.Capabilities != nil &&
+		(ip.Capabilities.Elicitation != nil || ip.Capabilities.Sampling != nil) {
+		c.talks.Store(true)
+	}
+	if !c.peer.CompareAndSwap(nil, ss) {
+		return
+	}
+	c.s.mu.Lock()
+	c.s.byID[c.id] = c
+	c.s.mu.Unlock()
+	go func() {
+		ss.Wait()
+		c.endLife()
+		c.stopIdle()
+		c.s.untrack(c)
+	}()
 }
 
 // placeholder is the input schema of the tools registered with the SDK's
@@ -67,6 +105,10 @@ func (s *Server) newConn(stateful bool) *conn {
 				s.untrack(c)
 			}()
 		}
+	}
+	if stateful {
+		// ends with the session (opened)
+		c.life, c.endLife = context.WithCancel(context.Background())
 	}
 	c.srv = mcp.NewServer(&s.impl, opts)
 	c.srv.AddReceivingMiddleware(c.middleware)
@@ -196,6 +238,14 @@ func (c *conn) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				Message: "method not found: this server offers no " + method}
 		}
 		switch method {
+		case "initialize":
+			res, err := next(ctx, method, req)
+			if ir, ok := res.(*mcp.InitializeResult); ok && err == nil {
+				c.opened(req.GetSession().(*mcp.ServerSession), ir.ProtocolVersion)
+			}
+			return res, err
+		case "logging/setLevel":
+			c.talks.Store(true) // log messages go on the call's stream: go-sdk's path
 		case "tools/list":
 			if r, ok := req.(*mcp.ListToolsRequest); ok {
 				return c.list(ctx, r)
@@ -364,4 +414,86 @@ func (s *Server) definition(m *runtime.Meta) (*mcp.Tool, error) {
 	}
 	s.defs.Store(m.Name, t)
 	return t, nil
+}
+
+// idleTimer closes a stateful HTTP session that no POST has been running
+// in for its timeout (WithSessionTimeout), as go-sdk's handler would, but
+// counting the calls the direct path answers too.
+type idleTimer struct {
+	mu   sync.Mutex
+	d    time.Duration
+	refs int
+	t    *time.Timer
+	set  bool // an HTTP session's, even without a timeout
+}
+
+// startIdle starts the session's timer: d of no POST closes it (d <= 0:
+// never).
+func (c *conn) startIdle(d time.Duration) {
+	it := &c.timer
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	it.set, it.d = true, d
+	if d > 0 {
+		it.t = time.AfterFunc(d, c.close)
+	}
+}
+
+// on reports whether the conn serves an HTTP session.
+func (it *idleTimer) on() bool {
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	return it.set
+}
+
+// busy and idle bracket a POST of the session.
+func (c *conn) busy() {
+	it := &c.timer
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	if it.t == nil {
+		return
+	}
+	if it.refs == 0 {
+		it.t.Stop()
+	}
+	it.refs++
+}
+
+func (c *conn) idle() {
+	it := &c.timer
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	if it.t == nil {
+		return
+	}
+	if it.refs--; it.refs == 0 {
+		it.t.Reset(it.d)
+	}
+}
+
+// stopIdle stops the timer for good: the session ended.
+func (c *conn) stopIdle() {
+	it := &c.timer
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	if it.t != nil {
+		it.t.Stop()
+		it.t = nil
+	}
+}
+
+// open reports whether the conn's server has a session.
+func (c *conn) open() bool {
+	for range c.srv.Sessions() {
+		return true
+	}
+	return false
+}
+
+// close closes the conn's session (idle for too long).
+func (c *conn) close() {
+	for ss := range c.srv.Sessions() {
+		ss.Close()
+	}
 }

@@ -24,6 +24,13 @@
 // they sent in an event store, so that a client resumes a lost one
 // (WithEventStore).
 //
+// Over streamable HTTP, a plain tools/call (one JSON-RPC request on a
+// session or at 2026-07-28, nothing in it that needs a stream: no progress
+// token, no log level, a client that takes no elicitation) is answered by
+// the server itself as one application/json response, after the checks
+// go-sdk's handler makes; every other request goes through go-sdk's
+// transport (WithDirectCalls).
+//
 // The package is the only one of toolcat that links the MCP SDK; runtime
 // itself does not import it.
 package mcpserver
@@ -37,6 +44,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolcat/toolcat/runtime"
@@ -70,8 +78,14 @@ type Server struct {
 
 	mu        sync.Mutex
 	conns     map[*conn]struct{} // live stateful sessions
+	byID      map[string]*conn   // the stateful HTTP sessions that answered initialize, by Mcp-Session-Id
 	stateless *conn              // the server of every stateless request
 	base      *mcp.Server        // answers the version check of requests in a session
+
+	indirect bool                          // WithDirectCalls(false)
+	peersMu  sync.Mutex                    // guards peers, peerSrv
+	peers    map[string]*mcp.ServerSession // what stateless direct calls see as their session (direct.go)
+	peerSrv  *mcp.Server
 
 	unwatch func() // stops following the registry's tool changes
 
@@ -149,6 +163,7 @@ func New(reg *runtime.Registry, opts ...Option) *Server {
 		idle:  DefaultSessionTimeout,
 		impl:  mcp.Implementation{Name: "toolcat", Version: "dev"},
 		conns: map[*conn]struct{}{},
+		byID:  map[string]*conn{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -205,20 +220,44 @@ func (s *Server) Handler() http.Handler {
 }
 
 func (s *Server) newHandler() http.Handler {
-	idle := s.idle
-	if idle < 0 {
-		idle = 0
-	}
-	stateful := mcp.NewStreamableHTTPHandler(s.statefulServer, &mcp.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: idle, EventStore: s.events})
+	// The server closes idle sessions itself (conn.busy, conn.idle), so
+	// that the calls it answers on the direct path keep them open too.
+	stateful := mcp.NewStreamableHTTPHandler(s.statefulServer, &mcp.StreamableHTTPOptions{Logger: s.logger, EventStore: s.events})
 	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.statelessConn().srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, Logger: s.logger, PropagateRequestCancellation: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if v := r.Header.Get("Mcp-Protocol-Version"); v >= statelessVersion {
-			stateless.ServeHTTP(w, r)
+			if !s.direct(w, r, nil) {
+				stateless.ServeHTTP(w, r)
+			}
 			return
 		}
-		stateful.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), slotKey{}, new(slot))))
+		if c := s.sessionConn(r); c != nil {
+			c.busy()
+			defer c.idle()
+			if s.direct(w, r, c) {
+				return
+			}
+			c.cancelled(r)
+		}
+		sl := new(slot)
+		stateful.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), slotKey{}, sl)))
+		if sl.c != nil && sl.c.peer.Load() == nil && !sl.c.open() {
+			sl.c.stopIdle() // its initialize failed: go-sdk closed the session
+		}
 	})
+}
+
+// sessionConn returns the initialized stateful session a POST names, nil
+// for none (go-sdk answers the request).
+func (s *Server) sessionConn(r *http.Request) *conn {
+	id := r.Header.Get("Mcp-Session-Id")
+	if id == "" || r.Method != http.MethodPost {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byID[id]
 }
 
 // statelessVersion is the first protocol revision without sessions.
@@ -241,6 +280,10 @@ func (s *Server) statefulServer(r *http.Request) *mcp.Server {
 	}
 	if sl.c == nil {
 		sl.c = s.newConn(true)
+		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+			sl.c.user = ti.UserID // go-sdk binds the session to this user too
+		}
+		sl.c.startIdle(s.idle)
 	}
 	return sl.c.srv
 }
@@ -263,6 +306,9 @@ func (s *Server) track(c *conn) {
 func (s *Server) untrack(c *conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
+	if s.byID[c.id] == c {
+		delete(s.byID, c.id)
+	}
 	s.mu.Unlock()
 }
 
