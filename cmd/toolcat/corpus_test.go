@@ -27,6 +27,7 @@ const CorpusEnv = "TOOLCAT_CORPUS"
 // conformance test; the MINIMAL and BASIC rule sets must report at most a
 // tenth of the tools. `make test-corpus` runs it.
 func TestCorpus(t *testing.T) {
+	t.Parallel() // child processes build Go packages: such tests run side by side
 	dir := os.Getenv(CorpusEnv)
 	if dir == "" {
 		t.Skipf("%s is not set: `make test-corpus` runs this test on a corpus of real tool definitions", CorpusEnv)

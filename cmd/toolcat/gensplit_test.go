@@ -95,6 +95,7 @@ func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // test runs. --check is clean after, and stale after a change; a category
 // that goes takes its generated files with it.
 func TestGenSplit(t *testing.T) {
+	t.Parallel() // child processes build Go packages: such tests run side by side
 	if testing.Short() {
 		t.Skip("builds and tests generated code")
 	}

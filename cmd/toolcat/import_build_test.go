@@ -91,6 +91,7 @@ func importAndBuild(t *testing.T, sets []importSet) importCounts {
 // of one-tool snapshots, read in place; then lint, gen and go vet. `make
 // test-corpus` runs it.
 func TestImportCorpus(t *testing.T) {
+	t.Parallel() // child processes build Go packages: such tests run side by side
 	dir := os.Getenv(CorpusEnv)
 	if dir == "" {
 		t.Skipf("%s is not set: `make test-corpus` runs this test on a corpus of real tool definitions", CorpusEnv)
@@ -166,6 +167,7 @@ var liveServers = []struct{ pkg, version, entry string }{
 // (TOOLCAT_NPM_DIR, else toolcat/npm in the user's cache directory); the
 // test fails when npm or node is missing (make deps installs them).
 func TestImportLive(t *testing.T) {
+	t.Parallel() // child processes build Go packages: such tests run side by side
 	if testing.Short() {
 		t.Skip("runs MCP servers from npm")
 	}

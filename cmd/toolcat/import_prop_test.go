@@ -21,6 +21,7 @@ var importSeed = flag.Uint64("importprop.seed", 1, "first seed of TestImportedSe
 // through import, lint, gen and one go vet of every generated package
 // together. -importprop.seed draws other sets.
 func TestImportedSetsBuild(t *testing.T) {
+	t.Parallel() // child processes build Go packages: such tests run side by side
 	if testing.Short() {
 		t.Skip("builds the generated packages")
 	}

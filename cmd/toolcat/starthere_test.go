@@ -21,6 +21,7 @@ import (
 // its file, then checks what the MCP inspector printed of the served
 // tool. It needs the network for go mod tidy and npx, as a newcomer does.
 func TestStartHere(t *testing.T) {
+	t.Parallel() // child processes build Go packages: such tests run side by side
 	if testing.Short() {
 		t.Skip("builds a module and runs the MCP inspector from npm")
 	}
