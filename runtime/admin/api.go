@@ -362,6 +362,6 @@ func (s *Server) getMetrics(w http.ResponseWriter, _ *http.Request) {
 		WindowSeconds    float64       `json:"latency_window_seconds"`
 		UnknownToolCalls uint64        `json:"unknown_tool_calls"`
 		Tools            []ToolMetrics `json:"tools"`
-	}{WindowSeconds: s.metrics.Window().Seconds(), UnknownToolCalls: s.metrics.UnknownToolCalls(), Tools: s.metrics.Snapshot(s.reg.Names())}
+	}{WindowSeconds: s.metrics.Window().Seconds(), UnknownToolCalls: s.metrics.UnknownToolCalls(), Tools: s.metrics.Snapshot(s.metrics.withSessionTools(s.reg.Names()))}
 	writeJSON(w, http.StatusOK, out)
 }

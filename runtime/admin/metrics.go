@@ -299,14 +299,38 @@ func (h *histogram) quantile(q float64) time.Duration {
 	return middle(nBuckets - 1)
 }
 
-// writePrometheus writes the metrics of the tools named, with their
-// states, in the Prometheus text exposition format (version 0.0.4).
+// withSessionTools returns names, the registry's tools, followed by the
+// other tools calls were recorded for, sorted: the tools a session
+// answers itself (search_tools_by_keywords, undo_last_actions, code
+// mode's), which the registry does not hold. Calls of a name the registry
+// does not know are counted apart (UnknownToolCalls), so the list stays
+// as short as the tools a host offers.
+func (m *Metrics) withSessionTools(names []string) []string {
+	known := make(map[string]bool, len(names))
+	for _, n := range names {
+		known[n] = true
+	}
+	var extra []string
+	m.mu.RLock()
+	for n := range m.tools {
+		if !known[n] {
+			extra = append(extra, n)
+		}
+	}
+	m.mu.RUnlock()
+	slices.Sort(extra)
+	return append(slices.Clip(names), extra...)
+}
+
+// writePrometheus writes the metrics of the tools of statuses and of a
+// session's own tools, with the states of the first, in the Prometheus
+// text exposition format (version 0.0.4).
 func (m *Metrics) writePrometheus(w io.Writer, statuses []runtime.ToolStatus) error {
 	names := make([]string, len(statuses))
 	for i, st := range statuses {
 		names[i] = st.Tool
 	}
-	snap := m.Snapshot(names)
+	snap := m.Snapshot(m.withSessionTools(names))
 	bw := bufio.NewWriter(w)
 	family := func(name, typ, help string) {
 		bw.WriteString("# HELP " + name + " " + help + "\n# TYPE " + name + " " + typ + "\n")

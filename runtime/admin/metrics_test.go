@@ -273,3 +273,68 @@ func TestMetricsConcurrent(t *testing.T) {
 		t.Errorf("calls %d, want 8000", total)
 	}
 }
+
+// TestSessionToolsListed checks that the calls of a session's own tools
+// (a search) are in /api/metrics and /metrics beside the registry's
+// tools, without a state, and that a name no tool has adds to the
+// unknown calls instead of a row.
+func TestSessionToolsListed(t *testing.T) {
+	reg := runtime.New(runtime.WithLogger(quiet()))
+	obj := json.RawMessage(`{"type":"object"}`)
+	reg.MustRegister(runtime.Tool{Meta: runtime.Meta{Name: "archive_invoice", Description: "Archives an invoice.", Exposure: runtime.ExposureHidden, ArgsSchema: obj},
+		Execute: func(context.Context, any) (any, error) { return "archived", nil }})
+	_, hs := server(t, reg)
+	s := reg.Session("conv-1")
+	ctx := context.Background()
+	if res := s.Call(ctx, "search_tools_by_keywords", []byte(`{"query":"archive invoice"}`), runtime.CallOptions{}); !res.Success {
+		t.Fatalf("search: %s", res.JSON())
+	}
+	if res := s.Call(ctx, "no_such_tool", []byte(`{}`), runtime.CallOptions{}); res.Success {
+		t.Fatalf("a name no tool has: %s", res.JSON())
+	}
+
+	var got struct {
+		Unknown uint64              `json:"unknown_tool_calls"`
+		Tools   []admin.ToolMetrics `json:"tools"`
+	}
+	if err := json.Unmarshal(do(t, hs, "GET", "/api/metrics", token, "", "").body, &got); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tm := range got.Tools {
+		names = append(names, tm.Tool)
+		if tm.Tool == "search_tools_by_keywords" && tm.Calls != 1 {
+			t.Errorf("search_tools_by_keywords: %d calls, want 1", tm.Calls)
+		}
+	}
+	if want := []string{"archive_invoice", "search_tools_by_keywords"}; !slices.Equal(names, want) {
+		t.Errorf("/api/metrics lists %v, want %v", names, want)
+	}
+	if got.Unknown != 1 {
+		t.Errorf("unknown_tool_calls = %d, want 1", got.Unknown)
+	}
+
+	body := do(t, hs, "GET", "/metrics", token, "", "").body
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("parsing /metrics: %v\n%s", err, body)
+	}
+	tools := map[string]map[string]bool{} // family -> tools with a sample
+	for _, fam := range []string{"toolcat_tool_calls_total", "toolcat_tool_state"} {
+		tools[fam] = map[string]bool{}
+		for _, m := range fams[fam].GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "tool" {
+					tools[fam][l.GetValue()] = true
+				}
+			}
+		}
+	}
+	if !tools["toolcat_tool_calls_total"]["search_tools_by_keywords"] || !tools["toolcat_tool_calls_total"]["archive_invoice"] {
+		t.Errorf("toolcat_tool_calls_total has samples for %v, want the search and archive_invoice", tools["toolcat_tool_calls_total"])
+	}
+	if tools["toolcat_tool_state"]["search_tools_by_keywords"] || !tools["toolcat_tool_state"]["archive_invoice"] {
+		t.Errorf("toolcat_tool_state has samples for %v, want archive_invoice's only", tools["toolcat_tool_state"])
+	}
+}
