@@ -159,14 +159,17 @@ func TestLoadBudget(t *testing.T) {
 	}{
 		{"time", budget{time: time.Millisecond, heap: 1 << 40, poll: time.Hour},
 			"t.cue:6:1: evaluating the catalog went beyond its time budget (1ms) and may not end; look at a comprehension in this field"},
-		{"memory", budget{time: time.Hour, heap: 1 << 20, poll: time.Millisecond},
-			"t.cue:6:1: evaluating the catalog went beyond its memory budget (1 MiB) and may not end; look at a comprehension in this field"},
+		{"memory", budget{time: time.Hour, heap: 8 << 20, poll: time.Millisecond},
+			"t.cue:6:1: evaluating the catalog went beyond its memory budget (8 MiB) and may not end; look at a comprehension in this field"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			// The heap budget counts growth from the heap at the start:
 			// garbage of earlier tests, collected during the load,
-			// would hide the growth.
+			// would hide the growth. 8 MiB is past what the loader
+			// allocates before it finds the comprehension (a 1 MiB
+			// budget could run out first, on a loaded machine) and a
+			// quarter of what evaluating it takes.
 			goruntime.GC()
 			_, err := newLoader().within(tt.b, []File{{Name: "t.cue", Data: []byte(src)}})
 			if diff := cmp.Diff([]string{tt.want}, errorLines(t, err)); diff != "" {
