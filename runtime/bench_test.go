@@ -216,6 +216,21 @@ func BenchmarkCall(b *testing.B) {
 	b.Run("generated_validator_with_step", func(b *testing.B) {
 		call(b, searchArticlesValidator{}, runtime.CallOptions{StepID: "step-1"})
 	})
+	b.Run("session_read_only", func(b *testing.B) {
+		// The generated_validator call through a Session (memory store):
+		// its state read, its turn as the step, its record of the call.
+		r := runtime.New(runtime.WithLogger(quietLogger()))
+		mustRegister(b, r, searchTool(searchImpl{}, searchArticlesValidator{}))
+		s := r.Session("bench")
+		b.ReportAllocs()
+		for b.Loop() {
+			res := s.Call(ctx, "search_articles", benchArgs, runtime.CallOptions{})
+			if !res.Success {
+				b.Fatalf("call failed: %s", res.JSON())
+			}
+			_ = res.JSON()
+		}
+	})
 	b.Run("idempotent_replay_memory", func(b *testing.B) {
 		call(b, searchArticlesValidator{}, runtime.CallOptions{IdempotencyKey: "bench-key"})
 	})
