@@ -486,12 +486,13 @@ func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, resu
 	if te != nil {
 		return r.fail(e, te)
 	}
-	if n, over := e.surelyOverCap(data); over {
-		return r.fail(e, r.tooLargeAtLeast(ctx, e, n)) // refused before it is encoded
-	}
 	var raw json.RawMessage // data's JSON, encoded once for the cap and the wrapper
 	if e.maxResult > 0 || e.meta.ReturnsUntrusted {
-		raw, _ = marshalNoEscape(data)
+		b, n, over, _ := encodeJSON("", data, "", e.maxResult, false)
+		if over {
+			return r.fail(e, r.tooLargeAtLeast(ctx, e, n)) // refused before it is encoded whole
+		}
+		raw = b
 	}
 	if e.maxResult > 0 && len(raw) > e.maxResult { // the size cap; the result schema is not the revert's
 		return r.fail(e, r.tooLarge(ctx, e, len(raw)))

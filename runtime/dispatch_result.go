@@ -73,23 +73,22 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 	}
 	var enc []byte // the envelope, when encoded here
 	if raw == nil {
-		if n, over := e.surelyOverCap(data); over {
+		// Encoded under the cap: a result far above it is refused before
+		// it is encoded whole.
+		head, tail := envelopeHead, "}"
+		if e.meta.ReturnsUntrusted {
+			head, tail = "", "" // the wrapper writes the envelope
+		}
+		b, n, over, err := encodeJSON(head, data, tail, e.maxResult, false)
+		switch {
+		case err != nil:
+			return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
+		case over:
 			return Result{}, r.tooLargeAtLeast(ctx, e, n)
 		}
-	}
-	if raw == nil {
-		if e.meta.ReturnsUntrusted {
-			b, err := marshalNoEscape(data)
-			if err != nil {
-				return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
-			}
-			raw = b
-		} else {
-			var ok bool
-			if enc, ok = encodeEnvelope(data, false); !ok {
-				return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
-			}
-			raw = enc[len(envelopeHead) : len(enc)-1]
+		raw = b[len(head) : len(b)-len(tail)]
+		if !e.meta.ReturnsUntrusted {
+			enc = b
 		}
 	}
 	if te := r.checkResult(ctx, e, raw); te != nil {

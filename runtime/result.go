@@ -145,27 +145,12 @@ const envelopeHead = `{"success":true,"data":`
 
 // encodeEnvelope encodes the envelope of a successful result holding data.
 func encodeEnvelope(data any, replayed bool) (out []byte, ok bool) {
-	eb := encPool.Get().(*encBuf)
-	defer func() {
-		if p := recover(); p != nil { // a MarshalJSON of the data panicked
-			out, ok = nil, false
-			return // the encoder is not reused
-		}
-		if eb.buf.Cap() <= 64<<10 { // do not keep the buffer of a huge result
-			encPool.Put(eb)
-		}
-	}()
-	eb.buf.Reset()
-	eb.buf.WriteString(envelopeHead)
-	if err := eb.enc.Encode(data); err != nil {
-		return nil, false
-	}
-	eb.buf.Truncate(eb.buf.Len() - 1) // Encode's newline
+	tail := "}"
 	if replayed {
-		eb.buf.WriteString(`,"replayed":true`)
+		tail = `,"replayed":true}`
 	}
-	eb.buf.WriteByte('}')
-	return bytes.Clone(eb.buf.Bytes()), true
+	b, _, _, err := encodeJSON(envelopeHead, data, tail, 0, false)
+	return b, err == nil
 }
 
 // untrustedJSON encodes an envelope wrapped in its untrusted block: the

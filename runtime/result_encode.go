@@ -1,0 +1,495 @@
+package runtime
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+)
+
+// The result encoder writes a tool's result as encoding/json would, byte
+// for byte, and enforces the result's size cap while it writes: it stops
+// as soon as the output passes the cap, so that a result far above it is
+// refused without being encoded whole, in one walk of the value instead of
+// a walk to bound its size and then an encoding.
+//
+// It compiles an encoder per Go type once, as encoding/json does, and
+// writes booleans, numbers, strings, byte slices, structs, slices, arrays,
+// pointers and interfaces itself. Everything else — a type with its own
+// MarshalJSON or MarshalText, a map, json.Number, a struct with a
+// ",string" field or an omitzero field whose type has IsZero, a value
+// nested more than maxEncodeDepth deep — it hands to encoding/json, after
+// checking a lower bound of its size against what is left of the cap
+// (jsonSizeAtLeast's walk), so the cap holds there too.
+
+// maxEncodeDepth is how deep the encoder nests before it hands the rest to
+// encoding/json, which detects cycles.
+const maxEncodeDepth = 1000
+
+// encState is one encoding: the output, the cap, and how it ended.
+type encState struct {
+	b          []byte
+	limit      int  // the cap on the output (0: none)
+	escapeHTML bool // escape <, > and & as json.Marshal does
+	depth      int
+	over       bool // the output passed limit; atLeast bounds its size
+	atLeast    int
+	err        error
+}
+
+func (s *encState) stopped() bool { return s.over || s.err != nil }
+
+// passed reports whether n bytes of output passes the cap, and stops the
+// encoding when it does.
+func (s *encState) passed(n int) bool {
+	if s.limit > 0 && n > s.limit {
+		s.over, s.atLeast = true, n
+		return true
+	}
+	return false
+}
+
+// reserve makes room for k more bytes, growing the buffer by doubling
+// (never far beyond the cap), so that a result near its cap allocates a
+// small multiple of it at most.
+func (s *encState) reserve(k int) {
+	if cap(s.b)-len(s.b) >= k {
+		return
+	}
+	n := max(2*cap(s.b), len(s.b)+k, 64)
+	if s.limit > 0 {
+		n = max(min(n, s.limit+64), len(s.b)+k)
+	}
+	b := make([]byte, len(s.b), n)
+	copy(b, s.b)
+	s.b = b
+}
+
+type encodeFunc func(s *encState, v reflect.Value)
+
+// typeEncoder is the compiled encoder of one type. fn is set before the
+// encoder is published, so that encoders of recursive types can refer to
+// each other by pointer.
+type typeEncoder struct{ fn encodeFunc }
+
+var (
+	encoders   sync.Map   // reflect.Type → *typeEncoder
+	encodersMu sync.Mutex // held while compiling
+)
+
+// encoderOf returns the compiled encoder of t.
+func encoderOf(t reflect.Type) *typeEncoder {
+	if e, ok := encoders.Load(t); ok {
+		return e.(*typeEncoder)
+	}
+	encodersMu.Lock()
+	defer encodersMu.Unlock()
+	c := encCompiler{made: map[reflect.Type]*typeEncoder{}}
+	e := c.encoder(t)
+	for t, e := range c.made {
+		encoders.Store(t, e)
+	}
+	return e
+}
+
+// encCompiler compiles the encoders of a type and of the types it holds.
+type encCompiler struct {
+	made map[reflect.Type]*typeEncoder // made by this compilation, not yet published
+}
+
+func (c *encCompiler) encoder(t reflect.Type) *typeEncoder {
+	if e, ok := encoders.Load(t); ok {
+		return e.(*typeEncoder)
+	}
+	if e, ok := c.made[t]; ok {
+		return e
+	}
+	e := &typeEncoder{}
+	c.made[t] = e
+	e.fn = c.build(t)
+	return e
+}
+
+func (c *encCompiler) build(t reflect.Type) encodeFunc {
+	if t == numberType || t.Implements(marshalerType) || t.Implements(textMarshalerType) ||
+		t.Kind() != reflect.Pointer && (reflect.PointerTo(t).Implements(marshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)) {
+		return encodeByJSON
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return encodeBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return encodeInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return encodeUint
+	case reflect.Float32:
+		return encodeFloat32
+	case reflect.Float64:
+		return encodeFloat64
+	case reflect.String:
+		return encodeString
+	case reflect.Interface:
+		return encodeInterface
+	case reflect.Pointer:
+		return c.pointer(t)
+	case reflect.Struct:
+		return c.structType(t)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			if p := reflect.PointerTo(t.Elem()); !p.Implements(marshalerType) && !p.Implements(textMarshalerType) {
+				return encodeBytes
+			}
+		}
+		return c.list(t, true)
+	case reflect.Array:
+		return c.list(t, false)
+	}
+	return encodeByJSON // maps; channels, functions and complex numbers, which it refuses
+}
+
+func encodeBool(s *encState, v reflect.Value) {
+	if v.Bool() {
+		s.b = append(s.b, "true"...)
+	} else {
+		s.b = append(s.b, "false"...)
+	}
+}
+
+func encodeInt(s *encState, v reflect.Value) { s.b = strconv.AppendInt(s.b, v.Int(), 10) }
+
+func encodeUint(s *encState, v reflect.Value) { s.b = strconv.AppendUint(s.b, v.Uint(), 10) }
+
+func encodeFloat32(s *encState, v reflect.Value) { s.float(v.Float(), 32) }
+
+func encodeFloat64(s *encState, v reflect.Value) { s.float(v.Float(), 64) }
+
+// float writes f as encoding/json does: the shortest form that reads back,
+// in exponent form below 1e-6 and from 1e21.
+func (s *encState) float(f float64, bits int) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		s.err = &json.UnsupportedValueError{Str: strconv.FormatFloat(f, 'g', -1, bits)}
+		return
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	b := strconv.AppendFloat(s.b, f, format, -1, bits)
+	if format == 'e' { // e-09 → e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	s.b = b
+}
+
+func encodeString(s *encState, v reflect.Value) { s.str(v.String()) }
+
+// str writes x as a JSON string. A string that may pass the cap is
+// measured first, so that it is never written beyond it.
+func (s *encState) str(x string) {
+	if s.limit > 0 && len(s.b)+6*len(x)+2 > s.limit {
+		if n := len(s.b) + jsonStringLen(x); s.passed(n) {
+			return
+		}
+	}
+	s.reserve(len(x) + 2)
+	s.b = appendJSONString(s.b, x, s.escapeHTML)
+}
+
+// jsonStringLen is the length of x written as a JSON string.
+func jsonStringLen(x string) int {
+	sz := sizer{limit: math.MaxInt}
+	sz.str(x)
+	return sz.n
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends x as encoding/json writes a string: quotes and
+// backslashes escaped, control characters as \b \f \n \r \t or \u00XX,
+// invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped, and <, > and & as
+// \u003c \u003e \u0026 when escapeHTML is set.
+func appendJSONString(b []byte, x string, escapeHTML bool) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(x); {
+		c := x[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && (!escapeHTML || c != '<' && c != '>' && c != '&') {
+				i++
+				continue
+			}
+			b = append(b, x[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(x[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, x[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, x[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, x[start:]...)
+	return append(b, '"')
+}
+
+func encodeBytes(s *encState, v reflect.Value) {
+	if v.IsNil() {
+		s.b = append(s.b, "null"...)
+		return
+	}
+	n := base64.StdEncoding.EncodedLen(v.Len()) + 2
+	if s.passed(len(s.b) + n) {
+		return
+	}
+	s.reserve(n)
+	s.b = append(s.b, '"')
+	s.b = base64.StdEncoding.AppendEncode(s.b, v.Bytes())
+	s.b = append(s.b, '"')
+}
+
+func encodeInterface(s *encState, v reflect.Value) {
+	if v.IsNil() {
+		s.b = append(s.b, "null"...)
+		return
+	}
+	e := v.Elem()
+	s.nested(encoderOf(e.Type()), e)
+}
+
+// nested writes v with e one level deeper, or hands it to encoding/json
+// past maxEncodeDepth.
+func (s *encState) nested(e *typeEncoder, v reflect.Value) {
+	if s.depth >= maxEncodeDepth {
+		encodeByJSON(s, v)
+		return
+	}
+	s.depth++
+	e.fn(s, v)
+	s.depth--
+}
+
+func (c *encCompiler) pointer(t reflect.Type) encodeFunc {
+	elem := c.encoder(t.Elem())
+	return func(s *encState, v reflect.Value) {
+		if v.IsNil() {
+			s.b = append(s.b, "null"...)
+			return
+		}
+		s.nested(elem, v.Elem())
+	}
+}
+
+func (c *encCompiler) list(t reflect.Type, slice bool) encodeFunc {
+	elem := c.encoder(t.Elem())
+	return func(s *encState, v reflect.Value) {
+		if slice && v.IsNil() {
+			s.b = append(s.b, "null"...)
+			return
+		}
+		if s.depth >= maxEncodeDepth {
+			encodeByJSON(s, v)
+			return
+		}
+		s.depth++
+		s.b = append(s.b, '[')
+		for i := range v.Len() {
+			if i > 0 {
+				s.b = append(s.b, ',')
+			}
+			elem.fn(s, v.Index(i))
+			if s.stopped() || s.passed(len(s.b)) {
+				return
+			}
+		}
+		s.b = append(s.b, ']')
+		s.depth--
+	}
+}
+
+// fieldEncoder writes one field of a struct: key is `,"name":`.
+type fieldEncoder struct {
+	key       string
+	index     []int
+	omitEmpty bool
+	omitZero  bool
+	enc       *typeEncoder
+}
+
+func (c *encCompiler) structType(t reflect.Type) encodeFunc {
+	fields := cachedFields(t)
+	for _, f := range fields {
+		if f.quoted || f.omitZero && f.hasIsZero {
+			return encodeByJSON
+		}
+	}
+	fs := make([]fieldEncoder, len(fields))
+	for i, f := range fields {
+		ft := t
+		for _, j := range f.index {
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			ft = ft.Field(j).Type
+		}
+		fs[i] = fieldEncoder{key: `,"` + f.name + `":`, index: f.index, omitEmpty: f.omitEmpty, omitZero: f.omitZero, enc: c.encoder(ft)}
+	}
+	return func(s *encState, v reflect.Value) {
+		if s.depth >= maxEncodeDepth {
+			encodeByJSON(s, v)
+			return
+		}
+		s.depth++
+		s.b = append(s.b, '{')
+		first := true
+	fields:
+		for i := range fs {
+			f := &fs[i]
+			var fv reflect.Value
+			if len(f.index) == 1 {
+				fv = v.Field(f.index[0])
+			} else {
+				fv = v
+				for _, j := range f.index {
+					if fv.Kind() == reflect.Pointer {
+						if fv.IsNil() {
+							continue fields // a field of a nil embedded pointer is left out
+						}
+						fv = fv.Elem()
+					}
+					fv = fv.Field(j)
+				}
+			}
+			if f.omitEmpty && isEmptyValue(fv) || f.omitZero && fv.IsZero() {
+				continue
+			}
+			if first {
+				s.b = append(s.b, f.key[1:]...)
+				first = false
+			} else {
+				s.b = append(s.b, f.key...)
+			}
+			f.enc.fn(s, fv)
+			if s.stopped() || s.passed(len(s.b)) {
+				return
+			}
+		}
+		s.b = append(s.b, '}')
+		s.depth--
+	}
+}
+
+// encodeByJSON hands v to encoding/json once a lower bound of its size
+// fits what is left of the cap. An addressable v goes by its address, so
+// that a MarshalJSON or MarshalText on the pointer is called as
+// encoding/json calls it.
+func encodeByJSON(s *encState, v reflect.Value) {
+	if s.limit > 0 {
+		sz := sizer{limit: s.limit - len(s.b)}
+		if sz.value(v, s.depth); sz.n > sz.limit {
+			s.over, s.atLeast = true, len(s.b)+sz.n
+			return
+		}
+	}
+	x := v.Interface()
+	if v.CanAddr() {
+		x = v.Addr().Interface()
+	}
+	eb := encPool.Get().(*encBuf) // not put back when a method panics
+	eb.buf.Reset()
+	eb.enc.SetEscapeHTML(s.escapeHTML)
+	err := eb.enc.Encode(x)
+	eb.enc.SetEscapeHTML(false)
+	if out := eb.buf.Bytes(); err == nil && !s.passed(len(s.b)+len(out)-1) {
+		s.reserve(len(out) - 1)
+		s.b = append(s.b, out[:len(out)-1]...) // without Encode's newline
+	}
+	if eb.buf.Cap() <= 64<<10 {
+		encPool.Put(eb)
+	}
+	if err != nil {
+		s.err = err
+	}
+}
+
+// encStates holds encodings' states, their buffers kept for the next.
+var encStates = sync.Pool{New: func() any { return new(encState) }}
+
+// errEncodePanic is the error of an encoding during which a MarshalJSON or
+// MarshalText method panicked.
+var errEncodePanic = errors.New("a method of the value panicked while it was encoded")
+
+// encodeJSON writes head, v's JSON and tail into a new slice, as
+// encoding/json would write v (without HTML escaping unless escapeHTML).
+// When v's JSON passes limit (0: none) it stops and reports over, with a
+// lower bound n of the size; otherwise n is the size of v's JSON.
+func encodeJSON(head string, v any, tail string, limit int, escapeHTML bool) (out []byte, n int, over bool, err error) {
+	s := encStates.Get().(*encState)
+	*s = encState{b: append(s.b[:0], head...), escapeHTML: escapeHTML}
+	if limit > 0 {
+		s.limit = len(head) + limit
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			out, n, over, err = nil, 0, false, fmt.Errorf("%w: %v", errEncodePanic, p)
+			return // the state is not reused
+		}
+		if cap(s.b) <= 64<<10 { // do not keep the buffer of a huge result
+			s.err = nil
+			encStates.Put(s)
+		}
+	}()
+	if v == nil {
+		s.b = append(s.b, "null"...)
+	} else {
+		rv := reflect.ValueOf(v)
+		encoderOf(rv.Type()).fn(s, rv)
+	}
+	if s.err == nil && !s.over {
+		s.passed(len(s.b))
+	}
+	switch {
+	case s.err != nil:
+		return nil, 0, false, s.err
+	case s.over:
+		return nil, s.atLeast - len(head), true, nil
+	}
+	out = make([]byte, len(s.b)+len(tail))
+	copy(out[copy(out, s.b):], tail)
+	return out, len(s.b) - len(head), false, nil
+}
