@@ -163,7 +163,7 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
-	res, te := r.succeed(ctx, e, data, nil, time.Time{}, false)
+	res, te := r.succeed(ctx, e, data, nil, time.Time{})
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
@@ -232,7 +232,7 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 		p.DryRun = true
 		data = p
 	}
-	res, te := r.succeed(ctx, e, data, nil, time.Time{}, false)
+	res, te := r.succeed(ctx, e, data, nil, time.Time{})
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}

@@ -75,7 +75,7 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	if rec.Oversize > 0 {
 		return r.failed(e, raw, opts, r.tooLargeAtLeast(ctx, e, rec.Oversize))
 	}
-	res, te := r.succeed(ctx, e, data, rec.Data, rec.At, false)
+	res, te := r.succeed(ctx, e, data, rec.Data, rec.At)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
@@ -128,7 +128,7 @@ func (h *held) settle(data any, te *ToolError, at time.Time) (rec Record, ok boo
 			h.release()
 			return Record{}, false
 		}
-		rec.Data = b
+		rec.Data, rec.encoded = b, b
 	}
 	if b := rec.Data; h.e.maxResult > 0 && len(b) > h.e.maxResult {
 		// A result the model may not read is not worth storing: its size
@@ -281,7 +281,10 @@ func (r *Registry) replay(e *entry, rec *Record) Result {
 		}
 		return r.untrustedFrom(e, rec.Source, rec.Data, rec.At, true)
 	}
-	res, te := r.succeed(context.Background(), e, nil, rec.Data, rec.At, true)
+	if te := r.checkResult(context.Background(), e, rec.Data); te != nil {
+		return r.fail(e, te)
+	}
+	res, te := r.replayed(e, rec)
 	if te != nil {
 		return r.fail(e, te)
 	}

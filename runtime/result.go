@@ -135,19 +135,31 @@ func (r Result) JSON() []byte {
 // encoded returns the registry's encoding of r, or nil when there is none
 // or Data has changed since.
 func (r *Result) encoded() []byte {
-	if r.enc == nil || !r.Success || r.Replayed || r.Data != r.encData {
+	if r.enc == nil || !r.Success {
+		return nil
+	}
+	if r.Replayed {
+		// A replay's Data is the part of the envelope that holds it.
+		d, ok := r.Data.(json.RawMessage)
+		if !ok || len(d) == 0 || len(d) != len(r.enc)-len(envelopeHead)-len(replayedTail) || &d[0] != &r.enc[len(envelopeHead)] {
+			return nil
+		}
+	} else if r.Data != r.encData {
 		return nil
 	}
 	return r.enc[:len(r.enc):len(r.enc)] // an append copies
 }
 
-const envelopeHead = `{"success":true,"data":`
+const (
+	envelopeHead = `{"success":true,"data":`
+	replayedTail = `,"replayed":true}`
+)
 
 // encodeEnvelope encodes the envelope of a successful result holding data.
 func encodeEnvelope(data any, replayed bool) (out []byte, ok bool) {
 	tail := "}"
 	if replayed {
-		tail = `,"replayed":true}`
+		tail = replayedTail
 	}
 	b, _, _, err := encodeJSON(envelopeHead, data, tail, 0, false)
 	return b, err == nil

@@ -459,6 +459,22 @@ var errEncodePanic = errors.New("a method of the value panicked while it was enc
 // When v's JSON passes limit (0: none) it stops and reports over, with a
 // lower bound n of the size; otherwise n is the size of v's JSON.
 func encodeJSON(head string, v any, tail string, limit int, escapeHTML bool) (out []byte, n int, over bool, err error) {
+	err = withJSON(head, v, limit, escapeHTML, func(s *encState) {
+		if over = s.over; over {
+			n = s.atLeast - len(head)
+			return
+		}
+		out = make([]byte, len(s.b)+len(tail))
+		copy(out[copy(out, s.b):], tail)
+		n = len(s.b) - len(head)
+	})
+	return out, n, over, err
+}
+
+// withJSON encodes head and v's JSON in a pooled buffer, under limit as
+// encodeJSON does, and gives done the state when the encoding did not
+// fail: s.b, valid until done returns, or s.over.
+func withJSON(head string, v any, limit int, escapeHTML bool, done func(s *encState)) (err error) {
 	s := encStates.Get().(*encState)
 	*s = encState{b: append(s.b[:0], head...), escapeHTML: escapeHTML}
 	if limit > 0 {
@@ -466,7 +482,7 @@ func encodeJSON(head string, v any, tail string, limit int, escapeHTML bool) (ou
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			out, n, over, err = nil, 0, false, fmt.Errorf("%w: %v", errEncodePanic, p)
+			err = fmt.Errorf("%w: %v", errEncodePanic, p)
 			return // the state is not reused
 		}
 		if cap(s.b) <= 64<<10 { // do not keep the buffer of a huge result
@@ -483,13 +499,9 @@ func encodeJSON(head string, v any, tail string, limit int, escapeHTML bool) (ou
 	if s.err == nil && !s.over {
 		s.passed(len(s.b))
 	}
-	switch {
-	case s.err != nil:
-		return nil, 0, false, s.err
-	case s.over:
-		return nil, s.atLeast - len(head), true, nil
+	if s.err != nil {
+		return s.err
 	}
-	out = make([]byte, len(s.b)+len(tail))
-	copy(out[copy(out, s.b):], tail)
-	return out, len(s.b) - len(head), false, nil
+	done(s)
+	return nil
 }
