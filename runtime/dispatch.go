@@ -156,7 +156,7 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 		return r.idempotent(ctx, e, raw, args, opts, key)
 	}
 	// Retry guard.
-	if ex := r.guard.blocked(opts.StepID, m.Name, r.now()); ex != nil {
+	if ex := r.guard.blocked(opts.StepID, m.Name, r.now); ex != nil {
 		return r.fail(e, ex)
 	}
 	data, te, _ := r.execute(ctx, e, e.tool.Execute, args, nil)
@@ -488,7 +488,7 @@ func (r *Registry) Revert(ctx context.Context, name string, rawArgs []byte, resu
 	}
 	var raw json.RawMessage // data's JSON, encoded once for the cap and the wrapper
 	if e.maxResult > 0 || e.meta.ReturnsUntrusted {
-		b, n, over, _ := encodeJSON("", data, "", e.maxResult, false)
+		b, n, over, _ := encodeJSON("", data, "", e.maxResult, false, &e.resultEnc)
 		if over {
 			return r.fail(e, r.tooLargeAtLeast(ctx, e, n)) // refused before it is encoded whole
 		}

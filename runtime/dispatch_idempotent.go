@@ -21,7 +21,7 @@ import (
 // Release, or the unflushed results written on the next use of the key.
 func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args any, opts *CallOptions, key string) Result {
 	m := e.meta
-	fp, err := fingerprint(m.Name, args)
+	fp, err := fingerprint(m.Name, args, &e.argsEnc)
 	if err != nil {
 		return r.fail(e, Internal("the arguments of "+m.Name+" cannot be encoded: "+err.Error()))
 	}
@@ -54,7 +54,7 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	defer h.abandon()
 	// The retry guard comes after the replay: a stored result is always
 	// served.
-	if ex := r.guard.blocked(opts.StepID, m.Name, r.now()); ex != nil {
+	if ex := r.guard.blocked(opts.StepID, m.Name, r.now); ex != nil {
 		h.settle(nil, ex, time.Time{})
 		return r.fail(e, ex)
 	}

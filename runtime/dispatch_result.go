@@ -76,7 +76,7 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 		if e.meta.ReturnsUntrusted {
 			head, tail = "", "" // the wrapper writes the envelope
 		}
-		b, n, over, err := encodeJSON(head, data, tail, e.maxResult, false)
+		b, n, over, err := encodeJSON(head, data, tail, e.maxResult, false, &e.resultEnc)
 		switch {
 		case err != nil:
 			return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")

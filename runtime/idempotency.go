@@ -84,11 +84,11 @@ func IdempotencyKey(parts ...string) string {
 // fingerprint hashes the tool name and the canonical encoding of its
 // validated arguments: encoding/json sorts map keys and writes struct
 // fields in order, so equal arguments give equal bytes.
-func fingerprint(tool string, args any) (string, error) {
+func fingerprint(tool string, args any, c *encoderCache) (string, error) {
 	var sum [sha256.Size]byte
 	// The bytes json.Marshal writes, HTML escaping included, so that the
 	// fingerprints of stores already written hold.
-	err := withJSON(tool+"\x00", args, 0, true, func(s *encState) { sum = sha256.Sum256(s.b) })
+	err := withJSON(tool+"\x00", args, 0, true, c, func(s *encState) { sum = sha256.Sum256(s.b) })
 	if err != nil {
 		return "", err
 	}

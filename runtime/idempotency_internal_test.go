@@ -28,7 +28,7 @@ func TestFingerprintStable(t *testing.T) {
 			t.Fatal(err)
 		}
 		sum := sha256.Sum256(append([]byte("search_articles\x00"), b...))
-		got, err := fingerprint("search_articles", a)
+		got, err := fingerprint("search_articles", a, nil)
 		if want := hex.EncodeToString(sum[:]); err != nil || got != want {
 			t.Errorf("%s: fingerprint %s, %v; want %s", b, got, err, want)
 		}

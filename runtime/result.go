@@ -161,7 +161,7 @@ func encodeEnvelope(data any, replayed bool) (out []byte, ok bool) {
 	if replayed {
 		tail = replayedTail
 	}
-	b, _, _, err := encodeJSON(envelopeHead, data, tail, 0, false)
+	b, _, _, err := encodeJSON(envelopeHead, data, tail, 0, false, nil)
 	return b, err == nil
 }
 

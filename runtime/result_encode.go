@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -94,6 +95,29 @@ func encoderOf(t reflect.Type) *typeEncoder {
 	for t, e := range c.made {
 		encoders.Store(t, e)
 	}
+	return e
+}
+
+// encoderCache keeps the encoder of the first type encoded through it,
+// sparing a look-up for a tool whose results (or arguments) are always of
+// one type.
+type encoderCache struct{ p atomic.Pointer[cachedEncoder] }
+
+type cachedEncoder struct {
+	t reflect.Type
+	e *typeEncoder
+}
+
+// encoder returns t's encoder; c may be nil.
+func (c *encoderCache) encoder(t reflect.Type) *typeEncoder {
+	if c == nil {
+		return encoderOf(t)
+	}
+	if ce := c.p.Load(); ce != nil && ce.t == t {
+		return ce.e
+	}
+	e := encoderOf(t)
+	c.p.CompareAndSwap(nil, &cachedEncoder{t, e})
 	return e
 }
 
@@ -430,6 +454,13 @@ func encodeByJSON(s *encState, v reflect.Value) {
 	if v.CanAddr() {
 		x = v.Addr().Interface()
 	}
+	// Only here does the encoding run code of the value's own, which may
+	// panic.
+	defer func() {
+		if p := recover(); p != nil {
+			s.err = fmt.Errorf("%w: %v", errEncodePanic, p)
+		}
+	}()
 	eb := encPool.Get().(*encBuf) // not put back when a method panics
 	eb.buf.Reset()
 	eb.enc.SetEscapeHTML(s.escapeHTML)
@@ -457,9 +488,10 @@ var errEncodePanic = errors.New("a method of the value panicked while it was enc
 // encodeJSON writes head, v's JSON and tail into a new slice, as
 // encoding/json would write v (without HTML escaping unless escapeHTML).
 // When v's JSON passes limit (0: none) it stops and reports over, with a
-// lower bound n of the size; otherwise n is the size of v's JSON.
-func encodeJSON(head string, v any, tail string, limit int, escapeHTML bool) (out []byte, n int, over bool, err error) {
-	err = withJSON(head, v, limit, escapeHTML, func(s *encState) {
+// lower bound n of the size; otherwise n is the size of v's JSON. c, when
+// set, remembers v's encoder.
+func encodeJSON(head string, v any, tail string, limit int, escapeHTML bool, c *encoderCache) (out []byte, n int, over bool, err error) {
+	err = withJSON(head, v, limit, escapeHTML, c, func(s *encState) {
 		if over = s.over; over {
 			n = s.atLeast - len(head)
 			return
@@ -474,34 +506,28 @@ func encodeJSON(head string, v any, tail string, limit int, escapeHTML bool) (ou
 // withJSON encodes head and v's JSON in a pooled buffer, under limit as
 // encodeJSON does, and gives done the state when the encoding did not
 // fail: s.b, valid until done returns, or s.over.
-func withJSON(head string, v any, limit int, escapeHTML bool, done func(s *encState)) (err error) {
+func withJSON(head string, v any, limit int, escapeHTML bool, c *encoderCache, done func(s *encState)) error {
 	s := encStates.Get().(*encState)
 	*s = encState{b: append(s.b[:0], head...), escapeHTML: escapeHTML}
 	if limit > 0 {
 		s.limit = len(head) + limit
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%w: %v", errEncodePanic, p)
-			return // the state is not reused
-		}
-		if cap(s.b) <= 64<<10 { // do not keep the buffer of a huge result
-			s.err = nil
-			encStates.Put(s)
-		}
-	}()
 	if v == nil {
 		s.b = append(s.b, "null"...)
 	} else {
 		rv := reflect.ValueOf(v)
-		encoderOf(rv.Type()).fn(s, rv)
+		c.encoder(rv.Type()).fn(s, rv)
 	}
 	if s.err == nil && !s.over {
 		s.passed(len(s.b))
 	}
-	if s.err != nil {
-		return s.err
+	err := s.err
+	if err == nil {
+		done(s)
 	}
-	done(s)
-	return nil
+	if cap(s.b) <= 64<<10 { // do not keep the buffer of a huge result
+		s.err = nil
+		encStates.Put(s)
+	}
+	return err
 }

@@ -180,7 +180,7 @@ func TestEncodeJSONMatchesEncodingJSON(t *testing.T) {
 			enc.SetEscapeHTML(esc)
 			wantErr := enc.Encode(c.v)
 			want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-			got, n, over, err := encodeJSON("<", c.v, ">", 0, esc)
+			got, n, over, err := encodeJSON("<", c.v, ">", 0, esc, nil)
 			switch {
 			case (err != nil) != (wantErr != nil):
 				t.Errorf("%s (escapeHTML %v): error %v, encoding/json's %v", c.desc, esc, err, wantErr)
@@ -204,7 +204,7 @@ func TestEncodeJSONCap(t *testing.T) {
 			if limit <= 0 {
 				continue
 			}
-			got, n, over, err := encodeJSON(envelopeHead, c.v, "}", limit, false)
+			got, n, over, err := encodeJSON(envelopeHead, c.v, "}", limit, false, nil)
 			switch {
 			case err != nil:
 				t.Errorf("%s, cap %d: %v", c.desc, limit, err)
@@ -219,10 +219,10 @@ func TestEncodeJSONCap(t *testing.T) {
 	}
 	// A long string above the cap is measured, not written.
 	big := strings.Repeat("\x01", 1<<20)
-	if _, n, over, _ := encodeJSON("", map[string]any{"a": []string{big}}, "", 100, false); !over || n < 100 {
+	if _, n, over, _ := encodeJSON("", map[string]any{"a": []string{big}}, "", 100, false, nil); !over || n < 100 {
 		t.Errorf("a long string in a map: %d, %v", n, over)
 	}
-	if _, n, over, _ := encodeJSON("", &struct{ A []string }{[]string{"x", big}}, "", 100, false); !over || n != len(`{"A":["x",`)+6*len(big)+2 {
+	if _, n, over, _ := encodeJSON("", &struct{ A []string }{[]string{"x", big}}, "", 100, false, nil); !over || n != len(`{"A":["x",`)+6*len(big)+2 {
 		t.Errorf("a long string: %d, %v", n, over)
 	}
 }
@@ -252,7 +252,7 @@ func FuzzEncodeJSON(f *testing.F) {
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(esc)
 		wantErr := enc.Encode(v)
-		got, _, _, err := encodeJSON("", v, "", 0, esc)
+		got, _, _, err := encodeJSON("", v, "", 0, esc, nil)
 		if (err != nil) != (wantErr != nil) {
 			t.Fatalf("error %v, encoding/json's %v", err, wantErr)
 		}
