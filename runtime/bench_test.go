@@ -217,11 +217,15 @@ func BenchmarkCall(b *testing.B) {
 		call(b, searchArticlesValidator{}, runtime.CallOptions{StepID: "step-1"})
 	})
 	b.Run("session_read_only", func(b *testing.B) {
-		// The generated_validator call through a Session (memory store):
-		// its state read, its turn as the step, its record of the call.
+		// The generated_validator call through a Session (memory store)
+		// past its first turn: its state read, its turn as the step, its
+		// record of the call.
 		r := runtime.New(runtime.WithLogger(quietLogger()))
 		mustRegister(b, r, searchTool(searchImpl{}, searchArticlesValidator{}))
 		s := r.Session("bench")
+		if err := s.EndTurn(ctx); err != nil {
+			b.Fatal(err)
+		}
 		b.ReportAllocs()
 		for b.Loop() {
 			res := s.Call(ctx, "search_articles", benchArgs, runtime.CallOptions{})
