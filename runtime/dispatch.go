@@ -20,7 +20,11 @@ import (
 // result size cap and result check; untrusted wrapping. A tool disabled or
 // blocked (DisableTool) answers permission_denied after the look-up.
 func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) Result {
-	e := r.tools.Load().byName[name]
+	return r.callNamed(ctx, r.tools.Load().byName[name], name, rawArgs, opts)
+}
+
+// callNamed is Call of e, the tool named name (nil: none is), looked up.
+func (r *Registry) callNamed(ctx context.Context, e *entry, name string, rawArgs []byte, opts CallOptions) Result {
 	if w := r.obs.w.Load(); w != nil {
 		return r.observed(ctx, w, e, name, rawArgs, opts)
 	}

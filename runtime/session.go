@@ -115,7 +115,10 @@ func (s *Session) fill(opts *CallOptions, st *coreState) {
 		opts.KeyScope = s.id
 	}
 	if opts.StepID == "" {
-		opts.StepID = s.id + "/turn-" + strconv.Itoa(st.Turn)
+		opts.StepID = st.step
+		if opts.StepID == "" {
+			opts.StepID = stepOf(s.id, st.Turn)
+		}
 	}
 }
 
@@ -160,7 +163,7 @@ func (s *Session) exec(ctx context.Context, e *entry, raw []byte, opts CallOptio
 	}
 	ti := s.r.toolIndex()
 	if !ti.composite[e.meta.Name] && frameFrom(ctx) == nil {
-		res := s.r.Call(ctx, e.meta.Name, raw, opts)
+		res := s.r.callNamed(ctx, e, e.meta.Name, raw, opts) // looked up by Call
 		s.record(ctx, e, raw, opts, res, turn)
 		return res
 	}

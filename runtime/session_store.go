@@ -81,6 +81,7 @@ type memSession struct {
 	id      string
 	state   []byte
 	expires time.Time
+	decoded any // what a reader decoded of state, kept until state changes (see read)
 }
 
 // MemorySessionStoreOption configures a MemorySessionStore.
@@ -131,6 +132,25 @@ func (s *MemorySessionStore) Load(ctx context.Context, id string) ([]byte, error
 	return append([]byte(nil), ms.state...), nil
 }
 
+// read gives fn the state of session id (nil when there is none) under
+// the store's lock, without a copy, and with it the slot where a decoding
+// of that state is kept until the state changes (nil without a state): fn
+// must not keep or change the state, and what it keeps in the slot must
+// never change either.
+func (s *MemorySessionStore) read(ctx context.Context, id string, fn func(state []byte, decoded *any)) error {
+	if err := CheckSessionLoad(ctx, id); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ms := s.get(id); ms != nil {
+		fn(ms.state, &ms.decoded)
+	} else {
+		fn(nil, nil)
+	}
+	return nil
+}
+
 // Update runs fn under the store's lock: it runs once.
 func (s *MemorySessionStore) Update(ctx context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error {
 	if err := CheckSessionUpdate(ctx, id, ttl, fn); err != nil {
@@ -156,7 +176,7 @@ func (s *MemorySessionStore) Update(ctx context.Context, id string, ttl time.Dur
 	state = append([]byte(nil), state...)
 	expires := s.now().Add(ttl)
 	if ms != nil {
-		ms.state, ms.expires = state, expires
+		ms.state, ms.expires, ms.decoded = state, expires, nil
 		return nil
 	}
 	for s.order.Len() >= s.max {
