@@ -68,7 +68,8 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 	if e.maxResult == 0 && e.results == nil && !e.meta.ReturnsUntrusted {
 		return Result{Success: true, Data: data, Tool: e.meta.Name}, nil
 	}
-	var enc []byte // the envelope, when encoded here
+	var enc []byte                          // the envelope, when encoded here
+	check := raw != nil || e.results != nil // encodeJSON applied the cap
 	if raw == nil {
 		// Encoded under the cap: a result far above it is refused before
 		// it is encoded whole.
@@ -88,8 +89,10 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 			enc = b
 		}
 	}
-	if te := r.checkResult(ctx, e, raw); te != nil {
-		return Result{}, te
+	if check {
+		if te := r.checkResult(ctx, e, raw); te != nil {
+			return Result{}, te
+		}
 	}
 	switch {
 	case e.meta.ReturnsUntrusted:

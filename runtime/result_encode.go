@@ -41,15 +41,18 @@ type encState struct {
 	over       bool // the output passed limit; atLeast bounds its size
 	atLeast    int
 	err        error
+	done       bool // over or err: the encoding stops
 }
 
-func (s *encState) stopped() bool { return s.over || s.err != nil }
+func (s *encState) stopped() bool { return s.done }
+
+func (s *encState) fail(err error) { s.err, s.done = err, true }
 
 // passed reports whether n bytes of output passes the cap, and stops the
 // encoding when it does.
 func (s *encState) passed(n int) bool {
 	if s.limit > 0 && n > s.limit {
-		s.over, s.atLeast = true, n
+		s.over, s.atLeast, s.done = true, n, true
 		return true
 	}
 	return false
@@ -196,7 +199,7 @@ func encodeFloat64(s *encState, v reflect.Value) { s.float(v.Float(), 64) }
 // in exponent form below 1e-6 and from 1e21.
 func (s *encState) float(f float64, bits int) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
-		s.err = &json.UnsupportedValueError{Str: strconv.FormatFloat(f, 'g', -1, bits)}
+		s.fail(&json.UnsupportedValueError{Str: strconv.FormatFloat(f, 'g', -1, bits)})
 		return
 	}
 	format := byte('f')
@@ -238,20 +241,34 @@ func jsonStringLen(x string) int {
 
 const hexDigits = "0123456789abcdef"
 
+// plainASCII holds the bytes a JSON string holds as they are: ASCII from
+// 0x20 but '"' and '\\'; plainASCIIHTML leaves out '<', '>' and '&' too.
+var plainASCII, plainASCIIHTML = func() (p, h [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		p[c] = c != '"' && c != '\\'
+		h[c] = p[c] && c != '<' && c != '>' && c != '&'
+	}
+	return p, h
+}()
+
 // appendJSONString appends x as encoding/json writes a string: quotes and
 // backslashes escaped, control characters as \b \f \n \r \t or \u00XX,
 // invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped, and <, > and & as
 // \u003c \u003e \u0026 when escapeHTML is set.
 func appendJSONString(b []byte, x string, escapeHTML bool) []byte {
+	plain := &plainASCII
+	if escapeHTML {
+		plain = &plainASCIIHTML
+	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(x); {
 		c := x[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!escapeHTML || c != '<' && c != '>' && c != '&') {
-				i++
-				continue
-			}
 			b = append(b, x[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -317,8 +334,12 @@ func encodeInterface(s *encState, v reflect.Value) {
 }
 
 // nested writes v with e one level deeper, or hands it to encoding/json
-// past maxEncodeDepth.
+// past maxEncodeDepth. It checks the cap first: values linked by pointers
+// grow the output without bound too.
 func (s *encState) nested(e *typeEncoder, v reflect.Value) {
+	if s.passed(len(s.b)) {
+		return
+	}
 	if s.depth >= maxEncodeDepth {
 		encodeByJSON(s, v)
 		return
@@ -429,7 +450,7 @@ func (c *encCompiler) structType(t reflect.Type) encodeFunc {
 				s.b = append(s.b, f.key...)
 			}
 			f.enc.fn(s, fv)
-			if s.stopped() || s.passed(len(s.b)) {
+			if s.stopped() { // what grows without bound checks the cap itself
 				return
 			}
 		}
@@ -446,7 +467,7 @@ func encodeByJSON(s *encState, v reflect.Value) {
 	if s.limit > 0 {
 		sz := sizer{limit: s.limit - len(s.b)}
 		if sz.value(v, s.depth); sz.n > sz.limit {
-			s.over, s.atLeast = true, len(s.b)+sz.n
+			s.over, s.atLeast, s.done = true, len(s.b)+sz.n, true
 			return
 		}
 	}
@@ -458,7 +479,7 @@ func encodeByJSON(s *encState, v reflect.Value) {
 	// panic.
 	defer func() {
 		if p := recover(); p != nil {
-			s.err = fmt.Errorf("%w: %v", errEncodePanic, p)
+			s.fail(fmt.Errorf("%w: %v", errEncodePanic, p))
 		}
 	}()
 	eb := encPool.Get().(*encBuf) // not put back when a method panics
@@ -474,7 +495,7 @@ func encodeByJSON(s *encState, v reflect.Value) {
 		encPool.Put(eb)
 	}
 	if err != nil {
-		s.err = err
+		s.fail(err)
 	}
 }
 
@@ -518,7 +539,7 @@ func withJSON(head string, v any, limit int, escapeHTML bool, c *encoderCache, d
 		rv := reflect.ValueOf(v)
 		c.encoder(rv.Type()).fn(s, rv)
 	}
-	if s.err == nil && !s.over {
+	if !s.done {
 		s.passed(len(s.b))
 	}
 	err := s.err
