@@ -225,7 +225,7 @@ func (s *Session) load(ctx context.Context) (*coreState, error) {
 		// Decoded in place, once for each state the store holds.
 		var st *coreState
 		var derr error
-		err := ms.read(ctx, s.id, func(b []byte, decoded *any) {
+		err := ms.read(ctx, s.id, &s.mem, func(b []byte, decoded *any) {
 			if decoded != nil {
 				if kept, ok := (*decoded).(*coreState); ok {
 					st = kept
@@ -302,15 +302,19 @@ func sessionErrorf(format string, args ...any) *SessionError {
 // record keeps what the session must of an executed call, run in turn
 // turn: the taint of untrusted content, the journal entry of a side
 // effect, the refreshed promotion of a hidden tool.
-func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts CallOptions, res Result, turn int) {
+func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts *CallOptions, res *Result, turn int) {
 	m := e.meta
 	tainted := res.Untrusted != nil
 	refresh := m.Exposure == ExposureHidden && !s.providerSide
 	journal := res.Success && !res.Replayed && m.HasSideEffects && !opts.DryRun
 	if tainted || refresh {
+		var source string // not res, which would then live on the heap
+		if tainted {
+			source = res.Untrusted.Source
+		}
 		err := s.updateCore(ctx, func(st *coreState) error {
 			if tainted {
-				st.taint(res.Untrusted.Source)
+				st.taint(source)
 			}
 			if refresh && st.promoted(m.Name) {
 				st.promote([]string{m.Name}, s.promoteTurns)
@@ -323,7 +327,7 @@ func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts CallOpt
 		}
 	}
 	if journal {
-		if err := s.journal(ctx, e, raw, res, turn); err != nil {
+		if err := s.journal(ctx, e, raw, *res, turn); err != nil {
 			s.r.log.LogAttrs(ctx, slog.LevelError, "toolcat: call not journaled: it cannot be undone",
 				slog.String("session", s.id), slog.String("tool", m.Name), slog.Any("err", err))
 		}

@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // TestDecodeCore: the core state decodes as json.Unmarshal decodes it,
@@ -78,4 +80,50 @@ func FuzzDecodeCore(f *testing.F) {
 			t.Fatalf("%q:\n got %+v\nwant %+v", b, *got, want)
 		}
 	})
+}
+
+// TestLoadKeptState: the state a MemorySessionStore keeps decoded, and the
+// session it remembers for a Session, follow every change of the state:
+// an update by another Session of the same id, a reset, an expiry.
+func TestLoadKeptState(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	store := NewMemorySessionStore(SessionStoreClock(func() time.Time { return now }))
+	r := New(WithSessionStore(store), WithSessionTTL(time.Hour))
+	a, b := r.Session("conv"), r.Session("conv")
+	turn := func(s *Session) int {
+		t.Helper()
+		st, err := s.load(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Turn
+	}
+	if got := turn(a); got != 0 {
+		t.Fatalf("new session: turn %d", got)
+	}
+	for want := 1; want <= 3; want++ {
+		if err := b.EndTurn(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := turn(a); got != want {
+			t.Fatalf("after %d turns ended elsewhere: turn %d", want, got)
+		}
+		if st, _ := a.load(ctx); st.step != stepOf("conv", want) {
+			t.Fatalf("step %q", st.step)
+		}
+	}
+	if err := b.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := turn(a); got != 0 {
+		t.Fatalf("after a reset: turn %d", got)
+	}
+	if err := a.EndTurn(ctx); err != nil || turn(a) != 1 {
+		t.Fatalf("turn ended again: %v", err)
+	}
+	now = now.Add(2 * time.Hour)
+	if got := turn(a); got != 0 {
+		t.Fatalf("expired: turn %d", got)
+	}
 }

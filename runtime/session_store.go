@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -70,18 +71,20 @@ const DefaultMaxSessions = 10_000
 // DefaultMaxSessions sessions (SessionStoreMaxSessions), and when full forgets the
 // least recently used one. It is safe for concurrent use.
 type MemorySessionStore struct {
-	mu    sync.Mutex
-	now   func() time.Time
-	max   int
-	byID  map[string]*list.Element
-	order *list.List // of *memSession, most recently used first
+	mu        sync.Mutex
+	now       func() time.Time
+	realClock bool // now is time.Now
+	max       int
+	byID      map[string]*list.Element
+	order     *list.List // of *memSession, most recently used first
 }
 
 type memSession struct {
 	id      string
 	state   []byte
 	expires time.Time
-	decoded any // what a reader decoded of state, kept until state changes (see read)
+	decoded any           // what a reader decoded of state, kept until state changes (see read)
+	el      *list.Element // its place in order; nil once removed
 }
 
 // MemorySessionStoreOption configures a MemorySessionStore.
@@ -95,12 +98,12 @@ func SessionStoreMaxSessions(n int) MemorySessionStoreOption {
 
 // SessionStoreClock sets the store's clock (for tests).
 func SessionStoreClock(now func() time.Time) MemorySessionStoreOption {
-	return func(s *MemorySessionStore) { s.now = now }
+	return func(s *MemorySessionStore) { s.now, s.realClock = now, false }
 }
 
 // NewMemorySessionStore returns an empty store.
 func NewMemorySessionStore(opts ...MemorySessionStoreOption) *MemorySessionStore {
-	s := &MemorySessionStore{now: time.Now, byID: map[string]*list.Element{}, order: list.New()}
+	s := &MemorySessionStore{now: time.Now, realClock: true, byID: map[string]*list.Element{}, order: list.New()}
 	for _, o := range opts {
 		o(s)
 	}
@@ -137,13 +140,30 @@ func (s *MemorySessionStore) Load(ctx context.Context, id string) ([]byte, error
 // of that state is kept until the state changes (nil without a state): fn
 // must not keep or change the state, and what it keeps in the slot must
 // never change either.
-func (s *MemorySessionStore) read(ctx context.Context, id string, fn func(state []byte, decoded *any)) error {
+//
+// last remembers the session the reader read before: while it is held,
+// it is found without a look-up by id.
+func (s *MemorySessionStore) read(ctx context.Context, id string, last *atomic.Pointer[memSession], fn func(state []byte, decoded *any)) error {
 	if err := CheckSessionLoad(ctx, id); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ms := s.get(id); ms != nil {
+	ms := last.Load()
+	switch {
+	case ms != nil && ms.el != nil && ms.id == id:
+		if s.expired(ms) {
+			s.remove(ms.el)
+			ms = nil
+		} else {
+			s.order.MoveToFront(ms.el)
+		}
+	default:
+		if ms = s.get(id); ms != nil {
+			last.Store(ms)
+		}
+	}
+	if ms != nil {
 		fn(ms.state, &ms.decoded)
 	} else {
 		fn(nil, nil)
@@ -182,7 +202,9 @@ func (s *MemorySessionStore) Update(ctx context.Context, id string, ttl time.Dur
 	for s.order.Len() >= s.max {
 		s.remove(s.order.Back())
 	}
-	s.byID[id] = s.order.PushFront(&memSession{id: id, state: state, expires: expires})
+	ms = &memSession{id: id, state: state, expires: expires}
+	ms.el = s.order.PushFront(ms)
+	s.byID[id] = ms.el
 	return nil
 }
 
@@ -193,7 +215,7 @@ func (s *MemorySessionStore) get(id string) *memSession {
 		return nil
 	}
 	ms := el.Value.(*memSession)
-	if !s.now().Before(ms.expires) {
+	if s.expired(ms) {
 		s.remove(el)
 		return nil
 	}
@@ -201,7 +223,18 @@ func (s *MemorySessionStore) get(id string) *memSession {
 	return ms
 }
 
+// expired reports whether ms has expired; on the real clock it reads only
+// the monotonic one (time.Until).
+func (s *MemorySessionStore) expired(ms *memSession) bool {
+	if s.realClock {
+		return time.Until(ms.expires) <= 0
+	}
+	return !s.now().Before(ms.expires)
+}
+
 func (s *MemorySessionStore) remove(el *list.Element) {
-	delete(s.byID, el.Value.(*memSession).id)
+	ms := el.Value.(*memSession)
+	delete(s.byID, ms.id)
 	s.order.Remove(el)
+	ms.el = nil
 }
