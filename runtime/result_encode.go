@@ -389,11 +389,31 @@ func (c *encCompiler) list(t reflect.Type, slice bool) encodeFunc {
 
 // fieldEncoder writes one field of a struct: key is `,"name":`.
 type fieldEncoder struct {
-	key       string
-	index     []int
-	omitEmpty bool
-	omitZero  bool
-	enc       *typeEncoder
+	key                 string
+	field               int   // the field's index in the struct, or -1: promoted, at index
+	index               []int // the path to a promoted field
+	omit                bool  // omitempty or omitzero
+	omitEmpty, omitZero bool
+	enc                 *typeEncoder
+}
+
+// promoted returns the promoted field f of v, or false when an embedded
+// pointer on the way is nil: encoding/json leaves the field out.
+func (f *fieldEncoder) promoted(v reflect.Value) (reflect.Value, bool) {
+	for _, j := range f.index {
+		if v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return v, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(j)
+	}
+	return v, true
+}
+
+func (f *fieldEncoder) omitted(v reflect.Value) bool {
+	return f.omitEmpty && isEmptyValue(v) || f.omitZero && v.IsZero()
 }
 
 func (c *encCompiler) structType(t reflect.Type) encodeFunc {
@@ -412,7 +432,11 @@ func (c *encCompiler) structType(t reflect.Type) encodeFunc {
 			}
 			ft = ft.Field(j).Type
 		}
-		fs[i] = fieldEncoder{key: `,"` + f.name + `":`, index: f.index, omitEmpty: f.omitEmpty, omitZero: f.omitZero, enc: c.encoder(ft)}
+		fs[i] = fieldEncoder{key: `,"` + f.name + `":`, field: -1, index: f.index, omit: f.omitEmpty || f.omitZero,
+			omitEmpty: f.omitEmpty, omitZero: f.omitZero, enc: c.encoder(ft)}
+		if len(f.index) == 1 {
+			fs[i].field = f.index[0]
+		}
 	}
 	return func(s *encState, v reflect.Value) {
 		if s.depth >= maxEncodeDepth {
@@ -422,35 +446,26 @@ func (c *encCompiler) structType(t reflect.Type) encodeFunc {
 		s.depth++
 		s.b = append(s.b, '{')
 		first := true
-	fields:
 		for i := range fs {
 			f := &fs[i]
 			var fv reflect.Value
-			if len(f.index) == 1 {
-				fv = v.Field(f.index[0])
+			if f.field >= 0 {
+				fv = v.Field(f.field)
+			} else if p, ok := f.promoted(v); ok {
+				fv = p
 			} else {
-				fv = v
-				for _, j := range f.index {
-					if fv.Kind() == reflect.Pointer {
-						if fv.IsNil() {
-							continue fields // a field of a nil embedded pointer is left out
-						}
-						fv = fv.Elem()
-					}
-					fv = fv.Field(j)
-				}
-			}
-			if f.omitEmpty && isEmptyValue(fv) || f.omitZero && fv.IsZero() {
 				continue
 			}
-			if first {
-				s.b = append(s.b, f.key[1:]...)
-				first = false
-			} else {
-				s.b = append(s.b, f.key...)
+			if f.omit && f.omitted(fv) {
+				continue
 			}
+			k := f.key
+			if first {
+				k, first = k[1:], false
+			}
+			s.b = append(s.b, k...)
 			f.enc.fn(s, fv)
-			if s.stopped() { // what grows without bound checks the cap itself
+			if s.done { // what grows without bound checks the cap itself
 				return
 			}
 		}
