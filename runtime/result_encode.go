@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -21,8 +23,9 @@ import (
 //
 // It compiles an encoder per Go type once, as encoding/json does, and
 // writes booleans, numbers, strings, byte slices, structs, slices, arrays,
-// pointers and interfaces itself. Everything else — a type with its own
-// MarshalJSON or MarshalText, a map, json.Number, a struct with a
+// maps with string or integer keys, pointers and interfaces itself.
+// Everything else — a type with its own MarshalJSON or MarshalText, a map
+// keyed by MarshalText, json.Number, a struct with a
 // ",string" field or an omitzero field whose type has IsZero, a value
 // nested more than maxEncodeDepth deep — it hands to encoding/json, after
 // checking a lower bound of its size against what is left of the cap
@@ -175,8 +178,10 @@ func (c *encCompiler) build(t reflect.Type) encodeFunc {
 		return c.list(t, true)
 	case reflect.Array:
 		return c.list(t, false)
+	case reflect.Map:
+		return c.mapType(t)
 	}
-	return encodeByJSON // maps; channels, functions and complex numbers, which it refuses
+	return encodeByJSON // channels, functions and complex numbers, which it refuses
 }
 
 func encodeBool(s *encState, v reflect.Value) {
@@ -383,6 +388,77 @@ func (c *encCompiler) list(t reflect.Type, slice bool) encodeFunc {
 			}
 		}
 		s.b = append(s.b, ']')
+		s.depth--
+	}
+}
+
+// mapEntry is a member of a map being written: its key as JSON names it,
+// and its value.
+type mapEntry struct {
+	key string
+	v   reflect.Value
+}
+
+// mapType writes a map with keys of a string or integer kind as
+// encoding/json does: the keys sorted, integers in decimal. Other keys
+// (MarshalText) go to encoding/json.
+func (c *encCompiler) mapType(t reflect.Type) encodeFunc {
+	kt := t.Key()
+	var intKey, uintKey bool
+	switch kt.Kind() {
+	case reflect.String:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		intKey = true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		uintKey = true
+	default:
+		return encodeByJSON
+	}
+	if (intKey || uintKey) && kt.Implements(textMarshalerType) {
+		return encodeByJSON // encoding/json names such keys by their text
+	}
+	elem := c.encoder(t.Elem())
+	return func(s *encState, v reflect.Value) {
+		if v.IsNil() {
+			s.b = append(s.b, "null"...)
+			return
+		}
+		if s.depth >= maxEncodeDepth {
+			encodeByJSON(s, v)
+			return
+		}
+		s.depth++
+		members := make([]mapEntry, 0, v.Len())
+		key := reflect.New(kt).Elem()
+		for it := v.MapRange(); it.Next(); {
+			key.SetIterKey(it)
+			var name string
+			switch {
+			case intKey:
+				name = strconv.FormatInt(key.Int(), 10)
+			case uintKey:
+				name = strconv.FormatUint(key.Uint(), 10)
+			default:
+				name = key.String()
+			}
+			members = append(members, mapEntry{name, it.Value()}) // a value, as encoding/json has it: not addressable
+		}
+		slices.SortFunc(members, func(a, b mapEntry) int { return strings.Compare(a.key, b.key) })
+		s.b = append(s.b, '{')
+		for i := range members {
+			if i > 0 {
+				s.b = append(s.b, ',')
+			}
+			if s.str(members[i].key); s.done {
+				return
+			}
+			s.b = append(s.b, ':')
+			elem.fn(s, members[i].v)
+			if s.done || s.passed(len(s.b)) {
+				return
+			}
+		}
+		s.b = append(s.b, '}')
 		s.depth--
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,14 @@ type encHolder struct {
 }
 
 type encByte uint8
+
+type encIntKey int
+
+func (k encIntKey) MarshalText() ([]byte, error) { return []byte("k" + strconv.Itoa(int(k))), nil }
+
+type encStrKey string
+
+func (k encStrKey) MarshalText() ([]byte, error) { return []byte("never"), nil }
 
 func (b encByte) MarshalJSON() ([]byte, error) { return []byte(`"b"`), nil }
 
@@ -102,6 +111,16 @@ func encodeCases() []struct {
 		{"empty slice", []int{}},
 		{"maps", map[string]any{"b": 1, "a": []any{"x", nil}, "<c>": map[int]string{2: "two", -1: "m"}}},
 		{"map with text keys", map[sizeText]int{{"k"}: 1, {"a"}: 2}},
+		{"map with integer keys that have MarshalText", map[encIntKey]string{3: "c", 10: "x"}},
+		{"map with string keys that have MarshalText", map[encStrKey]int{"b": 1, "a": 2}},
+		{"map keys sorted as strings", map[int]int{10: 1, 9: 2, -3: 3}},
+		{"map with uint8 keys", map[uint8]bool{200: true, 7: false}},
+		{"map keys needing escapes", map[string]int{"<a>": 1, "é": 2, "\n\"": 3, "\xff": 4}},
+		{"map values with pointer-receiver methods", map[string]encHolder{"h": {M: sizeMarshaler{"m"}, T: encTextPtr{"t"}}}},
+		{"nil and empty maps in a struct", struct {
+			A map[string]int
+			B map[string]int
+		}{B: map[string]int{}}},
 		{"omitempty and omitzero, empty", encOmit{}},
 		{"omitempty and omitzero, set", encOmit{A: "a", B: 1, C: &one, D: []int{1}, E: map[string]int{"x": 1}, F: 0, G: true, H: 0.5,
 			I: struct{ X int }{1}, J: [2]int{0, 1}, K: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), L: map[string]string{}}},
@@ -159,6 +178,8 @@ func encodeCases() []struct {
 func TestEncodeJSONMatchesEncodingJSON(t *testing.T) {
 	cyclic := &encNode{Name: "loop"}
 	cyclic.Next = cyclic
+	cyclicMap := map[string]any{}
+	cyclicMap["self"] = cyclicMap
 	cases := encodeCases()
 	for _, c := range []struct {
 		desc string
@@ -169,6 +190,7 @@ func TestEncodeJSONMatchesEncodingJSON(t *testing.T) {
 		{"a channel", []any{make(chan int)}},
 		{"a function field", encFunc{F: func() {}}},
 		{"a cycle", cyclic},
+		{"a map holding itself", cyclicMap},
 		{"a complex number", complex(1, 2)},
 	} {
 		cases = append(cases, c)
