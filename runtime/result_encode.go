@@ -119,11 +119,14 @@ func (c *encoderCache) encoder(t reflect.Type) *typeEncoder {
 	if c == nil {
 		return encoderOf(t)
 	}
-	if ce := c.p.Load(); ce != nil && ce.t == t {
+	ce := c.p.Load()
+	if ce != nil && ce.t == t {
 		return ce.e
 	}
 	e := encoderOf(t)
-	c.p.CompareAndSwap(nil, &cachedEncoder{t, e})
+	if ce == nil { // another type keeps its place: nothing allocated for this one
+		c.p.CompareAndSwap(nil, &cachedEncoder{t, e})
+	}
 	return e
 }
 
@@ -562,9 +565,18 @@ func encodeByJSON(s *encState, v reflect.Value) {
 			return
 		}
 	}
-	x := v.Interface()
-	if v.CanAddr() {
+	var x any
+	switch {
+	case v.CanAddr():
 		x = v.Addr().Interface()
+	case v.Kind() == reflect.Interface:
+		// A pointer to a copy keeps the interface's own type, whose
+		// MarshalJSON encoding/json calls even on a nil pointer inside.
+		p := reflect.New(v.Type())
+		p.Elem().Set(v)
+		x = p.Interface()
+	default:
+		x = v.Interface()
 	}
 	// Only here does the encoding run code of the value's own, which may
 	// panic.

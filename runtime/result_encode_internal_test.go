@@ -28,6 +28,16 @@ type encHolder struct {
 
 type encByte uint8
 
+// encNilOK has a MarshalJSON that answers for a nil pointer too.
+type encNilOK struct{ s string }
+
+func (p *encNilOK) MarshalJSON() ([]byte, error) {
+	if p == nil {
+		return []byte(`"nil"`), nil
+	}
+	return json.Marshal(p.s)
+}
+
 type encIntKey int
 
 func (k encIntKey) MarshalText() ([]byte, error) { return []byte("k" + strconv.Itoa(int(k))), nil }
@@ -158,6 +168,10 @@ func encodeCases() []struct {
 		{"pointer-receiver methods in a slice", []encHolder{{M: sizeMarshaler{"m"}}}},
 		{"pointer-receiver methods in an array", [1]encHolder{{M: sizeMarshaler{"m"}}}},
 		{"pointer-receiver methods in an addressable array", &[1]encHolder{{M: sizeMarshaler{"m"}}}},
+		{"a nil pointer in a field of type json.Marshaler", struct{ M json.Marshaler }{(*encNilOK)(nil)}},
+		{"a nil pointer in an addressable field of type json.Marshaler", &struct{ M json.Marshaler }{(*encNilOK)(nil)}},
+		{"nil pointers in a map and a slice of json.Marshaler", []any{map[string]json.Marshaler{"a": (*encNilOK)(nil), "b": nil}, []json.Marshaler{(*encNilOK)(nil), &encNilOK{"x"}}}},
+		{"a nil pointer with MarshalJSON in an any", []any{(*encNilOK)(nil)}},
 		{"time", []any{time.Date(2026, 12, 2, 13, 0, 0, 5, time.UTC), (*time.Time)(nil)}},
 		{"nested any", map[string]any{"a": []any{map[string]any{"b": "c"}, nil, 1.5, "d", []int{1}}}},
 		{"pointer to pointer", func() any { x := "v"; p := &x; return &p }()},
