@@ -13,7 +13,8 @@ import (
 // the clock, so a tool polling Err sees the deadline pass too.
 type slaCtx struct {
 	context.Context // the caller's context
-	deadline        time.Time
+	start           time.Time
+	d               time.Duration // the deadline is start + d
 
 	mu         sync.Mutex
 	done       chan struct{}
@@ -23,15 +24,20 @@ type slaCtx struct {
 }
 
 func newSLACtx(parent context.Context, d time.Duration) *slaCtx {
-	return &slaCtx{Context: parent, deadline: time.Now().Add(d)}
+	return &slaCtx{Context: parent, start: time.Now(), d: d}
 }
+
+// passed reports whether the SLA deadline has passed; time.Since reads
+// only the monotonic clock.
+func (c *slaCtx) passed() bool { return time.Since(c.start) >= c.d }
 
 // Deadline returns the earlier of the SLA deadline and the caller's.
 func (c *slaCtx) Deadline() (time.Time, bool) {
-	if pd, ok := c.Context.Deadline(); ok && pd.Before(c.deadline) {
+	deadline := c.start.Add(c.d)
+	if pd, ok := c.Context.Deadline(); ok && pd.Before(deadline) {
 		return pd, true
 	}
-	return c.deadline, true
+	return deadline, true
 }
 
 // Done returns a channel closed at the deadline, when the caller's context
@@ -51,7 +57,7 @@ func (c *slaCtx) Done() <-chan struct{} {
 		c.cancelLocked(err)
 		return c.done
 	}
-	d := time.Until(c.deadline)
+	d := c.d - time.Since(c.start)
 	if d <= 0 {
 		c.cancelLocked(context.DeadlineExceeded)
 		return c.done
@@ -74,7 +80,7 @@ func (c *slaCtx) Err() error {
 	}
 	if err := c.Context.Err(); err != nil {
 		c.cancelLocked(err)
-	} else if !time.Now().Before(c.deadline) {
+	} else if c.passed() {
 		c.cancelLocked(context.DeadlineExceeded)
 	}
 	return c.err
@@ -99,7 +105,7 @@ func (c *slaCtx) cancelLocked(err error) {
 // expired reports whether the SLA deadline has passed (rather than the
 // caller's context having ended first).
 func (c *slaCtx) expired() bool {
-	if c.deadline.After(time.Now()) {
+	if !c.passed() {
 		return false
 	}
 	c.mu.Lock()

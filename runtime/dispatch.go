@@ -20,7 +20,11 @@ import (
 // result size cap and result check; untrusted wrapping. A tool disabled or
 // blocked (DisableTool) answers permission_denied after the look-up.
 func (r *Registry) Call(ctx context.Context, name string, rawArgs []byte, opts CallOptions) Result {
-	e := r.tools.Load().byName[name]
+	return r.callNamed(ctx, r.tools.Load().byName[name], name, rawArgs, opts)
+}
+
+// callNamed is Call of e, the tool named name (nil: none is), looked up.
+func (r *Registry) callNamed(ctx context.Context, e *entry, name string, rawArgs []byte, opts CallOptions) Result {
 	if w := r.obs.w.Load(); w != nil {
 		return r.observed(ctx, w, e, name, rawArgs, opts)
 	}
@@ -156,14 +160,14 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 		return r.idempotent(ctx, e, raw, args, opts, key)
 	}
 	// Retry guard.
-	if ex := r.guard.blocked(opts.StepID, m.Name, r.now()); ex != nil {
+	if ex := r.guard.blocked(opts.StepID, m.Name, r.now); ex != nil {
 		return r.fail(e, ex)
 	}
 	data, te, _ := r.execute(ctx, e, e.tool.Execute, args, nil)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
-	res, te := r.succeed(ctx, e, data, nil, time.Time{}, false)
+	res, te := r.succeed(ctx, e, data, nil, time.Time{})
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
@@ -232,7 +236,7 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 		p.DryRun = true
 		data = p
 	}
-	res, te := r.succeed(ctx, e, data, nil, time.Time{}, false)
+	res, te := r.succeed(ctx, e, data, nil, time.Time{})
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
@@ -482,12 +486,13 @@ func (r *Registry) revert(ctx context.Context, name string, rawArgs []byte, resu
 	if te != nil {
 		return r.fail(e, te)
 	}
-	if n, over := e.surelyOverCap(data); over {
-		return r.fail(e, r.tooLargeAtLeast(ctx, e, n)) // refused before it is encoded
-	}
 	var raw json.RawMessage // data's JSON, encoded once for the cap and the wrapper
 	if e.maxResult > 0 || e.meta.ReturnsUntrusted {
-		raw, _ = marshalNoEscape(data)
+		b, n, over, _ := encodeJSON("", data, "", e.maxResult, false, &e.resultEnc)
+		if over {
+			return r.fail(e, r.tooLargeAtLeast(ctx, e, n)) // refused before it is encoded whole
+		}
+		raw = b
 	}
 	if e.maxResult > 0 && len(raw) > e.maxResult { // the size cap; the result schema is not the revert's
 		return r.fail(e, r.tooLarge(ctx, e, len(raw)))

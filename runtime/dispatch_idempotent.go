@@ -21,7 +21,7 @@ import (
 // Release, or the unflushed results written on the next use of the key.
 func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args any, opts *CallOptions, key string) Result {
 	m := e.meta
-	fp, err := fingerprint(m.Name, args)
+	fp, err := fingerprint(m.Name, args, &e.argsEnc)
 	if err != nil {
 		return r.fail(e, Internal("the arguments of "+m.Name+" cannot be encoded: "+err.Error()))
 	}
@@ -54,7 +54,7 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	defer h.abandon()
 	// The retry guard comes after the replay: a stored result is always
 	// served.
-	if ex := r.guard.blocked(opts.StepID, m.Name, r.now()); ex != nil {
+	if ex := r.guard.blocked(opts.StepID, m.Name, r.now); ex != nil {
 		h.settle(nil, ex, time.Time{})
 		return r.fail(e, ex)
 	}
@@ -75,7 +75,7 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	if rec.Oversize > 0 {
 		return r.failed(e, raw, opts, r.tooLargeAtLeast(ctx, e, rec.Oversize))
 	}
-	res, te := r.succeed(ctx, e, data, rec.Data, rec.At, false)
+	res, te := r.succeed(ctx, e, data, rec.Data, rec.At)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
@@ -128,7 +128,7 @@ func (h *held) settle(data any, te *ToolError, at time.Time) (rec Record, ok boo
 			h.release()
 			return Record{}, false
 		}
-		rec.Data = b
+		rec.Data, rec.encoded = b, b
 	}
 	if b := rec.Data; h.e.maxResult > 0 && len(b) > h.e.maxResult {
 		// A result the model may not read is not worth storing: its size
@@ -281,7 +281,10 @@ func (r *Registry) replay(e *entry, rec *Record) Result {
 		}
 		return r.untrustedFrom(e, rec.Source, rec.Data, rec.At, true)
 	}
-	res, te := r.succeed(context.Background(), e, nil, rec.Data, rec.At, true)
+	if te := r.checkResult(context.Background(), e, rec.Data); te != nil {
+		return r.fail(e, te)
+	}
+	res, te := r.replayed(e, rec)
 	if te != nil {
 		return r.fail(e, te)
 	}

@@ -64,49 +64,46 @@ func newResultValidator(m *Meta) (*SchemaValidator, error) {
 // JSON when known, at when it was produced; zero means now): the result's
 // size cap and check apply, and untrusted output is wrapped. A result they
 // refuse comes back as te, for the caller to answer.
-func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.RawMessage, at time.Time, replayed bool) (res Result, te *ToolError) {
+func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.RawMessage, at time.Time) (res Result, te *ToolError) {
 	if e.maxResult == 0 && e.results == nil && !e.meta.ReturnsUntrusted {
-		if replayed {
-			return Result{Success: true, Data: raw, Replayed: true, Tool: e.meta.Name}, nil
-		}
 		return Result{Success: true, Data: data, Tool: e.meta.Name}, nil
 	}
-	var enc []byte // the envelope, when encoded here
+	var enc []byte                          // the envelope, when encoded here
+	check := raw != nil || e.results != nil // encodeJSON applied the cap
 	if raw == nil {
-		if n, over := e.surelyOverCap(data); over {
+		// Encoded under the cap: a result far above it is refused before
+		// it is encoded whole.
+		head, tail := envelopeHead, "}"
+		if e.meta.ReturnsUntrusted {
+			head, tail = "", "" // the wrapper writes the envelope
+		}
+		b, n, over, err := encodeJSON(head, data, tail, e.maxResult, false, &e.resultEnc)
+		switch {
+		case err != nil:
+			return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
+		case over:
 			return Result{}, r.tooLargeAtLeast(ctx, e, n)
 		}
-	}
-	if raw == nil {
-		if e.meta.ReturnsUntrusted {
-			b, err := marshalNoEscape(data)
-			if err != nil {
-				return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
-			}
-			raw = b
-		} else {
-			var ok bool
-			if enc, ok = encodeEnvelope(data, false); !ok {
-				return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
-			}
-			raw = enc[len(envelopeHead) : len(enc)-1]
+		raw = b[len(head) : len(b)-len(tail)]
+		if !e.meta.ReturnsUntrusted {
+			enc = b
 		}
 	}
-	if te := r.checkResult(ctx, e, raw); te != nil {
-		return Result{}, te
+	if check {
+		if te := r.checkResult(ctx, e, raw); te != nil {
+			return Result{}, te
+		}
 	}
 	switch {
 	case e.meta.ReturnsUntrusted:
 		if at.IsZero() {
 			at = r.now()
 		}
-		res = r.untrusted(e, data, raw, at, replayed)
+		res = r.untrusted(e, data, raw, at, false)
 		if !res.Success {
 			return Result{}, res.Error
 		}
 		return res, nil
-	case replayed:
-		return Result{Success: true, Data: raw, Replayed: true, Tool: e.meta.Name}, nil
 	}
 	res = Result{Success: true, Data: data, Tool: e.meta.Name}
 	if enc != nil && data != nil && reflect.TypeOf(data).Kind() == reflect.Pointer {
@@ -115,6 +112,29 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 		res.enc, res.encData = enc, data
 	}
 	return res, nil
+}
+
+// replayed is the envelope of rec, a stored result of e that its size cap
+// and result check let through. The envelope is made here, once: JSON
+// returns it while Data is still the part of it that holds rec.Data. Data
+// the registry encoded itself is copied as it is; a store's other bytes
+// are compacted as encoding/json writes a json.RawMessage, and refused
+// when they are not JSON.
+func (r *Registry) replayed(e *entry, rec *Record) (Result, *ToolError) {
+	b := make([]byte, 0, len(envelopeHead)+len(rec.Data)+len(replayedTail))
+	b = append(b, envelopeHead...)
+	if rec.ownEncoding() {
+		b = append(b, rec.Data...)
+	} else {
+		buf := bytes.NewBuffer(b)
+		if err := json.Compact(buf, rec.Data); err != nil || len(rec.Data) == 0 {
+			return Result{}, Internal("the stored result of " + e.meta.Name + " cannot be decoded as JSON")
+		}
+		b = buf.Bytes()
+	}
+	n := len(b)
+	b = append(b, replayedTail...)
+	return Result{Success: true, Data: json.RawMessage(b[len(envelopeHead):n:n]), Replayed: true, Tool: e.meta.Name, enc: b}, nil
 }
 
 // checkResult applies e's size cap and result check to raw, the JSON of a

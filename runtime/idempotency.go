@@ -27,6 +27,15 @@ type Record struct {
 	// before it was encoded: the result is not kept (Data is empty), and a
 	// replay answers as the first call did, that it was too large.
 	Oversize int
+
+	// encoded is Data as the registry encoded it, compact JSON: a replay
+	// copies Data as it is while Data is still this slice.
+	encoded []byte
+}
+
+// ownEncoding reports whether Data is the registry's own encoding.
+func (rec *Record) ownEncoding() bool {
+	return len(rec.Data) > 0 && len(rec.Data) == len(rec.encoded) && &rec.Data[0] == &rec.encoded[0]
 }
 
 // Claim is the answer of IdempotencyStore.Acquire: exactly one of its fields
@@ -75,17 +84,15 @@ func IdempotencyKey(parts ...string) string {
 // fingerprint hashes the tool name and the canonical encoding of its
 // validated arguments: encoding/json sorts map keys and writes struct
 // fields in order, so equal arguments give equal bytes.
-func fingerprint(tool string, args any) (string, error) {
-	b, err := json.Marshal(args)
+func fingerprint(tool string, args any, c *encoderCache) (string, error) {
+	var sum [sha256.Size]byte
+	// The bytes json.Marshal writes, HTML escaping included, so that the
+	// fingerprints of stores already written hold.
+	err := withJSON(tool+"\x00", args, 0, true, c, func(s *encState) { sum = sha256.Sum256(s.b) })
 	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
-	h.Write([]byte(tool))
-	h.Write([]byte{0})
-	h.Write(b)
-	var sum [sha256.Size]byte
-	return hex.EncodeToString(h.Sum(sum[:0])), nil
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // NewToken returns a random token for a claim.

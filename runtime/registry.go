@@ -134,6 +134,9 @@ type entry struct {
 	// against the result schema (nil: not checked).
 	maxResult int
 	results   *SchemaValidator
+	// resultEnc and argsEnc remember the encoders of the tool's results
+	// and arguments.
+	resultEnc, argsEnc encoderCache
 }
 
 // New returns an empty registry.

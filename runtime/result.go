@@ -135,37 +135,34 @@ func (r Result) JSON() []byte {
 // encoded returns the registry's encoding of r, or nil when there is none
 // or Data has changed since.
 func (r *Result) encoded() []byte {
-	if r.enc == nil || !r.Success || r.Replayed || r.Data != r.encData {
+	if r.enc == nil || !r.Success {
+		return nil
+	}
+	if r.Replayed {
+		// A replay's Data is the part of the envelope that holds it.
+		d, ok := r.Data.(json.RawMessage)
+		if !ok || len(d) == 0 || len(d) != len(r.enc)-len(envelopeHead)-len(replayedTail) || &d[0] != &r.enc[len(envelopeHead)] {
+			return nil
+		}
+	} else if r.Data != r.encData {
 		return nil
 	}
 	return r.enc[:len(r.enc):len(r.enc)] // an append copies
 }
 
-const envelopeHead = `{"success":true,"data":`
+const (
+	envelopeHead = `{"success":true,"data":`
+	replayedTail = `,"replayed":true}`
+)
 
 // encodeEnvelope encodes the envelope of a successful result holding data.
 func encodeEnvelope(data any, replayed bool) (out []byte, ok bool) {
-	eb := encPool.Get().(*encBuf)
-	defer func() {
-		if p := recover(); p != nil { // a MarshalJSON of the data panicked
-			out, ok = nil, false
-			return // the encoder is not reused
-		}
-		if eb.buf.Cap() <= 64<<10 { // do not keep the buffer of a huge result
-			encPool.Put(eb)
-		}
-	}()
-	eb.buf.Reset()
-	eb.buf.WriteString(envelopeHead)
-	if err := eb.enc.Encode(data); err != nil {
-		return nil, false
-	}
-	eb.buf.Truncate(eb.buf.Len() - 1) // Encode's newline
+	tail := "}"
 	if replayed {
-		eb.buf.WriteString(`,"replayed":true`)
+		tail = replayedTail
 	}
-	eb.buf.WriteByte('}')
-	return bytes.Clone(eb.buf.Bytes()), true
+	b, _, _, err := encodeJSON(envelopeHead, data, tail, 0, false, nil)
+	return b, err == nil
 }
 
 // untrustedJSON encodes an envelope wrapped in its untrusted block: the

@@ -272,6 +272,7 @@ type jsonField struct {
 	tagged              bool
 	omitEmpty, omitZero bool
 	hasIsZero           bool
+	quoted              bool // the ",string" option
 }
 
 var fieldCache sync.Map // reflect.Type → []jsonField
@@ -338,6 +339,7 @@ func typeFields(t reflect.Type) []jsonField {
 				for o := range strings.SplitSeq(opts, ",") {
 					f.omitEmpty = f.omitEmpty || o == "omitempty"
 					f.omitZero = f.omitZero || o == "omitzero"
+					f.quoted = f.quoted || o == "string"
 				}
 				f.hasIsZero = sf.Type.Implements(isZeroer) || reflect.PointerTo(sf.Type).Implements(isZeroer)
 				all = append(all, f)
@@ -362,6 +364,7 @@ func typeFields(t reflect.Type) []jsonField {
 			out = append(out, f)
 		}
 	}
+	slices.SortFunc(out, func(a, b jsonField) int { return slices.Compare(a.index, b.index) }) // encoding/json's order
 	return out
 }
 

@@ -57,8 +57,8 @@ func newRetryGuard(window time.Duration) *retryGuard {
 }
 
 // blocked returns the retry_exhausted error of a (step, tool) that is out of
-// attempts, or nil.
-func (g *retryGuard) blocked(step, tool string, now time.Time) *ToolError {
+// attempts, or nil. It reads the clock (now) only for a step it remembers.
+func (g *retryGuard) blocked(step, tool string, now func() time.Time) *ToolError {
 	if step == "" || g.count.Load() == 0 {
 		return nil
 	}
@@ -68,7 +68,7 @@ func (g *retryGuard) blocked(step, tool string, now time.Time) *ToolError {
 	if st == nil || st.exhausted == nil {
 		return nil
 	}
-	if now.Sub(st.seen) > g.window {
+	if now().Sub(st.seen) > g.window {
 		delete(g.m, guardKey{step, tool})
 		g.count.Add(-1)
 		return nil

@@ -22,7 +22,7 @@ func TestRetryGuardBounded(t *testing.T) {
 			t.Fatalf("count %d, map %d", g.count.Load(), len(g.m))
 		}
 	}
-	last := now.Add(999 * time.Millisecond)
+	last := func() time.Time { return now.Add(999 * time.Millisecond) }
 	if g.blocked("step-999", "call_api", last) == nil {
 		t.Fatal("the most recent step was forgotten")
 	}
@@ -38,7 +38,7 @@ func TestRetryGuardBounded(t *testing.T) {
 	later := now.Add(2 * time.Minute)
 	g.failure("new-0", "call_api", nil, te, 0, later)
 	g.failure("new-1", "call_api", nil, te, 0, later)
-	if len(g.m) != 2 || g.blocked("new-0", "call_api", later) == nil {
+	if len(g.m) != 2 || g.blocked("new-0", "call_api", func() time.Time { return later }) == nil {
 		t.Fatalf("after the window: %d pairs; want the two recent ones", len(g.m))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Session is one conversation with one agent: who speaks (the sender), how
@@ -35,6 +36,8 @@ type Session struct {
 	providerSide bool
 	journalMax   int
 	journalBytes int
+
+	mem atomic.Pointer[memSession] // its state in a MemorySessionStore, when read before
 }
 
 // Session returns the session id, with its state as the registry's
@@ -100,6 +103,9 @@ func (s *Session) Call(ctx context.Context, name string, raw []byte, opts CallOp
 		return s.answer(ctx, name, e.meta, raw, opts, func(context.Context) Result { return s.notPromoted(e) })
 	}
 	s.fill(&opts, st)
+	if !e.meta.HasSideEffects && !s.r.isStopped(e) {
+		return s.exec(ctx, e, raw, opts, st.Turn) // run's path for a call that needs no approval
+	}
 	return s.run(ctx, e, raw, opts, st, nil)
 }
 
@@ -115,7 +121,10 @@ func (s *Session) fill(opts *CallOptions, st *coreState) {
 		opts.KeyScope = s.id
 	}
 	if opts.StepID == "" {
-		opts.StepID = s.id + "/turn-" + strconv.Itoa(st.Turn)
+		opts.StepID = st.step
+		if opts.StepID == "" {
+			opts.StepID = stepOf(s.id, st.Turn)
+		}
 	}
 }
 
@@ -160,13 +169,13 @@ func (s *Session) exec(ctx context.Context, e *entry, raw []byte, opts CallOptio
 	}
 	ti := s.r.toolIndex()
 	if !ti.composite[e.meta.Name] && frameFrom(ctx) == nil {
-		res := s.r.Call(ctx, e.meta.Name, raw, opts)
-		s.record(ctx, e, raw, opts, res, turn)
+		res := s.r.callNamed(ctx, e, e.meta.Name, raw, opts) // looked up by Call
+		s.record(ctx, e, raw, &opts, &res, turn)
 		return res
 	}
 	f := &frame{r: s.r, sess: s, entry: e, opts: opts, untrustedVia: ti.untrustedVia[e.meta.Name]}
 	res := s.r.carryTaint(e, f, s.r.Call(withFrame(ctx, f), e.meta.Name, raw, opts))
-	s.record(ctx, e, raw, opts, res, turn)
+	s.record(ctx, e, raw, &opts, &res, turn)
 	return res
 }
 

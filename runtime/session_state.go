@@ -1,11 +1,16 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
+	"unicode/utf8"
+
+	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
 // A session's state is kept in three parts, each under an id of its own in
@@ -29,7 +34,15 @@ type coreState struct {
 	// session, plus one (0: never).
 	TaintTurn   int    `json:"taint_turn,omitempty"`
 	TaintSource string `json:"taint_source,omitempty"`
+
+	// step is the retry guard's step of the turn (stepOf), set on a state
+	// the memory store keeps decoded, once, before it is shared.
+	step string
 }
+
+// stepOf is the step id of a turn of session id: every call of the turn
+// shares the retry guard's attempts.
+func stepOf(id string, turn int) string { return id + "/turn-" + strconv.Itoa(turn) }
 
 // promotion lists a hidden tool from turn Since until before turn Until.
 type promotion struct {
@@ -85,13 +98,114 @@ func (st *coreState) promote(tools []string, turns int) {
 
 func decodeCore(b []byte) (*coreState, error) {
 	st := &coreState{}
-	if b == nil {
+	if b == nil || st.decodeWritten(b) {
 		return st, nil
 	}
+	*st = coreState{}
 	if err := json.Unmarshal(b, st); err != nil {
 		return nil, fmt.Errorf("%w: the stored state is not valid: %v", ErrSessionState, err)
 	}
 	return st, nil
+}
+
+// decodeWritten decodes b when it reads as json.Marshal writes a core
+// state — the members by their names, integers in digits, strings without
+// escapes — and reports false for anything else, which json.Unmarshal then
+// decodes: a session's state is read at every call, and encoding/json's
+// reflection was most of a session's cost.
+func (st *coreState) decodeWritten(b []byte) bool {
+	var d jsonscan.Decoder
+	d.Reset(b)
+	if d.BeginObject() != nil {
+		return false
+	}
+	for {
+		key, ok, err := d.NextKey()
+		switch {
+		case err != nil:
+			return false
+		case !ok:
+			return d.End() == nil
+		}
+		switch string(key) {
+		case "turn":
+			ok = writtenInt(&d, &st.Turn)
+		case "taint_turn":
+			ok = writtenInt(&d, &st.TaintTurn)
+		case "taint_source":
+			ok = writtenString(&d, &st.TaintSource)
+		case "promoted":
+			ok = st.Promoted == nil && st.decodePromotions(&d) // written twice: json.Unmarshal's way
+		default:
+			ok = false
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (st *coreState) decodePromotions(d *jsonscan.Decoder) bool {
+	if d.BeginArray() != nil {
+		return false
+	}
+	for {
+		more, err := d.NextElem()
+		switch {
+		case err != nil:
+			return false
+		case !more:
+			return true
+		}
+		if d.BeginObject() != nil {
+			return false
+		}
+		var p promotion
+		for {
+			key, ok, err := d.NextKey()
+			if err != nil {
+				return false
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "tool":
+				ok = writtenString(d, &p.Tool)
+			case "since":
+				ok = writtenInt(d, &p.Since)
+			case "until":
+				ok = writtenInt(d, &p.Until)
+			default:
+				ok = false
+			}
+			if !ok {
+				return false
+			}
+		}
+		st.Promoted = append(st.Promoted, p)
+	}
+}
+
+// writtenInt reads an integer written in digits that fits an int.
+func writtenInt(d *jsonscan.Decoder, out *int) bool {
+	b, err := d.Number()
+	if err != nil {
+		return false
+	}
+	n, err := strconv.Atoi(string(b))
+	*out = n
+	return err == nil
+}
+
+// writtenString reads a string without escapes, in valid UTF-8.
+func writtenString(d *jsonscan.Decoder, out *string) bool {
+	b, err := d.Raw()
+	if err != nil || len(b) < 2 || b[0] != '"' || bytes.IndexByte(b, '\\') >= 0 || !utf8.Valid(b) {
+		return false
+	}
+	*out = string(b[1 : len(b)-1])
+	return true
 }
 
 func (s *Session) ttl() time.Duration {
@@ -101,10 +215,32 @@ func (s *Session) ttl() time.Duration {
 	return DefaultSessionTTL
 }
 
-// load reads the core state.
+// load reads the core state. It may be shared with other calls of the
+// session: read it, never change it (updateCore changes the state).
 func (s *Session) load(ctx context.Context) (*coreState, error) {
 	if s.id == "" {
 		return nil, errNoSessionID
+	}
+	if ms, ok := s.r.sessionStore().(*MemorySessionStore); ok {
+		// Decoded in place, once for each state the store holds.
+		var st *coreState
+		var derr error
+		err := ms.read(ctx, s.id, &s.mem, func(b []byte, decoded *any) {
+			if decoded != nil {
+				if kept, ok := (*decoded).(*coreState); ok {
+					st = kept
+					return
+				}
+			}
+			if st, derr = decodeCore(b); derr == nil && decoded != nil {
+				st.step = stepOf(s.id, st.Turn)
+				*decoded = st
+			}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrSessionState, err)
+		}
+		return st, derr
 	}
 	b, err := s.r.sessionStore().Load(ctx, s.id)
 	if err != nil {
@@ -166,15 +302,19 @@ func sessionErrorf(format string, args ...any) *SessionError {
 // record keeps what the session must of an executed call, run in turn
 // turn: the taint of untrusted content, the journal entry of a side
 // effect, the refreshed promotion of a hidden tool.
-func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts CallOptions, res Result, turn int) {
+func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts *CallOptions, res *Result, turn int) {
 	m := e.meta
 	tainted := res.Untrusted != nil
 	refresh := m.Exposure == ExposureHidden && !s.providerSide
 	journal := res.Success && !res.Replayed && m.HasSideEffects && !opts.DryRun
 	if tainted || refresh {
+		var source string // not res, which would then live on the heap
+		if tainted {
+			source = res.Untrusted.Source
+		}
 		err := s.updateCore(ctx, func(st *coreState) error {
 			if tainted {
-				st.taint(res.Untrusted.Source)
+				st.taint(source)
 			}
 			if refresh && st.promoted(m.Name) {
 				st.promote([]string{m.Name}, s.promoteTurns)
@@ -187,7 +327,7 @@ func (s *Session) record(ctx context.Context, e *entry, raw []byte, opts CallOpt
 		}
 	}
 	if journal {
-		if err := s.journal(ctx, e, raw, res, turn); err != nil {
+		if err := s.journal(ctx, e, raw, *res, turn); err != nil {
 			s.r.log.LogAttrs(ctx, slog.LevelError, "toolcat: call not journaled: it cannot be undone",
 				slog.String("session", s.id), slog.String("tool", m.Name), slog.Any("err", err))
 		}

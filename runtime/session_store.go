@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -70,17 +71,20 @@ const DefaultMaxSessions = 10_000
 // DefaultMaxSessions sessions (SessionStoreMaxSessions), and when full forgets the
 // least recently used one. It is safe for concurrent use.
 type MemorySessionStore struct {
-	mu    sync.Mutex
-	now   func() time.Time
-	max   int
-	byID  map[string]*list.Element
-	order *list.List // of *memSession, most recently used first
+	mu        sync.Mutex
+	now       func() time.Time
+	realClock bool // now is time.Now
+	max       int
+	byID      map[string]*list.Element
+	order     *list.List // of *memSession, most recently used first
 }
 
 type memSession struct {
 	id      string
 	state   []byte
 	expires time.Time
+	decoded any           // what a reader decoded of state, kept until state changes (see read)
+	el      *list.Element // its place in order; nil once removed
 }
 
 // MemorySessionStoreOption configures a MemorySessionStore.
@@ -94,12 +98,12 @@ func SessionStoreMaxSessions(n int) MemorySessionStoreOption {
 
 // SessionStoreClock sets the store's clock (for tests).
 func SessionStoreClock(now func() time.Time) MemorySessionStoreOption {
-	return func(s *MemorySessionStore) { s.now = now }
+	return func(s *MemorySessionStore) { s.now, s.realClock = now, false }
 }
 
 // NewMemorySessionStore returns an empty store.
 func NewMemorySessionStore(opts ...MemorySessionStoreOption) *MemorySessionStore {
-	s := &MemorySessionStore{now: time.Now, byID: map[string]*list.Element{}, order: list.New()}
+	s := &MemorySessionStore{now: time.Now, realClock: true, byID: map[string]*list.Element{}, order: list.New()}
 	for _, o := range opts {
 		o(s)
 	}
@@ -131,6 +135,42 @@ func (s *MemorySessionStore) Load(ctx context.Context, id string) ([]byte, error
 	return append([]byte(nil), ms.state...), nil
 }
 
+// read gives fn the state of session id (nil when there is none) under
+// the store's lock, without a copy, and with it the slot where a decoding
+// of that state is kept until the state changes (nil without a state): fn
+// must not keep or change the state, and what it keeps in the slot must
+// never change either.
+//
+// last remembers the session the reader read before: while it is held,
+// it is found without a look-up by id.
+func (s *MemorySessionStore) read(ctx context.Context, id string, last *atomic.Pointer[memSession], fn func(state []byte, decoded *any)) error {
+	if err := CheckSessionLoad(ctx, id); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ms := last.Load()
+	switch {
+	case ms != nil && ms.el != nil && ms.id == id:
+		if s.expired(ms) {
+			s.remove(ms.el)
+			ms = nil
+		} else {
+			s.order.MoveToFront(ms.el)
+		}
+	default:
+		if ms = s.get(id); ms != nil {
+			last.Store(ms)
+		}
+	}
+	if ms != nil {
+		fn(ms.state, &ms.decoded)
+	} else {
+		fn(nil, nil)
+	}
+	return nil
+}
+
 // Update runs fn under the store's lock: it runs once.
 func (s *MemorySessionStore) Update(ctx context.Context, id string, ttl time.Duration, fn func(old []byte) ([]byte, error)) error {
 	if err := CheckSessionUpdate(ctx, id, ttl, fn); err != nil {
@@ -156,13 +196,15 @@ func (s *MemorySessionStore) Update(ctx context.Context, id string, ttl time.Dur
 	state = append([]byte(nil), state...)
 	expires := s.now().Add(ttl)
 	if ms != nil {
-		ms.state, ms.expires = state, expires
+		ms.state, ms.expires, ms.decoded = state, expires, nil
 		return nil
 	}
 	for s.order.Len() >= s.max {
 		s.remove(s.order.Back())
 	}
-	s.byID[id] = s.order.PushFront(&memSession{id: id, state: state, expires: expires})
+	ms = &memSession{id: id, state: state, expires: expires}
+	ms.el = s.order.PushFront(ms)
+	s.byID[id] = ms.el
 	return nil
 }
 
@@ -173,7 +215,7 @@ func (s *MemorySessionStore) get(id string) *memSession {
 		return nil
 	}
 	ms := el.Value.(*memSession)
-	if !s.now().Before(ms.expires) {
+	if s.expired(ms) {
 		s.remove(el)
 		return nil
 	}
@@ -181,7 +223,18 @@ func (s *MemorySessionStore) get(id string) *memSession {
 	return ms
 }
 
+// expired reports whether ms has expired; on the real clock it reads only
+// the monotonic one (time.Until).
+func (s *MemorySessionStore) expired(ms *memSession) bool {
+	if s.realClock {
+		return time.Until(ms.expires) <= 0
+	}
+	return !s.now().Before(ms.expires)
+}
+
 func (s *MemorySessionStore) remove(el *list.Element) {
-	delete(s.byID, el.Value.(*memSession).id)
+	ms := el.Value.(*memSession)
+	delete(s.byID, ms.id)
 	s.order.Remove(el)
+	ms.el = nil
 }
