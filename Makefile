@@ -233,6 +233,18 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzSearch -fuzztime $(FUZZTIME) ./runtime/discovery/
 	$(GO) test -run '^$$' -fuzz FuzzSchemaTexts -fuzztime $(FUZZTIME) ./runtime/discovery/
 	$(GO) test -run '^$$' -fuzz FuzzPutState -fuzztime $(FUZZTIME) ./runtime/admin/
+	$(GO) test -run '^$$' -fuzz '^FuzzArgPolicies$$' -fuzztime $(FUZZTIME) ./basetools/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCore$$' -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz '^FuzzDeferHidden$$' -fuzztime $(FUZZTIME) ./runtime/export/
+	$(GO) test -run '^$$' -fuzz '^FuzzEncodeJSON$$' -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz '^FuzzEscapeUnescape$$' -fuzztime $(FUZZTIME) ./internal/jsonptr/
+	$(GO) test -run '^$$' -fuzz '^FuzzOpenState$$' -fuzztime $(FUZZTIME) ./examples/mcp-conformance/fixtures/
+	$(GO) test -run '^$$' -fuzz '^FuzzQuickSchema$$' -fuzztime $(FUZZTIME) ./catalog/
+	$(GO) test -run '^$$' -fuzz '^FuzzSchemas$$' -fuzztime $(FUZZTIME) ./runtime/export/
+	$(GO) test -run '^$$' -fuzz '^FuzzScript$$' -fuzztime $(FUZZTIME) ./examples/agent-host/
+	$(GO) test -run '^$$' -fuzz '^FuzzSkip$$' -fuzztime $(FUZZTIME) ./runtime/jsonscan/
+	$(GO) test -run '^$$' -fuzz '^FuzzValidName$$' -fuzztime $(FUZZTIME) ./runtime/
+	$(GO) test -run '^$$' -fuzz '^FuzzValidators$$' -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -count=1 -timeout 0 -run '^TestDifferentialSchemas$$' ./gen/internal/validatortest/ -args -schemafuzz.time=$(FUZZTIME)
 
 bench:
