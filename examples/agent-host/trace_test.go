@@ -13,16 +13,7 @@ import (
 // their ids and outcomes, the replay, the approval's wait and the approved
 // call.
 func TestTracePrinted(t *testing.T) {
-	var out, errs bytes.Buffer
-	if code := Main([]string{"--trace"}, strings.NewReader(""), &out, &errs, func(string) string { return "" }); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	_, tree, ok := strings.Cut(out.String(), "\n== spans (--trace)\n")
-	if !ok {
-		t.Fatalf("no spans printed:\n%s", out.String())
-	}
-	rest := tree
-	for _, w := range []string{
+	spansInOrder(t, []string{"--trace"},
 		"invoke_agent agent-host (",
 		"\n  execute_tool get_ticket (", "gen_ai.tool.call.id=call_2\n",
 		"execute_tool get_ticket (", "gen_ai.tool.call.id=call_4 error.type=invalid_args\n",
@@ -31,13 +22,7 @@ func TestTracePrinted(t *testing.T) {
 		"error.type=approval_required toolcat.approval.id=call_", "[toolcat.approval.requested]\n",
 		"  toolcat.approval notify_oncall_engineer (", "toolcat.approval.status=approved\n",
 		"  execute_tool notify_oncall_engineer (",
-	} {
-		i := strings.Index(rest, w)
-		if i < 0 {
-			t.Fatalf("the spans lack, at this point, %q:\n%s", w, tree)
-		}
-		rest = rest[i+len(w):]
-	}
+	)
 }
 
 // TestTraceOff checks that without --trace and without an OTLP endpoint
@@ -82,16 +67,7 @@ func TestTraceOTLP(t *testing.T) {
 // TestTraceCodeMode checks that in code mode the calls a program makes
 // are printed under its execute_code span.
 func TestTraceCodeMode(t *testing.T) {
-	var out, errs bytes.Buffer
-	if code := Main([]string{"--code-mode", "--token-figures=false", "--trace"}, strings.NewReader(""), &out, &errs, func(string) string { return "" }); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	_, tree, ok := strings.Cut(out.String(), "\n== spans (--trace)\n")
-	if !ok {
-		t.Fatalf("no spans printed:\n%s", out.String())
-	}
-	rest := tree
-	for _, w := range []string{
+	spansInOrder(t, []string{"--code-mode", "--token-figures=false", "--trace"},
 		"invoke_agent agent-host (",
 		"\n  execute_tool search_api (",
 		"\n  execute_tool execute_code (", "error.type=approval_required",
@@ -99,7 +75,23 @@ func TestTraceCodeMode(t *testing.T) {
 		"\n  toolcat.approval notify_oncall_engineer (",
 		"\n  execute_tool execute_code (",
 		"\n    execute_tool get_ticket (", "toolcat.replayed=true\n",
-	} {
+	)
+}
+
+// spansInOrder runs the host with args and checks that the span tree it
+// prints after the conversation holds each of wants, in that order.
+func spansInOrder(t *testing.T, args []string, wants ...string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	if code := Main(args, strings.NewReader(""), &out, &errs, func(string) string { return "" }); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	_, tree, ok := strings.Cut(out.String(), "\n== spans (--trace)\n")
+	if !ok {
+		t.Fatalf("no spans printed:\n%s", out.String())
+	}
+	rest := tree
+	for _, w := range wants {
 		i := strings.Index(rest, w)
 		if i < 0 {
 			t.Fatalf("the spans lack, at this point, %q:\n%s", w, tree)
