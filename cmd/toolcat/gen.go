@@ -101,6 +101,15 @@ func runGen(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "toolcat gen: --split=%s: want none or category\n", f.split)
 		return exitUsage
 	}
+	var stamp *genStamp
+	if f.cache && !f.check {
+		if stamp = openGenStamp(f, fs.Args()); stamp != nil {
+			if stamp.replay(e) {
+				return exitOK
+			}
+			e = stamp.record(e)
+		}
+	}
 	cat, ok := loadCatalog(e, "gen", "text", fs.Args())
 	if !ok {
 		return exitUsage
@@ -156,6 +165,15 @@ func runGen(e *env, args []string) int {
 	}
 	if hint := moduleHint(f.out); hint != "" {
 		fmt.Fprintln(e.stderr, "toolcat gen: "+hint)
+	}
+	if stamp != nil {
+		// The staging directories go first: the stamp is of the output
+		// directory as the run leaves it.
+		if err := ss.discardAll(); err != nil {
+			fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
+			return exitOK
+		}
+		stamp.done(slices.ContainsFunc(plans, func(p *genPlan) bool { return !p.empty() }))
 	}
 	return exitOK
 }
