@@ -369,7 +369,10 @@ func (b *bench) contenders() []contender {
 }
 
 // generators compares toolcat gen with oapi-codegen on genN tools, each
-// into an empty directory, interleaved.
+// into an empty directory, interleaved. After each run of toolcat gen it
+// measures two regenerations of its output with nothing changed: with the
+// cache of each tool's file (the stamp of a run that changed nothing
+// removed first), and with that stamp.
 func (b *bench) generators() error {
 	synth, err := b.synth(b.genN)
 	if err != nil {
@@ -378,6 +381,8 @@ func (b *bench) generators() error {
 	cs := b.contenders()
 	samples := make([]scalebench.Samples, len(cs))
 	size := make([]outputSize, len(cs))
+	var regenCache, regenStamp scalebench.Samples
+	loadStart := loadAverage()
 	for r := range b.genRuns {
 		b.logf("%d tools: toolcat gen and oapi-codegen (run %d of %d)", b.genN, r+1, b.genRuns)
 		for i, c := range cs {
@@ -398,19 +403,84 @@ func (b *bench) generators() error {
 			if size[i], err = goSize(out); err != nil {
 				return err
 			}
+			if i == 0 {
+				c, st, err := b.regenerate(synth, out)
+				if err != nil {
+					return err
+				}
+				regenCache, regenStamp = append(regenCache, c), append(regenStamp, st)
+			}
 			os.RemoveAll(out)
 		}
 	}
+	loadEnd := loadAverage()
 	w := &b.out
-	fmt.Fprintf(w, "\n## Generating %d tools: toolcat gen and oapi-codegen\n\nInto an empty directory; runs interleaved (toolcat, oapi-codegen models+client, models, and again), %d of each; median wall time. The ratio is to oapi-codegen models+client. Go output counts every `.go` file written (toolcat's includes the scaffolded implementations and the conformance test).\n\n", b.genN, b.genRuns)
-	fmt.Fprintln(w, "| generator | wall | ratio | peak RSS | Go files | Go output |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+	fmt.Fprintf(w, "\n## Generating %d tools: toolcat gen and oapi-codegen\n\nInto an empty directory; runs interleaved (toolcat, oapi-codegen models+client, models, and again), %d of each; median wall time, median CPU time (user + system, the process and the children it waited for). The ratios are to oapi-codegen models+client. Go output counts every `.go` file written (toolcat's includes the scaffolded implementations and the conformance test). Load average %s at the start, %s at the end.\n\n", b.genN, b.genRuns, loadStart, loadEnd)
+	fmt.Fprintln(w, "| generator | wall | ratio | CPU user + sys | CPU ratio | peak RSS | Go files | Go output |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	_, _, baseCPU := userSys(samples[1])
 	for i, c := range cs {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %.1f MiB |\n", c.name, scalebench.Seconds(samples[i].Median()),
-			scalebench.Ratio(samples[i].Median(), samples[1].Median()), scalebench.MiB(samples[i].MaxRSS()),
-			size[i].files, float64(size[i].bytes)/(1<<20))
+		u, k, cpu := userSys(samples[i])
+		fmt.Fprintf(w, "| %s | %s | %s | %s + %s | %s | %s | %d | %.1f MiB |\n", c.name, scalebench.Seconds(samples[i].Median()),
+			scalebench.Ratio(samples[i].Median(), samples[1].Median()), scalebench.Seconds(u), scalebench.Seconds(k),
+			scalebench.Ratio(cpu, baseCPU), scalebench.MiB(samples[i].MaxRSS()), size[i].files, float64(size[i].bytes)/(1<<20))
+	}
+	fmt.Fprintf(w, "\n`toolcat gen` again on each output of the row above, nothing changed, with its cache: %d runs of each, median.\n\n", b.genRuns)
+	fmt.Fprintln(w, "| regeneration | wall | CPU user + sys | peak RSS |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|")
+	for _, row := range []struct {
+		name string
+		s    scalebench.Samples
+	}{{"each tool's file from the cache (no stamp)", regenCache}, {"the stamp of a run that changed nothing", regenStamp}} {
+		u, k, _ := userSys(row.s)
+		fmt.Fprintf(w, "| %s | %s | %s + %s | %s |\n", row.name, scalebench.Seconds(row.s.Median()), scalebench.Seconds(u), scalebench.Seconds(k), scalebench.MiB(row.s.MaxRSS()))
 	}
 	return nil
+}
+
+// regenerate runs toolcat gen with its cache on out, which toolcat gen
+// --cache=false just wrote: once to fill the cache, then once more with
+// the stamp of a run that changed nothing removed, which it measures
+// (every tool's file comes from the cache), then once with the stamp.
+func (b *bench) regenerate(synth, out string) (cached, stamped scalebench.Sample, err error) {
+	cache, err := b.fresh("usercache")
+	if err != nil {
+		return cached, stamped, err
+	}
+	defer os.RemoveAll(cache)
+	if _, err := scalebench.Run(b.bin.RegenToolcat(synth, out, cache)); err != nil {
+		return cached, stamped, err
+	}
+	stamps, err := filepath.Glob(filepath.Join(cache, "toolcat", "gen", "*.run.json"))
+	if err != nil || len(stamps) != 1 {
+		return cached, stamped, fmt.Errorf("toolcat gen changed nothing and kept %d stamps in %s (%v), want 1", len(stamps), cache, err)
+	}
+	os.Remove(stamps[0])
+	if cached, err = scalebench.Run(b.bin.RegenToolcat(synth, out, cache)); err != nil {
+		return cached, stamped, err
+	}
+	b.logSample("toolcat gen, nothing changed, tools from the cache", cached)
+	if stamped, err = scalebench.Run(b.bin.RegenToolcat(synth, out, cache)); err != nil {
+		return cached, stamped, err
+	}
+	b.logSample("toolcat gen, nothing changed, stamp", stamped)
+	return cached, stamped, nil
+}
+
+// userSys returns the median user and system CPU time of s, and their sum.
+func userSys(s scalebench.Samples) (user, sys, cpu time.Duration) {
+	user, sys = s.MedianUserSys()
+	return user, sys, user + sys
+}
+
+// loadAverage returns the system's load averages over 1, 5 and 15
+// minutes, or "unknown" where /proc/loadavg is not.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " / ")
+	}
+	return "unknown"
 }
 
 type outputSize struct {
