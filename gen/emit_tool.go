@@ -24,7 +24,17 @@ func genToolFile(m *model, t *toolModel) (*jen.File, []byte, error) {
 	genInterface(f, t)
 	genErrorConstructors(f, t)
 	genRenamed(f, t)
-	genMeta(f, t)
+	// In data mode, what follows the renamed names is text (see
+	// emit_text.go): genValidator emits nothing through jennifer then. In
+	// code mode, only the binding, after the validator.
+	var tail []byte
+	text := false
+	if textFuncs() && t.data {
+		tail, text = metaText(nil, t)
+	}
+	if !text {
+		genMeta(f, t)
+	}
 	descs, err := genValidator(f, t)
 	if err != nil {
 		return nil, nil, err
@@ -33,7 +43,13 @@ func genToolFile(m *model, t *toolModel) (*jen.File, []byte, error) {
 		genToolBinding(f, t)
 		return f, genDescs(f, t, descs), nil
 	}
-	var tail []byte
+	if text {
+		markImport(f, runtimePkg, "Meta")
+		markImport(f, "encoding/json", "RawMessage")
+		if t.t.SLAms > 0 {
+			markImport(f, "time", "Millisecond")
+		}
+	}
 	if len(descs) > 0 {
 		tail = dataValidatorText(tail, t, descs[0].name)
 	}
