@@ -281,13 +281,13 @@ func planPackage(cat *catalog.Catalog, dir string, cache *genCache, st *stager, 
 	}
 	// The scaffolds first: they are quick to make, and the stager
 	// writes them while the generated files render.
-	scaffolds, err := gen.Scaffolds(cat)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range scaffolds {
-		st.stageNew(s.File, s.Data)
-	}
+	var scaffolds []gen.Scaffold
+	opts = append(opts, gen.OnScaffolds(func(s []gen.Scaffold) {
+		scaffolds = s
+		for _, s := range scaffolds {
+			st.stageNew(s.File, s.Data)
+		}
+	}))
 	files, err := gen.Generate(cat, opts...)
 	if err != nil {
 		return nil, err
