@@ -1,11 +1,14 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolcat/toolcat/catalog"
@@ -302,4 +305,149 @@ func dropImportMarkers(file *ast.File) {
 		}
 		file.Decls = file.Decls[:n-1]
 	}
+}
+
+// plainComment reports whether a line of catalog text in a doc comment
+// is one gofmt leaves as it is: it reformats a doc comment through
+// go/doc/comment, which keeps a paragraph's text but may rewrite doc
+// links, and go/scanner drops carriage returns from comments. A line
+// with a bracket, a control character or invalid UTF-8 is left to
+// jennifer and gofmt.
+func plainComment(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < ' ' || r == 0x7f || r == '[' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendComment is comment(text) as jennifer writes it and gofmt keeps
+// it, for text whose lines start with a Go name or a quoted string (so
+// that no line starts a comment of its own) and are plain (see
+// plainComment).
+func appendComment(out []byte, indent, text string) []byte {
+	for line := range strings.SplitSeq(strings.TrimSpace(text), "\n") {
+		out = append(out, indent...)
+		if line = strings.TrimRight(line, " \t"); line == "" {
+			out = append(out, "//\n"...)
+			continue
+		}
+		out = append(out, "// "...)
+		out = append(out, line...)
+		out = append(out, '\n')
+	}
+	return out
+}
+
+// interfaceDoc is the doc comment of t's interface, as genInterface
+// writes it.
+func interfaceDoc(t *toolModel) string {
+	return fmt.Sprintf("%s is the tool %s: %s", t.iface, t.t.Name, firstLine(t.t.Description)) +
+		"\n\nImplement it in " + t.implFile + "; toolcat scaffolds that file once and never rewrites it."
+}
+
+// interfaceText is the interface genInterface would have jennifer emit,
+// with ok false when its doc comment is not plain.
+func interfaceText(out []byte, t *toolModel) ([]byte, bool) {
+	if !plainComment(firstLine(t.t.Description)) {
+		return out, false
+	}
+	res := t.resultNm
+	if t.result != nil && t.result.Kind == kStruct {
+		res = "*" + res
+	}
+	out = append(out, '\n')
+	out = appendComment(out, "", interfaceDoc(t))
+	out = append(out, "type "...)
+	out = append(out, t.iface...)
+	out = append(out, " interface {\n\t// Execute does the work. Return a *runtime.ToolError (see the "...)
+	out = append(out, t.iface...)
+	out = append(out, "*\n\t// error constructors) for failures the model should act on.\n\tExecute(ctx context.Context, args *"...)
+	out = append(out, t.args.Name...)
+	out = append(out, ") ("...)
+	out = append(out, res...)
+	out = append(out, ", error)\n"...)
+	if t.dryRun {
+		out = append(out, "\t// DryRun previews what Execute would do, changing nothing.\n\tDryRun(ctx context.Context, args *"...)
+		out = append(out, t.args.Name...)
+		out = append(out, ") (*runtime.Preview, error)\n"...)
+	}
+	if t.revert {
+		out = append(out, "\t// Revert undoes a call that returned result.\n\tRevert(ctx context.Context, args *"...)
+		out = append(out, t.args.Name...)
+		out = append(out, ", result "...)
+		out = append(out, res...)
+		out = append(out, ") error\n"...)
+	}
+	return append(out, "}\n"...), true
+}
+
+// errorConstructorsText is what genErrorConstructors would have jennifer
+// emit, with ok false when a suggestion is not plain in its doc comment.
+func errorConstructorsText(out []byte, t *toolModel) ([]byte, bool) {
+	start := len(out)
+	hints := append([]catalog.ErrorHint(nil), t.t.Errors...)
+	slices.SortFunc(hints, func(a, b catalog.ErrorHint) int { return strings.Compare(a.Code, b.Code) })
+	for _, h := range hints {
+		name := t.ctors[h.Code]
+		doc := name + " returns the " + h.Code + " error of " + t.t.Name
+		if h.Suggestion != "" {
+			q := strconv.Quote(h.Suggestion)
+			if !plainComment(q) {
+				return out[:start], false
+			}
+			doc += ", with the catalog's suggestion:\n" + q
+		}
+		out = append(out, '\n')
+		out = appendComment(out, "", doc+".")
+		out = append(out, "func "...)
+		out = append(out, name...)
+		out = append(out, "(message string) *runtime.ToolError {\n\treturn runtime.NewError(runtime."...)
+		out = append(out, codeConst(h.Code)...)
+		out = append(out, ", message)"...)
+		if h.Suggestion != "" {
+			out = append(out, ".WithSuggestion("...)
+			out = strconv.AppendQuote(out, h.Suggestion)
+			out = append(out, ')')
+		}
+		if h.RetryAllowed != nil {
+			out = append(out, ".WithRetryAllowed("...)
+			out = strconv.AppendBool(out, *h.RetryAllowed)
+			out = append(out, ')')
+		}
+		out = append(out, "\n}\n"...)
+	}
+	return out, true
+}
+
+// renamedText is what genRenamed would have jennifer emit.
+func renamedText(out []byte, t *toolModel) []byte {
+	for _, r := range t.renamed {
+		why := r.why(t.t.Name)
+		alias := func(old, cur string) {
+			if old == "" {
+				return
+			}
+			out = append(out, "\n// Deprecated: "...)
+			out = append(out, old+" is the Go name of "+r.from+" "+why+"; use "+cur+".\ntype "+old+" = "+cur+"\n"...)
+		}
+		alias(r.iface, t.iface)
+		for _, p := range r.types {
+			alias(p[0], p[1])
+		}
+		for _, c := range r.consts {
+			out = append(out, "\n// Deprecated: "...)
+			out = append(out, c[0]+" is the Go name of a value of "+r.from+" "+why+"; use "+c[1]+".\nconst "+c[0]+" "+c[2]+" = "+c[1]+"\n"...)
+		}
+		for _, code := range slices.Sorted(maps.Keys(r.ctors)) {
+			old, cur := r.ctors[code], t.ctors[code]
+			out = append(out, "\n// Deprecated: "...)
+			out = append(out, old+" is the Go name of "+r.from+" "+why+"; use "+cur+".\nfunc "+old+"(message string) *runtime.ToolError {\n\treturn "+cur+"(message)\n}\n"...)
+		}
+	}
+	return out
 }

@@ -32,6 +32,8 @@ func TestFuncTextIsGofmt(t *testing.T) {
 		"meta":      {Name: "catalog.yaml", Data: []byte(metaCatalog)},
 		"mapping":   {Name: "catalog.yaml", Data: mapping},
 		"renamed":   {Name: "catalog.yaml", Data: []byte(renamed)},
+		// Its constructors through jennifer, its renamed names as text.
+		"renamed, a bracket": {Name: "catalog.yaml", Data: []byte(strings.Replace(renamed, "No order matched.", "No [order] matched.", 1))},
 	}
 	seen := map[string]int{}
 	for name, file := range catalogs {
@@ -96,6 +98,16 @@ var shapes = []string{
 	"runtime.AdditionalArgsStrip",
 	"Schema   = \"{", // a schema holding a backquote, quoted
 	"\\u2028",        // a line separator in a description, escaped
+	// The interface, the error constructors and the renamed names.
+	"\tRevert(ctx context.Context, args *",
+	"\tDryRun(ctx context.Context, args *",
+	".WithRetryAllowed(true)\n",
+	".WithRetryAllowed(false)\n",
+	"// Deprecated: SearchOrdersArgsStatusOpen is the Go name of a value",
+	"\treturn FindOrdersNotFound(message)\n",
+	"is the tool link_orders: Links [orders] to a customer.",
+	"// \"See [the list] of customers.\".\n",
+	"// \"No [order] matched.\".\n",
 }
 
 // metaCatalog has tools whose metadata sets every field, with
@@ -147,6 +159,7 @@ tools:
         suggestion: "Orders are being written; try again in a minute."
       rate_limited:
         suggestion: Wait.
+        retry_allowed: true
   count_orders:
     description: Counts the orders of a customer. Use when asked how many orders there are.
     category: orders
@@ -157,4 +170,19 @@ tools:
     errors:
       not_found:
         suggestion: No such customer.
+  link_orders:
+    description: "Links [orders] to a customer.\tUse when asked to link orders."
+    args:
+      type: object
+    errors:
+      not_found:
+        suggestion: "See [the list] of customers."
+  tab_orders:
+    description: "Tabulates\torders. Use when asked for a table of orders."
+    args:
+      type: object
+    errors:
+      timeout:
+        suggestion: "Try\tagain, [later]."
+        retry_allowed: false
 `
