@@ -165,6 +165,9 @@ func runGen(e *env, args []string) int {
 	}
 	if hint := moduleHint(f.out); hint != "" {
 		fmt.Fprintln(e.stderr, "toolcat gen: "+hint)
+		if stamp != nil {
+			stamp.hint = "toolcat gen: " + hint + "\n"
+		}
 	}
 	if stamp != nil {
 		// The staging directories go first: the stamp is of the output
@@ -173,7 +176,7 @@ func runGen(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
 			return exitOK
 		}
-		stamp.done(slices.ContainsFunc(plans, func(p *genPlan) bool { return !p.empty() }))
+		stamp.done(plans)
 	}
 	return exitOK
 }

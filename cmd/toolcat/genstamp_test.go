@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/toolcat/toolcat/catalog"
 )
 
 // genOutput runs toolcat gen with args and returns what it printed.
@@ -229,4 +232,113 @@ func TestGenStampSplit(t *testing.T) {
 	if stdout, _ := genOutput(t, s.args...); strings.Contains(stdout, marker) || !strings.Contains(stdout, "wrote "+files[0]) {
 		t.Fatalf("a generated file of a package edited: gen printed %q", stdout)
 	}
+}
+
+// keepStampsOfNewFiles lets a run that wrote files keep a stamp although
+// the test's catalog was written just before it.
+func keepStampsOfNewFiles(t *testing.T) {
+	old := stampMinAge
+	t.Cleanup(func() { stampMinAge = old })
+	stampMinAge = 0
+}
+
+// A run that wrote files, printed no warning and read what is still there
+// keeps a stamp for the next run, which then prints only the hint about
+// go.mod; in one package and with --split=category.
+func TestGenStampAfterWrites(t *testing.T) {
+	for _, split := range []string{splitNone, splitCategory} {
+		t.Run(split, func(t *testing.T) {
+			s := newStampTest(t, split)
+			keepStampsOfNewFiles(t)
+			_, stderr := genOutput(t, s.args...)
+			b, err := os.ReadFile(s.stampFile())
+			if err != nil {
+				t.Fatalf("a run that wrote files kept no stamp: %v", err)
+			}
+			var r stampRecord
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Stdout) != 0 || string(r.Stderr) != stderr || !strings.Contains(stderr, "does not require") {
+				t.Fatalf("the stamp keeps stdout %q, stderr %q; the run printed stderr %q", r.Stdout, r.Stderr, stderr)
+			}
+			// What the next run does without the stamp: nothing, and
+			// the same on stderr.
+			os.Remove(s.stampFile())
+			if stdout, stderr2 := genOutput(t, s.args...); stdout != "" || stderr2 != stderr {
+				t.Fatalf("the run after it printed %q, %q; the stamp says %q, %q", stdout, stderr2, "", stderr)
+			}
+		})
+	}
+}
+
+// A run that wrote files keeps no stamp when it printed a warning, or when
+// a file it read changed after it began, or when the files it read are
+// newer than stampMinAge.
+func TestGenStampAfterWritesRefused(t *testing.T) {
+	t.Run("warning", func(t *testing.T) {
+		s := newStampTest(t, splitNone)
+		keepStampsOfNewFiles(t)
+		if err := os.MkdirAll(s.out, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		s.write(filepath.Join(s.out, "publish_article.go"), "package articles\n") // no var _ assertion
+		if _, stderr := genOutput(t, s.args...); !strings.Contains(stderr, "left alone") {
+			t.Fatalf("stderr %q lacks the warning", stderr)
+		}
+		if _, err := os.Stat(s.stampFile()); err == nil {
+			t.Fatal("a run that warned kept a stamp")
+		}
+	})
+	t.Run("new files", func(t *testing.T) {
+		s := newStampTest(t, splitNone)
+		stampMinAge = time.Hour
+		t.Cleanup(func() { stampMinAge = 2 * time.Second })
+		genOutput(t, s.args...)
+		if _, err := os.Stat(s.stampFile()); err == nil {
+			t.Fatal("a run that read files changed just before it kept a stamp")
+		}
+	})
+	t.Run("a file changed during the run", func(t *testing.T) {
+		s := newStampTest(t, splitNone)
+		keepStampsOfNewFiles(t)
+		genOutput(t, s.args...)
+		impl := filepath.Join(s.out, "publish_article.go")
+		b, _ := os.ReadFile(impl)
+		src := string(b)
+		i := strings.LastIndex(src, "\nfunc (")
+		s.write(impl, src[:i+1]) // a method the next run adds again
+		for _, edit := range []bool{false, true} {
+			f := genFlags{out: s.out, cache: true, validators: "auto", split: splitNone}
+			st := openGenStamp(f, []string{s.cat})
+			cat, err := catalog.Load(s.cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ss := &stagers{}
+			plans, err := planAll(cat, f, ss)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range plans {
+				if err := p.apply(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ss.discardAll()
+			if edit {
+				// The user edits a generated file after the run read it.
+				gofile := filepath.Join(s.out, "get_article_by_id_gen.go")
+				b, _ := os.ReadFile(gofile)
+				s.write(gofile, string(b)+"// edited\n")
+			}
+			st.hint = st.stderr.String()
+			st.done(plans)
+			_, err = os.Stat(st.file)
+			if kept := err == nil; kept == edit {
+				t.Errorf("edited during the run %v: kept a stamp %v", edit, kept)
+			}
+			s.write(impl, src[:i+1])
+		}
+	})
 }
