@@ -40,8 +40,10 @@ place once every check has passed; an error or an interrupt removes it.
 
 A tool whose catalog entry did not change since the last run keeps its
 file without rendering it again: gen keeps the key of each file it wrote
-in the user's cache directory. --cache=false, or --check, renders every
-file.
+in the user's cache directory. A run whose inputs (the catalog, the
+output directory, go.mod, the flags, this build of toolcat) are what the
+last run left prints what that run said the next one would and stops.
+--cache=false, or --check, renders every file.
 
 With --split=category every category of the catalog becomes a package
 of its own, in a subdirectory of the output directory named after it
