@@ -193,7 +193,8 @@ check-generate: build
 # catalog's and toolcat import's); of exact
 # integer reading against math/big and of the general validator's decoding
 # against encoding/json; of generation
-# from drawn catalogs into code that must type-check; and of the generated
+# from drawn catalogs into code that must type-check, and laid out by gen
+# as gofmt lays it out; and of the generated
 # validators against the general one, over the test catalog's arguments
 # and over random schemas; of untrusted wrapping against tool text
 # (FUZZTIME=10m for a longer one).
@@ -215,6 +216,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseInt64 -fuzztime $(FUZZTIME) ./runtime/jsonscan/
 	$(GO) test -run '^$$' -fuzz FuzzDecodeExact -fuzztime $(FUZZTIME) ./runtime/
 	$(GO) test -run '^$$' -fuzz FuzzGeneratedCodeCompiles -fuzztime $(FUZZTIME) ./gen/
+	$(GO) test -run '^$$' -fuzz FuzzTextIsGofmt -fuzztime $(FUZZTIME) ./gen/
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $(FUZZTIME) ./gen/internal/validatortest/datamode/
 	$(GO) test -run '^$$' -fuzz FuzzDataPass -fuzztime $(FUZZTIME) ./runtime/

@@ -78,3 +78,19 @@ func TestDescLayoutIsGofmt(t *testing.T) {
 	}
 	t.Logf("%d drawn files with descriptors", drawn)
 }
+
+// FuzzTextIsGofmt checks, on drawn catalogs, that what gen writes as text
+// in gofmt's layout (the descriptors, the metadata, the validator and
+// binding functions) is what gofmt lays out.
+func FuzzTextIsGofmt(f *testing.F) {
+	for _, seed := range seedCatalogs(8) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cat, err := catalog.LoadFiles(catalog.File{Name: "catalog.json", Data: (&draw{data: data}).catalogJSON()})
+		if err != nil {
+			return // the draw makes catalogs that do not load too
+		}
+		sameWithGofmt(t, "drawn catalog", cat)
+	})
+}

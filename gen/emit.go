@@ -37,6 +37,7 @@ func render(f *jen.File, extra int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	dropImportMarkers(file)
 	ast.SortImports(fset, file)
 	out := bytes.NewBuffer(make([]byte, 0, raw.Len()+raw.Len()/2+extra))
 	if err := printerConfig.Fprint(out, fset, file); err != nil {

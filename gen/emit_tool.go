@@ -21,10 +21,47 @@ func genToolFile(m *model, t *toolModel) (*jen.File, []byte, error) {
 		genNamedType(f, nt)
 	}
 	genResultAlias(f, t)
-	genInterface(f, t)
-	genErrorConstructors(f, t)
-	genRenamed(f, t)
-	genMeta(f, t)
+	// In data mode, what follows the types is text (see emit_text.go):
+	// genValidator emits nothing through jennifer then. A declaration
+	// that cannot be text (see metaText, plainComment) is emitted through
+	// jennifer with all before it. In code mode only the binding is text,
+	// after the validator.
+	var iface, ctors, meta []byte
+	text := 0 // how many of the interface, the error constructors and the metadata are text, from the last
+	if textFuncs() && t.data {
+		var ok bool
+		if meta, ok = metaText(nil, t); ok {
+			text = 1
+			if ctors, ok = errorConstructorsText(nil, t); ok {
+				text = 2
+				if iface, ok = interfaceText(nil, t); ok {
+					text = 3
+				}
+			}
+		}
+	}
+	var tail []byte
+	if text < 3 {
+		genInterface(f, t)
+	}
+	if text < 2 {
+		genErrorConstructors(f, t)
+	}
+	if text < 1 {
+		genRenamed(f, t)
+		genMeta(f, t)
+	}
+	if text > 0 {
+		tail = append(append(append(iface, ctors...), renamedText(nil, t)...), meta...)
+		markImport(f, runtimePkg, "Meta")
+		markImport(f, "encoding/json", "RawMessage")
+		if t.t.SLAms > 0 {
+			markImport(f, "time", "Millisecond")
+		}
+		if text == 3 {
+			markImport(f, "context", "Context")
+		}
+	}
 	descs, err := genValidator(f, t)
 	if err != nil {
 		return nil, nil, err
@@ -33,7 +70,6 @@ func genToolFile(m *model, t *toolModel) (*jen.File, []byte, error) {
 		genToolBinding(f, t)
 		return f, genDescs(f, t, descs), nil
 	}
-	var tail []byte
 	if len(descs) > 0 {
 		tail = dataValidatorText(tail, t, descs[0].name)
 	}
@@ -70,9 +106,7 @@ func genResultAlias(f *jen.File, t *toolModel) {
 
 // genInterface emits the interface users implement.
 func genInterface(f *jen.File, t *toolModel) {
-	doc := fmt.Sprintf("%s is the tool %s: %s", t.iface, t.t.Name, firstLine(t.t.Description))
-	doc += "\n\nImplement it in " + t.implFile + "; toolcat scaffolds that file once and never rewrites it."
-	f.Add(comment(doc))
+	f.Add(comment(interfaceDoc(t)))
 	methods := []jen.Code{
 		comment("Execute does the work. Return a *runtime.ToolError (see the " + t.iface + "*\nerror constructors) for failures the model should act on."),
 		jen.Id("Execute").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(t.args.Name)).Params(resultExpr(t), jen.Error()),

@@ -89,6 +89,14 @@ func OnFile(fn func(name string, data []byte)) Option {
 	return func(m *model) { m.onFile = fn }
 }
 
+// OnScaffolds makes Generate call fn with the package's scaffolds, what
+// Scaffolds returns, once it has named the package and before it renders
+// a file: the toolcat CLI writes them while the generated files render,
+// and the names are decided once for both.
+func OnScaffolds(fn func([]Scaffold)) Option {
+	return func(m *model) { m.onScaffolds = fn }
+}
+
 // RelativeTo writes catalog positions in generated code (conformance
 // failures name the example's line) relative to dir, the directory of the
 // generated package, so the output does not depend on where toolcat ran.
@@ -103,10 +111,15 @@ func Generate(cat *catalog.Catalog, opts ...Option) (map[string][]byte, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	m, err := buildModel(cat, true, o.cache, o.validators)
-	if err != nil {
-		return nil, err
+	m, names := nameTools(cat)
+	if o.onScaffolds != nil {
+		s, err := scaffolds(m)
+		if err != nil {
+			return nil, err
+		}
+		o.onScaffolds(s)
 	}
+	m.nameValidators(names, o.cache, o.validators)
 	if err := checkValues(m); err != nil {
 		return nil, err
 	}
@@ -201,6 +214,8 @@ type model struct {
 	cache Cache  // see WithCache
 	// onFile is called with each file rendered (see OnFile).
 	onFile func(name string, data []byte)
+	// onScaffolds is called with the scaffolds (see OnScaffolds).
+	onScaffolds func([]Scaffold)
 	// validators is the mode of the argument validators (see
 	// WithValidators).
 	validators ValidatorMode
@@ -433,6 +448,16 @@ var reserved = append([]string{"Tools", "NewRegistry", "RegisterTools", "Metas",
 // A cache that is a NamesCache keeps what the validators ask for. mode
 // chooses the validators' kind (see WithValidators).
 func buildModel(cat *catalog.Catalog, validators bool, cache Cache, mode ValidatorMode) (*model, error) {
+	m, names := nameTools(cat)
+	if validators {
+		m.nameValidators(names, cache, mode)
+	}
+	return m, nil
+}
+
+// nameTools is the first part of buildModel: every name but the
+// validators', with the namer that decided them.
+func nameTools(cat *catalog.Catalog) (*model, *namer) {
 	m := &model{cat: cat, pkg: cat.Package}
 	if m.pkg == "" {
 		m.pkg = "tools"
@@ -517,16 +542,19 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache, mode Validat
 		}
 	}
 	names.log = nil
-	if !validators {
-		return m, nil
-	}
+	return m, names
+}
+
+// nameValidators is the last part of buildModel: the names of the
+// validators, from names, which decided the others.
+func (m *model) nameValidators(names *namer, cache Cache, mode ValidatorMode) {
 	// Last, the one-pass validators' variables and scan functions (or
 	// data mode's descriptors), which only their own file refers to.
 	// What a validator asks for depends on its tool alone, not on the
 	// names it gets: each validator's model is made once, in parallel,
 	// and then named in order.
 	nc, _ := cache.(NamesCache)
-	data := dataMode(mode, cat)
+	data := dataMode(mode, m.cat)
 	parallel(len(m.tools), func(i int) { m.buildValidator(m.tools[i], data, nc) })
 	for _, tm := range m.tools {
 		for _, want := range tm.vwants {
@@ -537,7 +565,6 @@ func buildModel(cat *catalog.Catalog, validators bool, cache Cache, mode Validat
 		}
 		tm.names = append(tm.names, tm.vnames...)
 	}
-	return m, nil
 }
 
 // errorCodes are the codes of the errors a tool declares, sorted.

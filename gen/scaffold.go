@@ -48,10 +48,13 @@ type Method struct {
 // Scaffolds returns the implementation files of cat's tools and the
 // conformance test's file, for the CLI to write where they do not exist.
 func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
-	m, err := buildModel(cat, false, nil, ValidatorsCode)
-	if err != nil {
-		return nil, err
-	}
+	m, _ := nameTools(cat)
+	return scaffolds(m)
+}
+
+// scaffolds returns the scaffolds of m's tools, named as far as
+// nameTools names them.
+func scaffolds(m *model) ([]Scaffold, error) {
 	out := make([]Scaffold, len(m.tools))
 	errs := make([]error, len(m.tools))
 	parallel(len(m.tools), func(i int) {
@@ -68,7 +71,11 @@ func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
 		for _, meth := range s.Methods {
 			b.WriteString("\n" + strings.ReplaceAll(meth.Stub, "RECV", "t *"+t.impl))
 		}
-		s.Data, errs[i] = format.Source(b.Bytes())
+		if formatted(m.pkg, t.t.Name) {
+			s.Data = b.Bytes()
+		} else {
+			s.Data, errs[i] = format.Source(b.Bytes())
+		}
 		out[i] = s
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -100,6 +107,24 @@ func Scaffolds(cat *catalog.Catalog) ([]Scaffold, error) {
 	}
 	out = append(out, Scaffold{File: ConformanceToolsFile, Data: src})
 	return out, nil
+}
+
+// formatted reports whether the scaffold of the tool called name in the
+// package pkg is written in gofmt's layout as it is put together, so that
+// go/format would give back the same bytes (TestScaffoldsAreGofmt): its
+// other parts are Go names and fixed text, and its comments name the tool,
+// which is then letters, digits and _.- only. A scaffold of any other is
+// formatted, and an invalid package name is go/format's error.
+func formatted(pkg, name string) bool {
+	if !token.IsIdentifier(pkg) {
+		return false
+	}
+	for _, r := range name {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '.' || r == '-') {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // methods lists the stubs of a tool's interface methods.

@@ -40,8 +40,10 @@ place once every check has passed; an error or an interrupt removes it.
 
 A tool whose catalog entry did not change since the last run keeps its
 file without rendering it again: gen keeps the key of each file it wrote
-in the user's cache directory. --cache=false, or --check, renders every
-file.
+in the user's cache directory. A run whose inputs (the catalog, the
+output directory, go.mod, the flags, this build of toolcat) are what the
+last run left prints what that run said the next one would and stops.
+--cache=false, or --check, renders every file.
 
 With --split=category every category of the catalog becomes a package
 of its own, in a subdirectory of the output directory named after it
@@ -101,6 +103,15 @@ func runGen(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "toolcat gen: --split=%s: want none or category\n", f.split)
 		return exitUsage
 	}
+	var stamp *genStamp
+	if f.cache && !f.check {
+		if stamp = openGenStamp(f, fs.Args()); stamp != nil {
+			if stamp.replay(e) {
+				return exitOK
+			}
+			e = stamp.record(e)
+		}
+	}
 	cat, ok := loadCatalog(e, "gen", "text", fs.Args())
 	if !ok {
 		return exitUsage
@@ -156,6 +167,18 @@ func runGen(e *env, args []string) int {
 	}
 	if hint := moduleHint(f.out); hint != "" {
 		fmt.Fprintln(e.stderr, "toolcat gen: "+hint)
+		if stamp != nil {
+			stamp.hint = "toolcat gen: " + hint + "\n"
+		}
+	}
+	if stamp != nil {
+		// The staging directories go first: the stamp is of the output
+		// directory as the run leaves it.
+		if err := ss.discardAll(); err != nil {
+			fmt.Fprintf(e.stderr, "toolcat gen: %v\n", err)
+			return exitOK
+		}
+		stamp.done(plans)
 	}
 	return exitOK
 }
@@ -263,13 +286,13 @@ func planPackage(cat *catalog.Catalog, dir string, cache *genCache, st *stager, 
 	}
 	// The scaffolds first: they are quick to make, and the stager
 	// writes them while the generated files render.
-	scaffolds, err := gen.Scaffolds(cat)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range scaffolds {
-		st.stageNew(s.File, s.Data)
-	}
+	var scaffolds []gen.Scaffold
+	opts = append(opts, gen.OnScaffolds(func(s []gen.Scaffold) {
+		scaffolds = s
+		for _, s := range scaffolds {
+			st.stageNew(s.File, s.Data)
+		}
+	}))
 	files, err := gen.Generate(cat, opts...)
 	if err != nil {
 		return nil, err

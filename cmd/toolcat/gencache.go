@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"sync"
 
 	"github.com/toolcat/toolcat/gen"
@@ -19,8 +17,7 @@ import (
 // tool file it wrote, and what each tool's validator declares (see
 // gen.NamesCache). A file is reused only when its key is the same, its
 // contents on disk are still what gen wrote, and the same build of toolcat
-// wrote them: a build that cannot name itself (a checkout with changes, a
-// replaced module) uses no cache.
+// (the same executable, byte for byte) wrote them.
 type genCache struct {
 	index string // the index file
 	dir   string // the output directory
@@ -49,53 +46,30 @@ type cacheIndex struct {
 	Names map[string][]string `json:"names,omitempty"`
 }
 
-// buildKey names this build of toolcat, or is "" when it cannot be named.
-// Tests set it.
-var buildKey = readBuildKey()
+// buildKey names this build of toolcat: the SHA-256 of its executable (see
+// executableSum), or "" when it cannot be read, and then there is no
+// cache. Tests set it.
+var buildKey = sync.OnceValue(readBuildKey)
 
 const modulePath = "github.com/toolcat/toolcat"
 
 func readBuildKey() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+	memo := ""
+	if base, err := os.UserCacheDir(); err == nil {
+		memo = filepath.Join(base, "toolcat", "exe")
+	}
+	sum, err := executableSum(memo)
+	if err != nil {
 		return ""
 	}
-	mod := &bi.Main
-	if mod.Path != modulePath {
-		// go tool toolcat: toolcat is a dependency of the main module.
-		mod = nil
-		for _, d := range bi.Deps {
-			if d.Path == modulePath {
-				mod = d
-			}
-		}
-	}
-	if mod == nil || mod.Replace != nil {
-		return ""
-	}
-	if mod.Version != "" && mod.Version != "(devel)" {
-		return mod.Path + "@" + mod.Version + " " + mod.Sum + " " + runtime.Version()
-	}
-	// A build of a checkout: its commit, when nothing in it is changed.
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value
-		}
-	}
-	if rev == "" || modified != "false" {
-		return ""
-	}
-	return "vcs " + rev + " " + runtime.Version()
+	return "sha256 " + sum
 }
 
 // openGenCache returns the cache of the output directory dir, or nil when
 // there can be none.
 func openGenCache(dir string) *genCache {
-	if buildKey == "" {
+	build := buildKey()
+	if build == "" {
 		return nil
 	}
 	base, err := os.UserCacheDir()
@@ -111,7 +85,7 @@ func openGenCache(dir string) *genCache {
 		index:    filepath.Join(base, "toolcat", "gen", hex.EncodeToString(sum[:12])+".json"),
 		dir:      dir,
 		abs:      abs,
-		build:    buildKey,
+		build:    build,
 		new:      map[string]cacheEntry{},
 		newNames: map[string][]string{},
 		disk:     map[string][]byte{},

@@ -8,6 +8,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// toolcat gen in tests, and in the scripts, keeps no cache in the
+	// user's cache directory; the tests of the cache give it one of its
+	// own (useGenCache).
+	buildKey = func() string { return "" }
 	testscript.Main(m, map[string]func(){
 		"toolcat": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})

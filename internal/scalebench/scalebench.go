@@ -128,6 +128,10 @@ func split(data []byte, dir string, per int) ([]catalog.File, error) {
 // Sample is one measured run of a command.
 type Sample struct {
 	Wall time.Duration
+	// User and Sys are the CPU time of the run in user space and in the
+	// kernel (the command and the children it waited for), as wait4
+	// reports them.
+	User, Sys time.Duration
 	// MaxRSS is the peak resident set of the largest single process of
 	// the run (the command or a child it waited for, such as the
 	// compiler under go build), in bytes, as wait4 reports it; 0 where
@@ -155,7 +159,7 @@ func RunOutput(cmd *exec.Cmd, okCodes ...int) (Sample, []byte, error) {
 	if cmd.ProcessState == nil {
 		return Sample{}, out.Bytes(), fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
 	}
-	s := Sample{Wall: wall, MaxRSS: maxRSS(cmd.ProcessState)}
+	s := Sample{Wall: wall, User: cmd.ProcessState.UserTime(), Sys: cmd.ProcessState.SystemTime(), MaxRSS: maxRSS(cmd.ProcessState)}
 	if err != nil && !slices.Contains(okCodes, cmd.ProcessState.ExitCode()) {
 		return s, out.Bytes(), fmt.Errorf("%s (in %s): %w\n%s", strings.Join(cmd.Args, " "), cmd.Dir, err, tail(out.Bytes(), 4000))
 	}
@@ -224,6 +228,16 @@ func BuildBinaries(root, module, bin string) (*Binaries, error) {
 func (b *Binaries) GenToolcat(synth, out string, extra ...string) *exec.Cmd {
 	args := append([]string{"gen", "--cache=false", "--out", out}, extra...)
 	return Command(synth, "", b.Toolcat, append(args, filepath.Join(synth, "catalog"))...)
+}
+
+// RegenToolcat runs toolcat gen, with its cache, on the catalog of the
+// synthetic directory synth into out, keeping the cache in the directory
+// cache (XDG_CACHE_HOME, and HOME where the user's cache directory is
+// under it).
+func (b *Binaries) RegenToolcat(synth, out, cache string) *exec.Cmd {
+	cmd := Command(synth, "", b.Toolcat, "gen", "--out", out, filepath.Join(synth, "catalog"))
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+cache, "HOME="+cache)
+	return cmd
 }
 
 // OapiConfig is what oapi-codegen generates.

@@ -220,6 +220,14 @@ func TestRunMeasures(t *testing.T) {
 	if s.Wall < 200*time.Millisecond {
 		t.Errorf("wall %v, below the 0.2 s slept", s.Wall)
 	}
+	// A child that spins: its CPU time is counted.
+	spin, err := Run(exec.Command(sh, "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spin.User+spin.Sys <= 0 {
+		t.Errorf("a spinning child: user %v, sys %v", spin.User, spin.Sys)
+	}
 	if _, err := Run(exec.Command(sh, "-c", "echo findings; exit 1"), 1); err != nil {
 		t.Errorf("exit 1 listed as success: %v", err)
 	}
@@ -268,6 +276,10 @@ func TestSamples(t *testing.T) {
 	s := Samples{{Wall: 3 * time.Second, MaxRSS: 10}, {Wall: time.Second, MaxRSS: 30}, {Wall: 2 * time.Second, MaxRSS: 20}}
 	if s.Median() != 2*time.Second || s.MaxRSS() != 30 {
 		t.Errorf("median %v, max RSS %d", s.Median(), s.MaxRSS())
+	}
+	cpu := Samples{{User: 3, Sys: 1}, {User: 1, Sys: 3}, {User: 2, Sys: 2}, {User: 4, Sys: 4}}
+	if u, k := cpu.MedianUserSys(); u != 2 || k != 2 {
+		t.Errorf("median user %v, sys %v; want 2, 2", u, k)
 	}
 	if got := Ratio(3*time.Second, time.Second); got != "3.00×" {
 		t.Errorf("Ratio = %q", got)

@@ -22,6 +22,21 @@ func (s Samples) Median() time.Duration {
 	return w[(len(w)-1)/2]
 }
 
+// MedianUserSys is the median user and the median system CPU time.
+func (s Samples) MedianUserSys() (user, sys time.Duration) {
+	u := make([]time.Duration, len(s))
+	k := make([]time.Duration, len(s))
+	for i, x := range s {
+		u[i], k[i] = x.User, x.Sys
+	}
+	slices.Sort(u)
+	slices.Sort(k)
+	if len(s) == 0 {
+		return 0, 0
+	}
+	return u[(len(u)-1)/2], k[(len(k)-1)/2]
+}
+
 // MaxRSS is the largest peak resident set of the runs, in bytes.
 func (s Samples) MaxRSS() int64 {
 	var m int64

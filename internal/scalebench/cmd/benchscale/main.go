@@ -369,7 +369,9 @@ func (b *bench) contenders() []contender {
 }
 
 // generators compares toolcat gen with oapi-codegen on genN tools, each
-// into an empty directory, interleaved.
+// into an empty directory, interleaved. After each run of toolcat gen it
+// measures regenerations of its output with nothing changed (see
+// regenerate).
 func (b *bench) generators() error {
 	synth, err := b.synth(b.genN)
 	if err != nil {
@@ -378,6 +380,8 @@ func (b *bench) generators() error {
 	cs := b.contenders()
 	samples := make([]scalebench.Samples, len(cs))
 	size := make([]outputSize, len(cs))
+	var regenWrite, regenCache, regenStamp scalebench.Samples
+	loadStart := loadAverage()
 	for r := range b.genRuns {
 		b.logf("%d tools: toolcat gen and oapi-codegen (run %d of %d)", b.genN, r+1, b.genRuns)
 		for i, c := range cs {
@@ -398,19 +402,108 @@ func (b *bench) generators() error {
 			if size[i], err = goSize(out); err != nil {
 				return err
 			}
+			if i == 0 {
+				w, c, st, err := b.regenerate(synth, out)
+				if err != nil {
+					return err
+				}
+				regenWrite, regenCache, regenStamp = append(regenWrite, w), append(regenCache, c), append(regenStamp, st)
+			}
 			os.RemoveAll(out)
 		}
 	}
+	loadEnd := loadAverage()
 	w := &b.out
-	fmt.Fprintf(w, "\n## Generating %d tools: toolcat gen and oapi-codegen\n\nInto an empty directory; runs interleaved (toolcat, oapi-codegen models+client, models, and again), %d of each; median wall time. The ratio is to oapi-codegen models+client. Go output counts every `.go` file written (toolcat's includes the scaffolded implementations and the conformance test).\n\n", b.genN, b.genRuns)
-	fmt.Fprintln(w, "| generator | wall | ratio | peak RSS | Go files | Go output |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+	fmt.Fprintf(w, "\n## Generating %d tools: toolcat gen and oapi-codegen\n\nInto an empty directory; runs interleaved (toolcat, oapi-codegen models+client, models, and again), %d of each; median wall time, median CPU time (user + system, the process and the children it waited for). The ratios are to oapi-codegen models+client. Go output counts every `.go` file written (toolcat's includes the scaffolded implementations and the conformance test). Load average %s at the start, %s at the end.\n\n", b.genN, b.genRuns, loadStart, loadEnd)
+	fmt.Fprintln(w, "| generator | wall | ratio | CPU user + sys | CPU ratio | peak RSS | Go files | Go output |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	_, _, baseCPU := userSys(samples[1])
 	for i, c := range cs {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %.1f MiB |\n", c.name, scalebench.Seconds(samples[i].Median()),
-			scalebench.Ratio(samples[i].Median(), samples[1].Median()), scalebench.MiB(samples[i].MaxRSS()),
-			size[i].files, float64(size[i].bytes)/(1<<20))
+		u, k, cpu := userSys(samples[i])
+		fmt.Fprintf(w, "| %s | %s | %s | %s + %s | %s | %s | %d | %.1f MiB |\n", c.name, scalebench.Seconds(samples[i].Median()),
+			scalebench.Ratio(samples[i].Median(), samples[1].Median()), scalebench.Seconds(u), scalebench.Seconds(k),
+			scalebench.Ratio(cpu, baseCPU), scalebench.MiB(samples[i].MaxRSS()), size[i].files, float64(size[i].bytes)/(1<<20))
+	}
+	fmt.Fprintf(w, "\n`toolcat gen` again on each output of the row above, nothing changed, with its cache (its files 2 s old, then one removed and written again): %d runs of each, median.\n\n", b.genRuns)
+	fmt.Fprintln(w, "| regeneration | wall | CPU user + sys | peak RSS |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|")
+	for _, row := range []struct {
+		name string
+		s    scalebench.Samples
+	}{
+		{"after a run that wrote one file: the stamp it kept", regenWrite},
+		{"each tool's file from the cache (no stamp)", regenCache},
+		{"the stamp of a run that changed nothing", regenStamp},
+	} {
+		u, k, _ := userSys(row.s)
+		fmt.Fprintf(w, "| %s | %s | %s + %s | %s |\n", row.name, scalebench.Seconds(row.s.Median()), scalebench.Seconds(u), scalebench.Seconds(k), scalebench.MiB(row.s.MaxRSS()))
 	}
 	return nil
+}
+
+// regenerate runs toolcat gen with its cache on out, which toolcat gen
+// --cache=false just wrote, and measures three runs that change nothing:
+// after a run that wrote one file (with the stamp that run kept), with
+// every tool's file from the cache (that stamp removed first), and with
+// the stamp of a run that changed nothing.
+func (b *bench) regenerate(synth, out string) (afterWrite, cached, stamped scalebench.Sample, err error) {
+	cache, err := b.fresh("usercache")
+	if err != nil {
+		return
+	}
+	defer os.RemoveAll(cache)
+	// A run that wrote files keeps a stamp only when the files it read
+	// are 2 s old (docs/gen.md): the ones written just now must age.
+	time.Sleep(2100 * time.Millisecond)
+	files, err := filepath.Glob(filepath.Join(out, "*_gen.go"))
+	if err != nil || len(files) < 2 {
+		return afterWrite, cached, stamped, fmt.Errorf("%s holds %d generated files (%v)", out, len(files), err)
+	}
+	slices.Sort(files)
+	if err = os.Remove(files[0]); err != nil {
+		return
+	}
+	if _, err = scalebench.Run(b.bin.RegenToolcat(synth, out, cache)); err != nil {
+		return
+	}
+	stamps, err := filepath.Glob(filepath.Join(cache, "toolcat", "gen", "*.run.json"))
+	if err != nil || len(stamps) != 1 {
+		return afterWrite, cached, stamped, fmt.Errorf("toolcat gen wrote %s again and kept %d stamps in %s (%v), want 1", files[0], len(stamps), cache, err)
+	}
+	steps := []struct {
+		what string
+		s    *scalebench.Sample
+	}{
+		{"after a run that wrote a file", &afterWrite},
+		{"tools from the cache", &cached},
+		{"the stamp of a run that changed nothing", &stamped},
+	}
+	for i, st := range steps {
+		if i == 1 {
+			os.Remove(stamps[0])
+		}
+		if *st.s, err = scalebench.Run(b.bin.RegenToolcat(synth, out, cache)); err != nil {
+			return
+		}
+		b.logSample("toolcat gen, nothing changed, "+st.what, *st.s)
+	}
+	return afterWrite, cached, stamped, nil
+}
+
+// userSys returns the median user and system CPU time of s, and their sum.
+func userSys(s scalebench.Samples) (user, sys, cpu time.Duration) {
+	user, sys = s.MedianUserSys()
+	return user, sys, user + sys
+}
+
+// loadAverage returns the system's load averages over 1, 5 and 15
+// minutes, or "unknown" where /proc/loadavg is not.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " / ")
+	}
+	return "unknown"
 }
 
 type outputSize struct {
