@@ -32,11 +32,14 @@ deps:
 # of test-corpus, the runtime and hardware under the race detector, the
 # modules of internal/, the MCP conformance suite. Each package is built
 # and tested once: the race packages only under -race, the others without
-# it; go vet runs once, in lint (go test -vet=off).
+# it; go vet runs once, in lint (go test -vet=off). The module's tests,
+# the race tests and the modules of internal/ run side by side, so that
+# while one of them waits on a long test or a large package the others
+# keep the CPUs busy; each one's output is printed whole when it ends.
 test: deps corpus-present
 	$(MAKE) --no-print-directory check-generate lint
-	TOOLCAT_CORPUS="$(CORPUS_ABS)" $(MAKE) --no-print-directory test-unit test-race
-	$(MAKE) --no-print-directory test-sdk test-mcp-conformance
+	TOOLCAT_CORPUS="$(CORPUS_ABS)" $(MAKE) --no-print-directory -j3 --output-sync=target test-unit test-race test-sdk
+	$(MAKE) --no-print-directory test-mcp-conformance
 
 # The packages whose tests run under the race detector (test-race) rather
 # than in test-unit: runtime's and hardware's, but those whose code and
