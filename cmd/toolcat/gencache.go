@@ -65,24 +65,35 @@ func readBuildKey() string {
 	return "sha256 " + sum
 }
 
-// openGenCache returns the cache of the output directory dir, or nil when
-// there can be none.
-func openGenCache(dir string) *genCache {
-	build := buildKey()
+// genCachePlace returns this build's key, the absolute path of the output
+// directory dir and the file of the user's cache, named for that path
+// with the given suffix, that holds what gen keeps of it; ok is false when
+// there can be no such file (no build key, no cache directory).
+func genCachePlace(dir, suffix string) (build, abs, file string, ok bool) {
+	build = buildKey()
 	if build == "" {
-		return nil
+		return "", "", "", false
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return nil
+		return "", "", "", false
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil
+	if abs, err = filepath.Abs(dir); err != nil {
+		return "", "", "", false
 	}
 	sum := sha256.Sum256([]byte(abs))
+	return build, abs, filepath.Join(base, "toolcat", "gen", hex.EncodeToString(sum[:12])+suffix), true
+}
+
+// openGenCache returns the cache of the output directory dir, or nil when
+// there can be none.
+func openGenCache(dir string) *genCache {
+	build, abs, index, ok := genCachePlace(dir, ".json")
+	if !ok {
+		return nil
+	}
 	c := &genCache{
-		index:    filepath.Join(base, "toolcat", "gen", hex.EncodeToString(sum[:12])+".json"),
+		index:    index,
 		dir:      dir,
 		abs:      abs,
 		build:    build,

@@ -67,25 +67,12 @@ var stampMinAge = 2 * time.Second
 // openGenStamp returns the stamp of a run of gen with the flags f on the
 // catalog paths, or nil when there can be none.
 func openGenStamp(f genFlags, paths []string) *genStamp {
-	build := buildKey()
-	if build == "" {
+	build, _, file, ok := genCachePlace(f.out, ".run.json")
+	if !ok {
 		return nil
 	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return nil
-	}
-	abs, err := filepath.Abs(f.out)
-	if err != nil {
-		return nil
-	}
-	sum := sha256.Sum256([]byte(abs))
-	s := &genStamp{
-		file:  filepath.Join(base, "toolcat", "gen", hex.EncodeToString(sum[:12])+".run.json"),
-		start: time.Now(),
-		f:     f,
-		paths: paths,
-	}
+	s := &genStamp{file: file, start: time.Now(), f: f, paths: paths}
+	var err error
 	if s.before, err = readGenState(build, f, paths); err != nil {
 		return nil
 	}
