@@ -79,6 +79,25 @@ func fileSum(f *os.File, path, memo string, now time.Time) (string, error) {
 	return sum, nil
 }
 
+// openExecutable opens the running executable, the file
+// runningExecutable names, and returns it with its path.
+func openExecutable() (*os.File, string, error) {
+	path, err := os.Executable()
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := os.Open(runningExecutable(path))
+	return f, path, err
+}
+
+// statIdentity is fileIdentity's answer for a file its system describes
+// by these: what tells it from any other file and from its own earlier
+// contents, and the later of its modification and change times.
+func statIdentity(dev, ino uint64, size int64, mtime, ctime time.Time) (string, time.Time) {
+	id := fmt.Sprintf("dev %d ino %d size %d mtime %d ctime %d", dev, ino, size, mtime.UnixNano(), ctime.UnixNano())
+	return id, later(mtime, ctime)
+}
+
 // later returns the later of a and b.
 func later(a, b time.Time) time.Time {
 	if a.After(b) {

@@ -1,22 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 	"time"
 )
-
-// openExecutable opens the running executable and returns it with its
-// path.
-func openExecutable() (*os.File, string, error) {
-	path, err := os.Executable()
-	if err != nil {
-		return nil, "", err
-	}
-	f, err := os.Open(path)
-	return f, path, err
-}
 
 // fileIdentity returns what tells fi's file from any other and from its
 // own earlier contents, and the later of its modification and change
@@ -26,7 +14,6 @@ func fileIdentity(fi os.FileInfo) (id string, changed time.Time, ok bool) {
 	if !ok {
 		return "", time.Time{}, false
 	}
-	mtime, ctime := time.Unix(st.Mtimespec.Unix()), time.Unix(st.Ctimespec.Unix())
-	id = fmt.Sprintf("dev %d ino %d size %d mtime %d ctime %d", st.Dev, st.Ino, st.Size, mtime.UnixNano(), ctime.UnixNano())
-	return id, later(mtime, ctime), true
+	id, changed = statIdentity(uint64(st.Dev), st.Ino, st.Size, time.Unix(st.Mtimespec.Unix()), time.Unix(st.Ctimespec.Unix()))
+	return id, changed, true
 }

@@ -1,23 +1,15 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 	"time"
 )
 
-// openExecutable opens the running executable and returns it with its
-// path. /proc/self/exe is the file the process runs even when its path
-// has since been given to another file.
-func openExecutable() (*os.File, string, error) {
-	path, err := os.Executable()
-	if err != nil {
-		return nil, "", err
-	}
-	f, err := os.Open("/proc/self/exe")
-	return f, path, err
-}
+// runningExecutable is the file to hash for the executable at path:
+// /proc/self/exe is the file the process runs even when its path has since
+// been given to another file.
+func runningExecutable(string) string { return "/proc/self/exe" }
 
 // fileIdentity returns what tells fi's file from any other and from its
 // own earlier contents, and the later of its modification and change
@@ -27,7 +19,6 @@ func fileIdentity(fi os.FileInfo) (id string, changed time.Time, ok bool) {
 	if !ok {
 		return "", time.Time{}, false
 	}
-	mtime, ctime := time.Unix(st.Mtim.Unix()), time.Unix(st.Ctim.Unix())
-	id = fmt.Sprintf("dev %d ino %d size %d mtime %d ctime %d", st.Dev, st.Ino, st.Size, mtime.UnixNano(), ctime.UnixNano())
-	return id, later(mtime, ctime), true
+	id, changed = statIdentity(uint64(st.Dev), uint64(st.Ino), st.Size, time.Unix(st.Mtim.Unix()), time.Unix(st.Ctim.Unix()))
+	return id, changed, true
 }
