@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/jsonscan"
@@ -48,77 +47,56 @@ func (searchImpl) Execute(_ context.Context, a *SearchArticlesArgs) (*SearchArti
 	return res, nil
 }
 
-var (
-	searchArgNames         = []string{"max_results", "query", "sort"}
-	searchMaxResultsBounds = runtime.Bounds{Min: 1, Max: 20, HasMin: true, HasMax: true}
-	searchSortEnum         = []any{"relevance", "date"}
-)
-
 // searchArticlesValidator is the generated one-pass validator: it decodes
 // into SearchArticlesArgs, applies the defaults and checks every keyword of
 // the schema as it goes.
-type searchArticlesValidator struct{}
+var searchArticlesValidator = runtime.OnePass(&searchArticlesObject, scanSearchArticlesArgs)
 
-func (searchArticlesValidator) Validate(raw []byte) (any, *runtime.ToolError) {
-	a := &SearchArticlesArgs{MaxResults: 5, Sort: "relevance"}
-	var d jsonscan.Decoder
-	d.Reset(runtime.NormalizeArgs(raw))
-	if err := d.BeginObject(); err != nil {
-		return nil, runtime.ArgDecodeError("", "object", err)
-	}
-	var seen uint8
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return nil, runtime.ArgSyntax(err)
-		}
-		if !ok {
-			break
-		}
-		switch string(key) {
+// The schemas searchArticlesValidator checks the arguments against.
+var (
+	searchArticlesObject           = runtime.Object{Names: []string{"max_results", "query", "sort"}, Required: []string{"query"}, Reject: true}
+	searchArticlesQuerySchema      = runtime.StringSchema{Type: "string", MinLength: 2, MaxLength: 200}
+	searchArticlesMaxResultsSchema = runtime.NumberSchema{Type: "integer", Bounds: &runtime.Bounds{Min: 1, HasMin: true, Max: 20, HasMax: true}}
+	searchArticlesSortSchema       = runtime.StringSchema{Type: "string", MinLength: -1, MaxLength: -1, Enum: []string{"relevance", "date"}, Allowed: []any{"relevance", "date"}}
+)
+
+// scanSearchArticlesArgs reads the members of SearchArticlesArgs into out; d
+// has read its '{'.
+func scanSearchArticlesArgs(d *jsonscan.Decoder, at *runtime.Path, out *SearchArticlesArgs, defaults bool, late **runtime.ToolError) *runtime.ToolError {
+	*out = SearchArticlesArgs{}
+	var seen uint64
+	ms := searchArticlesObject.Members(d, at)
+	for ms.Next() {
+		var te *runtime.ToolError
+		switch string(ms.Key) {
 		case "query":
-			s, err := d.String()
-			if err != nil {
-				return nil, runtime.ArgDecodeError("/query", "string", err)
-			}
-			if n := utf8.RuneCountInString(s); n < 2 || n > 200 {
-				return nil, runtime.ArgLength("/query", s, 2, 200)
-			}
-			a.Query = s
-			seen |= 1
+			seen |= 1 << 0
+			te = runtime.ReadString(d, at.Key("query"), &searchArticlesQuerySchema, &out.Query)
 		case "max_results":
-			n, err := d.Int64()
-			if err != nil {
-				return nil, runtime.ArgDecodeError("/max_results", "integer", err)
-			}
-			if !searchMaxResultsBounds.Check(float64(n)) {
-				return nil, runtime.ArgOutOfRange("/max_results", float64(n), searchMaxResultsBounds)
-			}
-			a.MaxResults = n
+			seen |= 1 << 1
+			te = runtime.ReadInt(d, at.Key("max_results"), &searchArticlesMaxResultsSchema, &out.MaxResults, late)
 		case "sort":
-			s, err := d.StringBytes()
-			if err != nil {
-				return nil, runtime.ArgDecodeError("/sort", "string", err)
-			}
-			switch string(s) {
-			case "relevance":
-				a.Sort = "relevance"
-			case "date":
-				a.Sort = "date"
-			default:
-				return nil, runtime.ArgNotInEnum("/sort", string(s), searchSortEnum)
-			}
+			seen |= 1 << 2
+			te = runtime.ReadString(d, at.Key("sort"), &searchArticlesSortSchema, &out.Sort)
 		default:
-			return nil, runtime.ArgUnknown("", string(key), searchArgNames)
+			te = ms.Skip()
+		}
+		if te != nil {
+			return te
 		}
 	}
-	if err := d.End(); err != nil {
-		return nil, runtime.ArgSyntax(err)
+	if te := ms.End(seen); te != nil {
+		return te
 	}
-	if seen&1 == 0 {
-		return nil, runtime.ArgMissing("", "query", searchArgNames)
+	if defaults {
+		if seen&(1<<1) == 0 {
+			out.MaxResults = 5
+		}
+		if seen&(1<<2) == 0 {
+			out.Sort = "relevance"
+		}
 	}
-	return a, nil
+	return nil
 }
 
 // searchTool is the generated registration of search_articles.
@@ -201,7 +179,7 @@ func BenchmarkCall(b *testing.B) {
 		}
 	}
 	b.Run("generated_validator", func(b *testing.B) {
-		call(b, searchArticlesValidator{}, runtime.CallOptions{})
+		call(b, searchArticlesValidator, runtime.CallOptions{})
 	})
 	b.Run("data_validator", func(b *testing.B) {
 		call(b, dataValidator(b), runtime.CallOptions{})
@@ -211,7 +189,7 @@ func BenchmarkCall(b *testing.B) {
 	})
 	apart := func(b *testing.B, opt runtime.Option) {
 		r := runtime.New(runtime.WithLogger(quietLogger()), opt)
-		mustRegister(b, r, benchTool(searchArticlesValidator{}))
+		mustRegister(b, r, benchTool(searchArticlesValidator))
 		b.ReportAllocs()
 		for b.Loop() {
 			res := r.Call(ctx, "search_articles", benchArgs, runtime.CallOptions{})
@@ -224,14 +202,14 @@ func BenchmarkCall(b *testing.B) {
 	b.Run("generated_validator_detached", func(b *testing.B) { apart(b, runtime.WithDetachOnTimeout(true)) })
 	b.Run("generated_validator_tool_goroutine", func(b *testing.B) { apart(b, runtime.WithToolGoroutine(true)) })
 	b.Run("generated_validator_with_step", func(b *testing.B) {
-		call(b, searchArticlesValidator{}, runtime.CallOptions{StepID: "step-1"})
+		call(b, searchArticlesValidator, runtime.CallOptions{StepID: "step-1"})
 	})
 	b.Run("session_read_only", func(b *testing.B) {
 		// The generated_validator call through a Session (memory store)
 		// past its first turn: its state read, its turn as the step, its
 		// record of the call.
 		r := runtime.New(runtime.WithLogger(quietLogger()))
-		mustRegister(b, r, benchTool(searchArticlesValidator{}))
+		mustRegister(b, r, benchTool(searchArticlesValidator))
 		s := r.Session("bench")
 		if err := s.EndTurn(ctx); err != nil {
 			b.Fatal(err)
@@ -246,7 +224,7 @@ func BenchmarkCall(b *testing.B) {
 		}
 	})
 	b.Run("idempotent_replay_memory", func(b *testing.B) {
-		call(b, searchArticlesValidator{}, runtime.CallOptions{IdempotencyKey: "bench-key"})
+		call(b, searchArticlesValidator, runtime.CallOptions{IdempotencyKey: "bench-key"})
 	})
 	b.Run("untrusted_search_result", func(b *testing.B) {
 		// A 1.6 KB result of 10 items with 3 strings each, from a tool
@@ -255,7 +233,7 @@ func BenchmarkCall(b *testing.B) {
 		data := searchResult(10)
 		mustRegister(b, r, runtime.Tool{
 			Meta:      runtime.Meta{Name: "search_web", ReturnsUntrusted: true, UntrustedSource: "web:example.com"},
-			Validator: searchArticlesValidator{},
+			Validator: searchArticlesValidator,
 			Execute:   func(context.Context, any) (any, error) { return data, nil },
 		})
 		var n int
@@ -271,7 +249,7 @@ func BenchmarkCall(b *testing.B) {
 	})
 	b.Run("idempotent_first_call_memory", func(b *testing.B) {
 		r := runtime.New(runtime.WithLogger(quietLogger()))
-		mustRegister(b, r, benchTool(searchArticlesValidator{}))
+		mustRegister(b, r, benchTool(searchArticlesValidator))
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
@@ -297,7 +275,7 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	})
 	b.Run("generated", func(b *testing.B) {
-		v := searchArticlesValidator{}
+		v := searchArticlesValidator
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, te := v.Validate(benchArgs); te != nil {

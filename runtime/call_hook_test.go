@@ -196,7 +196,7 @@ func BenchmarkCallHook(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			r := runtime.New(append(c.opts, runtime.WithLogger(quietLogger()))...)
-			mustRegister(b, r, searchTool(searchImpl{}, searchArticlesValidator{}))
+			mustRegister(b, r, searchTool(searchImpl{}, searchArticlesValidator))
 			b.ReportAllocs()
 			for b.Loop() {
 				if res := r.Call(ctx, "search_articles", benchArgs, runtime.CallOptions{}); !res.Success {

@@ -144,7 +144,14 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 		}
 		raw = rest
 	}
-	args, te := e.tool.Validator.Validate(raw)
+	var args any
+	var te *ToolError
+	var text []byte // the call arena's room, when the validator made one
+	if e.arena != nil {
+		args, text, te = e.arena.validateArena(raw)
+	} else {
+		args, te = e.tool.Validator.Validate(raw)
+	}
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
@@ -167,7 +174,7 @@ func (r *Registry) call(ctx context.Context, e *entry, raw []byte, opts *CallOpt
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
-	res, te := r.succeed(ctx, e, data, nil, time.Time{})
+	res, te := r.succeed(ctx, e, data, nil, time.Time{}, text)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}
@@ -236,7 +243,7 @@ func (r *Registry) dryRun(ctx context.Context, e *entry, raw []byte, args any, o
 		p.DryRun = true
 		data = p
 	}
-	res, te := r.succeed(ctx, e, data, nil, time.Time{})
+	res, te := r.succeed(ctx, e, data, nil, time.Time{}, nil)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}

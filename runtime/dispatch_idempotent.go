@@ -75,7 +75,7 @@ func (r *Registry) idempotent(ctx context.Context, e *entry, raw []byte, args an
 	if rec.Oversize > 0 {
 		return r.failed(e, raw, opts, r.tooLargeAtLeast(ctx, e, rec.Oversize))
 	}
-	res, te := r.succeed(ctx, e, data, rec.Data, rec.At)
+	res, te := r.succeed(ctx, e, data, rec.Data, rec.At, nil)
 	if te != nil {
 		return r.failed(e, raw, opts, te)
 	}

@@ -63,8 +63,10 @@ func newResultValidator(m *Meta) (*SchemaValidator, error) {
 // succeed builds the envelope of a call of e that returned data (raw its
 // JSON when known, at when it was produced; zero means now): the result's
 // size cap and check apply, and untrusted output is wrapped. A result they
-// refuse comes back as te, for the caller to answer.
-func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.RawMessage, at time.Time) (res Result, te *ToolError) {
+// refuse comes back as te, for the caller to answer. text, when set, is
+// the room of the call's arena (e.arena's): the envelope goes there when
+// it fits.
+func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.RawMessage, at time.Time, text []byte) (res Result, te *ToolError) {
 	if e.maxResult == 0 && e.results == nil && !e.meta.ReturnsUntrusted {
 		return Result{Success: true, Data: data, Tool: e.meta.Name}, nil
 	}
@@ -77,12 +79,15 @@ func (r *Registry) succeed(ctx context.Context, e *entry, data any, raw json.Raw
 		if e.meta.ReturnsUntrusted {
 			head, tail = "", "" // the wrapper writes the envelope
 		}
-		b, n, over, err := encodeJSON(head, data, tail, e.maxResult, false, &e.resultEnc)
+		b, n, over, err := encodeJSONIn(text, head, data, tail, e.maxResult, false, &e.resultEnc)
 		switch {
 		case err != nil:
 			return Result{}, Internal("tool " + e.meta.Name + " returned data that cannot be encoded as JSON")
 		case over:
 			return Result{}, r.tooLargeAtLeast(ctx, e, n)
+		}
+		if text != nil {
+			e.arena.sized(len(text), len(b))
 		}
 		raw = b[len(head) : len(b)-len(tail)]
 		if !e.meta.ReturnsUntrusted {

@@ -24,7 +24,7 @@ func FuzzCall(f *testing.F) {
 	r := runtime.New(runtime.WithLogger(quietLogger()))
 	mustRegister(f, r,
 		runtime.Tool{Meta: searchMeta(), Execute: echo},
-		searchToolNamed("search_generated", searchArticlesValidator{}),
+		searchToolNamed("search_generated", searchArticlesValidator),
 		runtime.Tool{Meta: runtime.Meta{Name: "fetch_page", ReturnsUntrusted: true, AdditionalArgs: runtime.AdditionalArgsAllow}, Execute: echo},
 		runtime.Tool{Meta: runtime.Meta{Name: "crash_now", AdditionalArgs: runtime.AdditionalArgsAllow},
 			Execute: func(_ context.Context, a any) (any, error) { panic(a) }},
@@ -72,7 +72,7 @@ func FuzzValidators(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	gen := searchArticlesValidator{}
+	gen := searchArticlesValidator
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		a, te1 := sv.Validate(raw)
 		g, te2 := gen.Validate(raw)

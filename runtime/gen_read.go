@@ -30,38 +30,12 @@ type ScanFunc[T any] func(d *jsonscan.Decoder, at *Path, out *T, defaults bool, 
 // OnePass returns the validator of a tool whose arguments are an object
 // described by obj and read by scan: it decodes raw arguments into a new
 // T, checking them in one pass, and returns *T with defaults applied.
+// The T and the strings decoded for it share one allocation, which also
+// holds the envelope of a Registry's call with them.
 //
 // For generated code.
 func OnePass[T any](obj *Object, scan ScanFunc[T]) Validator {
-	one := func(raw []byte) (any, *ToolError) {
-		a := new(T)
-		var d jsonscan.Decoder
-		d.Reset(NormalizeArgs(raw))
-		if err := d.BeginObject(); err != nil {
-			return nil, ArgRead("", "object", err)
-		}
-		var late *ToolError
-		if te := scan(&d, nil, a, true, &late); te != nil {
-			return nil, te
-		}
-		if err := d.End(); err != nil {
-			return nil, ArgSyntax(err)
-		}
-		if late != nil {
-			return nil, late
-		}
-		return a, nil
-	}
-	return ValidatorFunc(func(raw []byte) (any, *ToolError) {
-		a, te := one(raw)
-		if te != nil {
-			// Report what SchemaValidator reports first: invalid JSON,
-			// undeclared arguments; with a key given twice, only the
-			// last counts.
-			return refineArgsError(raw, te, obj.Names, obj.Reject, one)
-		}
-		return a, nil
-	})
+	return &onePass[T]{obj: obj, scan: scan}
 }
 
 // Object is what a generated validator knows of an object type of the

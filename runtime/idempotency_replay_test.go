@@ -46,7 +46,7 @@ func TestReplayEnvelope(t *testing.T) {
 		{"a store holding bytes that are not JSON", reindentingStore{MemoryIdempotencyStore: runtime.NewMemoryIdempotencyStore(), data: json.RawMessage(`{"a":`)}, ""},
 	} {
 		r := runtime.New(runtime.WithLogger(quietLogger()), runtime.WithIdempotencyStore(c.store))
-		mustRegister(t, r, searchTool(searchImpl{}, searchArticlesValidator{}))
+		mustRegister(t, r, searchTool(searchImpl{}, searchArticlesValidator))
 		opts := runtime.CallOptions{IdempotencyKey: "k"}
 		if res := r.Call(ctx, "search_articles", args, opts); !res.Success || res.Replayed {
 			t.Fatalf("%s: first call: %s", c.desc, res.JSON())

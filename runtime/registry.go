@@ -137,6 +137,8 @@ type entry struct {
 	// resultEnc and argsEnc remember the encoders of the tool's results
 	// and arguments.
 	resultEnc, argsEnc encoderCache
+	// arena is the tool's Validator when it decodes into a call arena.
+	arena arenaValidator
 }
 
 // New returns an empty registry.
@@ -258,6 +260,7 @@ func (r *Registry) newEntry(e *entry, t Tool) error {
 	}
 	e.tool = t
 	e.meta = &e.tool.Meta
+	e.arena, _ = t.Validator.(arenaValidator)
 	e.need = e.meta.requiredAutonomy()
 	e.approval = e.meta.needsApproval()
 	if r.slaFactor > 0 && e.meta.SLA > 0 {

@@ -172,7 +172,7 @@ var validationCases = []validationCase{
 func TestValidation(t *testing.T) {
 	validators := map[string]func(testing.TB) runtime.Validator{
 		"schema":    func(testing.TB) runtime.Validator { return nil },
-		"generated": func(testing.TB) runtime.Validator { return searchArticlesValidator{} },
+		"generated": func(testing.TB) runtime.Validator { return searchArticlesValidator },
 	}
 	for vname, mk := range validators {
 		r := runtime.New(runtime.WithLogger(quietLogger()))
@@ -777,7 +777,7 @@ func TestConcurrentUse(t *testing.T) {
 	r := runtime.New(runtime.WithLogger(quietLogger()))
 	mustRegister(t, r,
 		runtime.Tool{Meta: searchMeta(), Execute: echo},
-		searchToolNamed("search_generated", searchArticlesValidator{}),
+		searchToolNamed("search_generated", searchArticlesValidator),
 		runtime.Tool{Meta: runtime.Meta{Name: "fetch_page", ReturnsUntrusted: true, SLA: time.Second, AdditionalArgs: runtime.AdditionalArgsAllow}, Execute: echo},
 	)
 	ctx := context.Background()

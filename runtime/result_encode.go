@@ -615,12 +615,23 @@ var errEncodePanic = errors.New("a method of the value panicked while it was enc
 // lower bound n of the size; otherwise n is the size of v's JSON. c, when
 // set, remembers v's encoder.
 func encodeJSON(head string, v any, tail string, limit int, escapeHTML bool, c *encoderCache) (out []byte, n int, over bool, err error) {
+	return encodeJSONIn(nil, head, v, tail, limit, escapeHTML, c)
+}
+
+// encodeJSONIn is encodeJSON writing into the capacity of room past its
+// length when the JSON fits there, instead of into a new slice.
+func encodeJSONIn(room []byte, head string, v any, tail string, limit int, escapeHTML bool, c *encoderCache) (out []byte, n int, over bool, err error) {
 	err = withJSON(head, v, limit, escapeHTML, c, func(s *encState) {
 		if over = s.over; over {
 			n = s.atLeast - len(head)
 			return
 		}
-		out = make([]byte, len(s.b)+len(tail))
+		size := len(s.b) + len(tail)
+		if at := len(room); cap(room)-at >= size {
+			out = room[at : at+size : at+size]
+		} else {
+			out = make([]byte, size)
+		}
 		copy(out[copy(out, s.b):], tail)
 		n = len(s.b) - len(head)
 	})

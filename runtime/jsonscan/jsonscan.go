@@ -39,6 +39,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is the kind of a JSON value.
@@ -114,6 +115,8 @@ type Decoder struct {
 	// open is set by BeginObject and BeginArray, which consume the '{' or
 	// '[': the next NextKey or NextElem expects no comma.
 	open bool
+	// text is where String copies strings, when set (StringsIn).
+	text []byte
 }
 
 // MaxDepth is the deepest nesting Skip and Raw accept: encoding/json's.
@@ -125,7 +128,24 @@ func (d *Decoder) Reset(b []byte) {
 	d.pos = 0
 	d.depth = 0
 	d.open = false
+	d.text = nil
 }
+
+// StringsIn makes String copy the strings it returns into the free
+// capacity of text, one after the other, for as long as they fit there;
+// a string that does not fit gets memory of its own. The strings returned
+// share text's memory: the caller must never write to text's capacity
+// past its length again, whether or not a string went there. Text
+// returns what is used. Reset ends it.
+//
+// A caller that knows where the decoded values will live, such as a
+// generated validator that allocates its arguments with room for their
+// strings, saves an allocation a string this way.
+func (d *Decoder) StringsIn(text []byte) { d.text = text }
+
+// Text returns the strings' memory given to StringsIn, its length
+// extended over the strings copied there since.
+func (d *Decoder) Text() []byte { return d.text }
 
 // Offset returns the offset of the next unread byte.
 func (d *Decoder) Offset() int { return d.pos }
@@ -277,11 +297,16 @@ func (d *Decoder) NextElem() (bool, error) {
 	return false, d.syntax("expected ',' or ']' after array element")
 }
 
-// String reads a string value.
+// String reads a string value, into the memory StringsIn gave when it
+// fits there.
 func (d *Decoder) String() (string, error) {
 	b, err := d.StringBytes()
 	if err != nil {
 		return "", err
+	}
+	if n := len(d.text); len(b) > 0 && cap(d.text)-n >= len(b) {
+		d.text = append(d.text, b...)
+		return unsafe.String(&d.text[n], len(b)), nil
 	}
 	return string(b), nil
 }

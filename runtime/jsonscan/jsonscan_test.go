@@ -3,7 +3,9 @@ package jsonscan_test
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
@@ -44,6 +46,72 @@ func TestString(t *testing.T) {
 				t.Errorf("End: %v", err)
 			}
 		})
+	}
+}
+
+// TestStringsIn checks that String copies into the memory StringsIn gave
+// what fits there, one string after the other, and gives the rest memory
+// of their own; that the strings stay intact while the decoder reads on
+// (escaped strings are decoded in its scratch space); and that Reset ends
+// it.
+func TestStringsIn(t *testing.T) {
+	in := `["abc", "d\u00e9f", "", "a string longer than what is left", "gh", "\n\t"]`
+	want := []string{"abc", "déf", "", "a string longer than what is left", "gh", "\n\t"}
+	if err := json.Unmarshal([]byte(in), &want); err != nil {
+		t.Fatal(err)
+	}
+	mem := make([]byte, 3, 16) // the first 3 bytes are the caller's
+	copy(mem, "xyz")
+	var d jsonscan.Decoder
+	d.Reset([]byte(in))
+	d.StringsIn(mem)
+	if err := d.BeginArray(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		more, err := d.NextElem()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !more {
+			break
+		}
+		s, err := d.String()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("strings = %q, want %q", got, want)
+	}
+	inMem := func(s string) bool {
+		if s == "" {
+			return false
+		}
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+		return p >= start && p < start+uintptr(cap(mem))
+	}
+	// "abc" (3 bytes) and "déf" (4) fit in the 13 bytes after the
+	// caller's, the long one does not, "gh" (2) then still does, and the
+	// last (4) fills the rest.
+	for i, wantIn := range []bool{true, true, false, false, true, true} {
+		if inMem(got[i]) != wantIn {
+			t.Errorf("string %d (%q) in the given memory: %v, want %v", i, got[i], !wantIn, wantIn)
+		}
+	}
+	text := d.Text()
+	if string(text) != "xyzabcdéfgh\n\t" {
+		t.Errorf("Text = %q, want the caller's bytes, then the strings copied there", text)
+	}
+	if string(mem[:3]) != "xyz" {
+		t.Errorf("the caller's bytes were overwritten: %q", mem[:3])
+	}
+	d.Reset([]byte(`"abc"`))
+	if s, err := d.String(); err != nil || inMem(s) || d.Text() != nil {
+		t.Errorf("after Reset: %q, %v, in the old memory %v, Text %q", s, err, inMem(s), d.Text())
 	}
 }
 
