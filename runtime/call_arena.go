@@ -11,8 +11,8 @@ import (
 // envelope into: a generated call then allocates once for all three
 // instead of once each. The strings and the envelope never share bytes:
 // the strings fill the room from its start, and the envelope goes after
-// them. Holding any of them keeps the arena's memory (a few hundred bytes
-// at most) reachable, as a substring keeps its string's.
+// them. Holding any of them keeps the whole arena (the arguments and at
+// most 1 KiB of room) reachable, as a substring keeps its string's memory.
 
 // arenaValidator is a validator that decodes into a call arena: args,
 // and text, the arena's room, whose length is what the strings used.

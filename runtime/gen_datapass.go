@@ -184,36 +184,70 @@ func dataPass(typ reflect.Type, d *StructDesc) (Validator, error) {
 		}
 		return nil, err
 	}
-	one := func(raw []byte) (any, *ToolError) {
-		// The decoder and the late error are passed to readers called
-		// through func values, so they would escape: they are reused.
-		st := dpStates.Get().(*dpState)
-		defer st.release()
-		dec := &st.dec
-		dec.Reset(NormalizeArgs(raw))
-		if err := dec.BeginObject(); err != nil {
-			return nil, ArgRead("", "object", err)
-		}
-		a := reflect.New(typ)
-		if te := top.scan(dec, nil, a.UnsafePointer(), true, &st.late); te != nil {
-			return nil, te
-		}
-		if err := dec.End(); err != nil {
-			return nil, ArgSyntax(err)
-		}
-		if st.late != nil {
-			return nil, st.late
-		}
-		return a.Interface(), nil
+	v := &dataPassValidator{top: top, obj: &d.Object}
+	for c, n := range arenaRooms {
+		v.arenas[c] = reflect.StructOf([]reflect.StructField{
+			{Name: "Args", Type: typ},
+			{Name: "Room", Type: reflect.ArrayOf(n, reflect.TypeFor[byte]())},
+		})
 	}
-	return ValidatorFunc(func(raw []byte) (any, *ToolError) {
-		a, te := one(raw)
-		if te != nil {
-			// As OnePass: what SchemaValidator reports first.
-			return refineArgsError(raw, te, d.Object.Names, d.Object.Reject, one)
-		}
-		return a, nil
-	}), nil
+	return v, nil
+}
+
+// dataPassValidator is the validator DataPass returns. It decodes into a
+// call arena as OnePass's does (call_arena.go): an arena type of each
+// room size, made once, holds the arguments (at offset 0) and the room.
+type dataPassValidator struct {
+	top    *dpStruct
+	obj    *Object
+	arenas [len(arenaRooms)]reflect.Type
+	size   arenaSize
+}
+
+func (v *dataPassValidator) Validate(raw []byte) (any, *ToolError) {
+	a, _, te := v.validateArena(raw)
+	return a, te
+}
+
+func (v *dataPassValidator) validateArena(raw []byte) (any, []byte, *ToolError) {
+	a, room, te := v.one(raw)
+	if te != nil {
+		// As OnePass: what SchemaValidator reports first.
+		a, te := refineArgsError(raw, te, v.obj.Names, v.obj.Reject, func(raw []byte) (any, *ToolError) {
+			a, _, te := v.one(raw)
+			return a, te
+		})
+		return a, nil, te
+	}
+	return a, room, nil
+}
+
+func (v *dataPassValidator) sized(strings, envelope int) { v.size.sized(strings, envelope) }
+
+func (v *dataPassValidator) one(raw []byte) (any, []byte, *ToolError) {
+	// The decoder and the late error are passed to readers called
+	// through func values, so they would escape: they are reused.
+	st := dpStates.Get().(*dpState)
+	defer st.release()
+	class := v.size.class.Load()
+	arena := reflect.New(v.arenas[class]).UnsafePointer()
+	room := unsafe.Slice((*byte)(unsafe.Add(arena, v.arenas[class].Field(1).Offset)), arenaRooms[class])[:0]
+	dec := &st.dec
+	dec.Reset(NormalizeArgs(raw))
+	dec.StringsIn(room)
+	if err := dec.BeginObject(); err != nil {
+		return nil, nil, ArgRead("", "object", err)
+	}
+	if te := v.top.scan(dec, nil, arena, true, &st.late); te != nil {
+		return nil, nil, te
+	}
+	if err := dec.End(); err != nil {
+		return nil, nil, ArgSyntax(err)
+	}
+	if st.late != nil {
+		return nil, nil, st.late
+	}
+	return reflect.NewAt(v.top.typ, arena).Interface(), dec.Text(), nil
 }
 
 // dpState is what one validation needs besides its value.
