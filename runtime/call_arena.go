@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"sync/atomic"
+
+	"github.com/toolcat/toolcat/runtime/jsonscan"
 )
 
 // A call arena is one allocation that holds a call's decoded arguments,
@@ -25,31 +27,36 @@ type arenaValidator interface {
 // arenaRooms are the sizes of an arena's room, smallest first.
 var arenaRooms = [...]int{64, 128, 256, 512, 1024}
 
-// arena is a call arena of room R ([N]byte): the arguments and the room.
+// arena is a call arena of room R ([N]byte): the arguments, the
+// validation's own state (the decoder and the late error, which the
+// generated scan function, called through a func value, would make
+// escape), and the room.
 type arena[T, R any] struct {
 	args T
+	dec  jsonscan.Decoder
+	late *ToolError
 	room R
 }
 
-// newArena returns the arguments and the room of a new arena of room size
+// newArena returns the parts of a new arena of room size
 // arenaRooms[class].
-func newArena[T any](class int32) (args *T, room []byte) {
+func newArena[T any](class int32) (args *T, dec *jsonscan.Decoder, late **ToolError, room []byte) {
 	switch class {
 	case 0:
 		a := new(arena[T, [64]byte])
-		return &a.args, a.room[:0]
+		return &a.args, &a.dec, &a.late, a.room[:0]
 	case 1:
 		a := new(arena[T, [128]byte])
-		return &a.args, a.room[:0]
+		return &a.args, &a.dec, &a.late, a.room[:0]
 	case 2:
 		a := new(arena[T, [256]byte])
-		return &a.args, a.room[:0]
+		return &a.args, &a.dec, &a.late, a.room[:0]
 	case 3:
 		a := new(arena[T, [512]byte])
-		return &a.args, a.room[:0]
+		return &a.args, &a.dec, &a.late, a.room[:0]
 	}
 	a := new(arena[T, [1024]byte])
-	return &a.args, a.room[:0]
+	return &a.args, &a.dec, &a.late, a.room[:0]
 }
 
 // arenaSize picks the room for calls that needed strings and envelope
@@ -103,26 +110,27 @@ func (v *onePass[T]) validateArena(raw []byte) (any, []byte, *ToolError) {
 func (v *onePass[T]) sized(strings, envelope int) { v.size.sized(strings, envelope) }
 
 func (v *onePass[T]) one(raw []byte) (any, []byte, *ToolError) {
-	// The decoder and the late error are passed to the scan function,
-	// called through a func value, so they would escape: they are reused,
-	// as DataPass's are.
-	st := dpStates.Get().(*dpState)
-	defer st.release()
-	a, room := newArena[T](v.size.class.Load())
-	d := &st.dec
+	a, d, late, room := newArena[T](v.size.class.Load())
 	d.Reset(NormalizeArgs(raw))
 	d.StringsIn(room)
-	if err := d.BeginObject(); err != nil {
-		return nil, nil, ArgRead("", "object", err)
-	}
-	if te := v.scan(d, nil, a, true, &st.late); te != nil {
+	te := v.read(d, a, late)
+	room = d.Text()
+	*d = jsonscan.Decoder{} // keep no reference to the arguments
+	if te != nil {
 		return nil, nil, te
 	}
+	return a, room, nil
+}
+
+func (v *onePass[T]) read(d *jsonscan.Decoder, a *T, late **ToolError) *ToolError {
+	if err := d.BeginObject(); err != nil {
+		return ArgRead("", "object", err)
+	}
+	if te := v.scan(d, nil, a, true, late); te != nil {
+		return te
+	}
 	if err := d.End(); err != nil {
-		return nil, nil, ArgSyntax(err)
+		return ArgSyntax(err)
 	}
-	if st.late != nil {
-		return nil, nil, st.late
-	}
-	return a, d.Text(), nil
+	return *late
 }

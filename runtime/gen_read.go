@@ -178,7 +178,9 @@ func (s *StringSchema) read(d *jsonscan.Decoder, p *Path) (string, *ToolError) {
 	if s.Format != "" && !FormatChecker(s.Format)(v) {
 		return "", ArgFormat(p.String(), v, s.Format)
 	}
-	if s.MinLength >= 0 || s.MaxLength >= 0 {
+	// A string of n bytes holds ⌈n/4⌉ to n characters: they are counted
+	// only when a bound falls in that range.
+	if (len(v)+3)/4 < s.MinLength || s.MaxLength >= 0 && len(v) > s.MaxLength {
 		if n := utf8.RuneCountInString(v); n < s.MinLength || s.MaxLength >= 0 && n > s.MaxLength {
 			return "", ArgLength(p.String(), v, s.MinLength, s.MaxLength)
 		}

@@ -151,6 +151,9 @@ func (d *Decoder) Text() []byte { return d.text }
 func (d *Decoder) Offset() int { return d.pos }
 
 func (d *Decoder) skipWS() {
+	if d.pos < len(d.buf) && d.buf[d.pos] > ' ' {
+		return // compact JSON: no white space
+	}
 	for d.pos < len(d.buf) {
 		switch d.buf[d.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -161,23 +164,16 @@ func (d *Decoder) skipWS() {
 	}
 }
 
-func kindOf(c byte) Kind {
-	switch c {
-	case '{':
-		return Object
-	case '[':
-		return Array
-	case '"':
-		return String
-	case 't', 'f':
-		return Bool
-	case 'n':
-		return Null
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return Number
+func kindOf(c byte) Kind { return kinds[c] }
+
+// kinds is the kind of value each byte starts.
+var kinds = func() (t [256]Kind) {
+	t['{'], t['['], t['"'], t['t'], t['f'], t['n'], t['-'] = Object, Array, String, Bool, Bool, Null, Number
+	for c := '0'; c <= '9'; c++ {
+		t[c] = Number
 	}
-	return Invalid
-}
+	return t
+}()
 
 // Peek returns the kind of the next value without consuming it.
 func (d *Decoder) Peek() Kind {
@@ -323,31 +319,41 @@ func (d *Decoder) StringBytes() ([]byte, error) {
 // readString reads the string at d.pos (a '"').
 func (d *Decoder) readString() ([]byte, error) {
 	start := d.pos + 1
-	i := start
+	rest := d.buf[start:] // indexed from 0: no bounds check in the loop
 	ascii := true
-	for i < len(d.buf) {
-		c := d.buf[i]
+	for j := 0; j < len(rest); j++ {
+		c := rest[j]
+		if !stringStops[c] {
+			continue
+		}
 		switch {
 		case c == '"':
-			d.pos = i + 1
-			s := d.buf[start:i]
+			d.pos = start + j + 1
+			s := rest[:j]
 			if !ascii && !utf8.Valid(s) {
 				return d.fixUTF8(s), nil
 			}
 			return s, nil
 		case c == '\\':
-			return d.readEscaped(start, i)
+			return d.readEscaped(start, start+j)
 		case c < 0x20:
-			d.pos = i
+			d.pos = start + j
 			return nil, d.syntax("control character in string")
-		case c >= 0x80:
-			ascii = false
 		}
-		i++
+		ascii = false // c >= 0x80
 	}
 	d.pos = len(d.buf)
 	return nil, d.syntax("unterminated string")
 }
+
+// stringStops marks the bytes readString looks at: the closing quote, a
+// backslash, control characters and bytes of multi-byte UTF-8 sequences.
+var stringStops = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+	}
+	return t
+}()
 
 func (d *Decoder) fixUTF8(s []byte) []byte {
 	out := d.scratch[:0]
