@@ -93,13 +93,24 @@ func (v *onePass[T]) Validate(raw []byte) (any, *ToolError) {
 }
 
 func (v *onePass[T]) validateArena(raw []byte) (any, []byte, *ToolError) {
-	a, text, te := v.one(raw)
+	return validateInArena(v, v.obj, raw)
+}
+
+// arenaReader reads raw arguments into a new call arena: the arguments,
+// and the room with the strings' length.
+type arenaReader interface {
+	one(raw []byte) (any, []byte, *ToolError)
+}
+
+// validateInArena is validateArena of a validator that reads with r the
+// arguments of the object obj describes. On an error it reports what
+// SchemaValidator reports first: invalid JSON, undeclared arguments; with
+// a key given twice, only the last counts.
+func validateInArena[R arenaReader](r R, obj *Object, raw []byte) (any, []byte, *ToolError) {
+	a, text, te := r.one(raw)
 	if te != nil {
-		// Report what SchemaValidator reports first: invalid JSON,
-		// undeclared arguments; with a key given twice, only the last
-		// counts.
-		a, te := refineArgsError(raw, te, v.obj.Names, v.obj.Reject, func(raw []byte) (any, *ToolError) {
-			a, _, te := v.one(raw)
+		a, te := refineArgsError(raw, te, obj.Names, obj.Reject, func(raw []byte) (any, *ToolError) {
+			a, _, te := r.one(raw)
 			return a, te
 		})
 		return a, nil, te

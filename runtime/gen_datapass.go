@@ -210,16 +210,7 @@ func (v *dataPassValidator) Validate(raw []byte) (any, *ToolError) {
 }
 
 func (v *dataPassValidator) validateArena(raw []byte) (any, []byte, *ToolError) {
-	a, room, te := v.one(raw)
-	if te != nil {
-		// As OnePass: what SchemaValidator reports first.
-		a, te := refineArgsError(raw, te, v.obj.Names, v.obj.Reject, func(raw []byte) (any, *ToolError) {
-			a, _, te := v.one(raw)
-			return a, te
-		})
-		return a, nil, te
-	}
-	return a, room, nil
+	return validateInArena(v, v.obj, raw)
 }
 
 func (v *dataPassValidator) sized(strings, envelope int) { v.size.sized(strings, envelope) }
