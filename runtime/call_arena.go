@@ -82,9 +82,9 @@ func (s *arenaSize) sized(strings, envelope int) {
 
 // onePass is the validator OnePass returns.
 type onePass[T any] struct {
-	obj  *Object
-	scan ScanFunc[T]
-	size arenaSize
+	arenaSize // its sized is arenaValidator's
+	obj       *Object
+	scan      ScanFunc[T]
 }
 
 func (v *onePass[T]) Validate(raw []byte) (any, *ToolError) {
@@ -118,10 +118,8 @@ func validateInArena[R arenaReader](r R, obj *Object, raw []byte) (any, []byte, 
 	return a, text, nil
 }
 
-func (v *onePass[T]) sized(strings, envelope int) { v.size.sized(strings, envelope) }
-
 func (v *onePass[T]) one(raw []byte) (any, []byte, *ToolError) {
-	a, d, late, room := newArena[T](v.size.class.Load())
+	a, d, late, room := newArena[T](v.class.Load())
 	d.Reset(NormalizeArgs(raw))
 	d.StringsIn(room)
 	te := v.read(d, a, late)

@@ -198,10 +198,10 @@ func dataPass(typ reflect.Type, d *StructDesc) (Validator, error) {
 // call arena as OnePass's does (call_arena.go): an arena type of each
 // room size, made once, holds the arguments (at offset 0) and the room.
 type dataPassValidator struct {
-	top    *dpStruct
-	obj    *Object
-	arenas [len(arenaRooms)]reflect.Type
-	size   arenaSize
+	arenaSize // its sized is arenaValidator's
+	top       *dpStruct
+	obj       *Object
+	arenas    [len(arenaRooms)]reflect.Type
 }
 
 func (v *dataPassValidator) Validate(raw []byte) (any, *ToolError) {
@@ -213,14 +213,12 @@ func (v *dataPassValidator) validateArena(raw []byte) (any, []byte, *ToolError) 
 	return validateInArena(v, v.obj, raw)
 }
 
-func (v *dataPassValidator) sized(strings, envelope int) { v.size.sized(strings, envelope) }
-
 func (v *dataPassValidator) one(raw []byte) (any, []byte, *ToolError) {
 	// The decoder and the late error are passed to readers called
 	// through func values, so they would escape: they are reused.
 	st := dpStates.Get().(*dpState)
 	defer st.release()
-	class := v.size.class.Load()
+	class := v.class.Load()
 	arena := reflect.New(v.arenas[class]).UnsafePointer()
 	room := unsafe.Slice((*byte)(unsafe.Add(arena, v.arenas[class].Field(1).Offset)), arenaRooms[class])[:0]
 	dec := &st.dec
