@@ -38,6 +38,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/toolcat/toolcat/internal/httpserve"
 	"github.com/toolcat/toolcat/runtime"
 )
 
@@ -95,9 +96,14 @@ func WithMaxBodyBytes(n int64) Option {
 }
 
 // WithLogger sets where state changes are logged, with the address that
-// asked (default slog.Default()).
+// asked (default, and for nil, slog.Default()).
 func WithLogger(l *slog.Logger) Option {
-	return func(s *Server) error { s.log = l; return nil }
+	return func(s *Server) error {
+		if l != nil {
+			s.log = l
+		}
+		return nil
+	}
 }
 
 // New returns the admin API of reg. Unless WithMetrics is given it makes
@@ -161,21 +167,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(sctx)
-	}()
-	err := hs.Serve(ln)
-	if errors.Is(err, http.ErrServerClosed) {
-		<-done
-		return nil
-	}
-	return err
+	return httpserve.Serve(ctx, hs, ln, 5*time.Second)
 }
 
 // authorized reports whether r carries the token.

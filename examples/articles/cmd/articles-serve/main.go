@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/toolcat/toolcat/examples/articles"
+	"github.com/toolcat/toolcat/internal/httpserve"
 	"github.com/toolcat/toolcat/runtime"
 	"github.com/toolcat/toolcat/runtime/admin"
 	"github.com/toolcat/toolcat/runtime/mcpserver"
@@ -296,18 +297,10 @@ func serveHTTP(ctx context.Context, c config, reg *runtime.Registry, opts []mcps
 	for _, p := range srv.ResourceMetadataPaths() {
 		mux.Handle(p, srv.ResourceMetadataHandler())
 	}
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(stderr, "articles-serve: MCP at http://%s/mcp\n", ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return hs.Shutdown(shut)
+	return httpserve.Serve(ctx, hs, ln, 5*time.Second)
 }
 
 // sampleStore is the articles the server starts with.
