@@ -21,7 +21,9 @@ import (
 // have not sent a request are closed at once, requests in flight get up
 // to grace to finish, and what is still open after that is closed. It
 // returns nil once the server has stopped because ctx ended, and the
-// error that stopped it otherwise.
+// error that stopped it otherwise. Serve sets hs.ConnState to a hook of
+// its own, which calls the one hs had; what it forces closed it reports
+// to hs.ErrorLog.
 func Serve(ctx context.Context, hs *http.Server, ln net.Listener, grace time.Duration) error {
 	w := &watch{fresh: map[net.Conn]struct{}{}, next: hs.ConnState}
 	hs.ConnState = w.state
